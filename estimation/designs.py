@@ -1,0 +1,506 @@
+"""Randomized-response designs: what the respondent's browser does with a true answer.
+
+Every design here is a *uniform-plus-diagonal* mechanism. For a true answer ``t``
+and a report ``r`` (both option indices, ``0 .. k-1``; for yes/no, 0 is No and
+1 is Yes)::
+
+    P(report = r | truth = t) = base[r] + diagonal * (r == t)
+
+Warner's design, forced response, the unrelated question (with a simulated
+innocuous answer), k-ary randomized response and asking directly all have this
+form, which is what makes each option's estimate a simple affine map of its own
+report share (see :mod:`estimation.estimators`).
+
+**Matrix orientation**, everywhere in this project: ``matrix[t, r]`` is
+P(report ``r`` | truth ``t``). Rows are true answers, columns are reports, and
+each row sums to 1.
+
+**Exact probabilities.** The browser draws a uniform integer ``u`` in
+``[0, DENOMINATOR)`` and reports the first ``r`` with ``u < thresholds[t][r]``.
+The probabilities it really uses are therefore integers over ``2**32``. Each
+design rounds its ``base`` to that grid and lets ``diagonal`` absorb the rest,
+which keeps symmetric designs exactly symmetric. The matrix, the epsilon and the
+estimators all use those rounded numbers, so the epsilon we state is the
+epsilon of the code that runs.
+
+References
+----------
+Warner, S. L. (1965). Randomized response: a survey technique for eliminating
+evasive answer bias. JASA 60(309), 63-69.
+Greenberg, B. G., Abul-Ela, A.-L. A., Simmons, W. R., Horvitz, D. G. (1969). The
+unrelated question randomized response model. JASA 64(326), 520-539.
+Boruch, R. F. (1971). Assuring confidentiality of responses in social research:
+a note on strategies. The American Sociologist 6(4), 308-311.
+Wang, T., Blocki, J., Li, N., Jha, S. (2017). Locally differentially private
+protocols for frequency estimation. USENIX Security.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+DENOMINATOR_BITS = 32
+DENOMINATOR = 1 << DENOMINATOR_BITS
+CLIENT_SPEC_FORMAT = 1
+SUM_TOLERANCE = 1e-9
+# Above this a single answer is all but disclosed, and the browser's integer grid
+# could no longer state the epsilon to better than 1e-3.
+MAX_EPSILON = 15.0
+
+
+def _probability(name: str, value: Any, *, open_low: bool, open_high: bool) -> float:
+    """Validate a probability parameter, naming it in the error."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    too_low = value <= 0 if open_low else value < 0
+    too_high = value >= 1 if open_high else value > 1
+    if not math.isfinite(value) or too_low or too_high:
+        low = "(0" if open_low else "[0"
+        high = "1)" if open_high else "1]"
+        raise ValueError(f"{name} must be in {low}, {high}, got {value!r}")
+    return value
+
+
+def _option_count(value: Any, name: str = "k") -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        if not (isinstance(value, float) and value.is_integer()):
+            raise ValueError(f"{name} must be a whole number of options, got {value!r}")
+    value = int(value)
+    if value < 2:
+        raise ValueError(f"{name} must be at least 2, got {value}")
+    return value
+
+
+def _positive_epsilon(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise ValueError(f"epsilon must be a number, got {value!r}")
+    value = float(value)
+    if not (math.isfinite(value) and 0 < value <= MAX_EPSILON):
+        raise ValueError(f"epsilon must be in (0, {MAX_EPSILON:g}], got {value!r}")
+    return value
+
+
+def percent(probability: float) -> str:
+    """Format a probability for people: ``0.75 -> '75%'``, ``0.1839 -> '18.4%'``."""
+    text = f"{100 * probability:.1f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def _option_name(index: int, labels: Sequence[str] | None, k: int) -> str:
+    if labels is not None:
+        return str(labels[index])
+    if k == 2:
+        return ("No", "Yes")[index]
+    return f"option {index + 1}"
+
+
+@dataclass(frozen=True, repr=False)
+class Design(ABC):
+    """A randomized-response design: validated parameters and the rounded mechanism.
+
+    Subclasses are frozen dataclasses whose fields are the design's parameters,
+    named as in the JSON spec and in the browser code.
+    """
+
+    name: ClassVar[str]
+    randomized: ClassVar[bool] = True
+
+    @property
+    @abstractmethod
+    def k(self) -> int:
+        """Number of answer options."""
+
+    @abstractmethod
+    def exact_base(self) -> tuple[float, ...]:
+        """P(report r | truth t) for r != t, before rounding to the client grid."""
+
+    @abstractmethod
+    def describe(self, labels: Sequence[str] | None = None) -> str:
+        """How the answer is randomized, in plain words for respondents."""
+
+    def params(self) -> dict[str, Any]:
+        """The parameters as plain JSON-ready data, named as in the JSON spec."""
+        values = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            values[f.metadata.get("param", f.name)] = (
+                list(value) if isinstance(value, tuple) else value
+            )
+        return values
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name": ..., **params}``: the form :func:`design_from_dict` reads."""
+        return {"name": self.name, **self.params()}
+
+    # -- the rounded mechanism -------------------------------------------------
+
+    @cached_property
+    def base_counts(self) -> tuple[int, ...]:
+        """``base`` as integers over :data:`DENOMINATOR`."""
+        counts = []
+        for r, p in enumerate(self.exact_base()):
+            count = round(p * DENOMINATOR)
+            if p > 0 and count == 0:
+                raise ValueError(
+                    f"{self!r}: the probability of reporting option {r} is too "
+                    f"small to represent exactly ({p!r} < 2**-{DENOMINATOR_BITS + 1})"
+                )
+            counts.append(count)
+        return tuple(counts)
+
+    @cached_property
+    def diagonal_count(self) -> int:
+        """``diagonal`` as an integer over :data:`DENOMINATOR`; never zero."""
+        diagonal = DENOMINATOR - sum(self.base_counts)
+        if diagonal == 0:
+            raise ValueError(
+                f"{self!r}: the report does not depend on the true answer, so "
+                "nothing can be estimated (for warner, p must not be 1/2)"
+            )
+        if min(self.base_counts) + diagonal < 0:
+            raise ValueError(f"{self!r}: probabilities must not be negative")
+        return diagonal
+
+    @property
+    def base(self) -> NDArray[np.float64]:
+        """P(report r | truth t), r != t, exactly as the browser uses it."""
+        return np.array(self.base_counts, dtype=float) / DENOMINATOR
+
+    @property
+    def diagonal(self) -> float:
+        """Extra probability of reporting the truth; negative for warner p < 1/2."""
+        return self.diagonal_count / DENOMINATOR
+
+    @cached_property
+    def matrix_counts(self) -> NDArray[np.int64]:
+        """The mechanism as integers over :data:`DENOMINATOR`, ``[truth, report]``."""
+        counts = np.tile(np.array(self.base_counts, dtype=np.int64), (self.k, 1))
+        counts[np.diag_indices(self.k)] += self.diagonal_count
+        counts.setflags(write=False)
+        return counts
+
+    @property
+    def matrix(self) -> NDArray[np.float64]:
+        """P(report | truth) with ``matrix[t, r]`` = P(report r | truth t)."""
+        return self.matrix_counts / DENOMINATOR
+
+    @cached_property
+    def epsilon(self) -> float:
+        """Local differential privacy of one answer: ``inf`` when not private.
+
+        The largest, over reports, log ratio of the most to the least likely true
+        answer to have produced that report (Wang et al. 2017), computed from the
+        integer probabilities the browser uses.
+        """
+        worst = 0.0
+        for column in self.matrix_counts.T:
+            high, low = int(column.max()), int(column.min())
+            if high == 0:
+                continue
+            if low == 0:
+                return math.inf
+            worst = max(worst, math.log(high / low))
+        return worst
+
+    @property
+    def private(self) -> bool:
+        return math.isfinite(self.epsilon)
+
+    def client_spec(self) -> dict[str, Any]:
+        """The plain data the browser randomizes with.
+
+        ``thresholds[t]`` are the cumulative integer bounds of row ``t``: the
+        browser draws ``u`` uniformly from ``[0, denominator)`` and reports the
+        first option ``r`` with ``u < thresholds[t][r]``.
+        """
+        thresholds = np.cumsum(self.matrix_counts, axis=1)
+        return {
+            "format": CLIENT_SPEC_FORMAT,
+            "design": self.name,
+            "params": self.params(),
+            "k": self.k,
+            "denominator": DENOMINATOR,
+            "thresholds": [[int(v) for v in row] for row in thresholds],
+            "epsilon": self.epsilon if self.private else None,
+        }
+
+    def __post_init__(self) -> None:
+        # Touch the rounded mechanism so that a design that cannot be run by
+        # the browser fails at construction, not later.
+        _ = self.diagonal_count
+
+
+@dataclass(frozen=True, repr=False)
+class Warner(Design):
+    """Warner (1965): report the answer to the statement with probability ``p``,
+    to its negation otherwise. Yes/no only; ``p != 1/2``."""
+
+    name: ClassVar[str] = "warner"
+    p: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "p", _probability("p", self.p, open_low=True, open_high=True)
+        )
+        if self.p == 0.5:
+            raise ValueError("p must not be 1/2: the answer would carry no information")
+        super().__post_init__()
+
+    @classmethod
+    def from_epsilon(cls, epsilon: float) -> Warner:
+        """The Warner design with ``|ln(p / (1 - p))| = epsilon`` and ``p > 1/2``."""
+        epsilon = _positive_epsilon(epsilon)
+        return cls(p=1.0 / (1.0 + math.exp(-epsilon)))
+
+    @property
+    def k(self) -> int:
+        return 2
+
+    def exact_base(self) -> tuple[float, ...]:
+        return (1.0 - self.p, 1.0 - self.p)
+
+    def describe(self, labels: Sequence[str] | None = None) -> str:
+        keep = self.matrix[0, 0]
+        return (
+            f"Your device secretly flips a weighted coin. {percent(keep)} of the "
+            f"time it sends the answer you chose; {percent(1 - keep)} of the time "
+            "it sends the opposite answer. Nobody, including us, can tell which "
+            "happened."
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class ForcedResponse(Design):
+    """Boruch (1971): with probability ``p_truth`` report the truth, otherwise the
+    forced answer ``r`` drawn with probability ``p_forced[r]``.
+
+    ``p_forced`` has one entry per option and sums to ``1 - p_truth``.
+    """
+
+    name: ClassVar[str] = "forced_response"
+    p_truth: float
+    p_forced: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        p_truth = _probability("p_truth", self.p_truth, open_low=True, open_high=True)
+        if isinstance(self.p_forced, str | bytes) or not isinstance(
+            self.p_forced, Iterable
+        ):
+            raise ValueError(f"p_forced must be a list of probabilities, got {self.p_forced!r}")
+        forced = tuple(
+            _probability(f"p_forced[{i}]", v, open_low=False, open_high=False)
+            for i, v in enumerate(self.p_forced)
+        )
+        if len(forced) < 2:
+            raise ValueError(f"p_forced must have one entry per option (at least 2), got {len(forced)}")
+        if abs(sum(forced) - (1.0 - p_truth)) > SUM_TOLERANCE:
+            raise ValueError(
+                f"p_forced must sum to 1 - p_truth = {1.0 - p_truth:g}, "
+                f"but sums to {sum(forced):g}"
+            )
+        object.__setattr__(self, "p_truth", p_truth)
+        object.__setattr__(self, "p_forced", forced)
+        super().__post_init__()
+
+    @classmethod
+    def symmetric(cls, epsilon: float, k: int = 2) -> ForcedResponse:
+        """Forced response with equal forced probabilities and the given epsilon."""
+        epsilon, k = _positive_epsilon(epsilon), _option_count(k)
+        spread = math.expm1(epsilon)
+        p_truth = spread / (spread + k)
+        return cls(p_truth=p_truth, p_forced=((1.0 - p_truth) / k,) * k)
+
+    @property
+    def k(self) -> int:
+        return len(self.p_forced)
+
+    def exact_base(self) -> tuple[float, ...]:
+        return self.p_forced
+
+    def describe(self, labels: Sequence[str] | None = None) -> str:
+        truth = self.diagonal
+        forced = ", ".join(
+            f"{_option_name(r, labels, self.k)} ({percent(b)})"
+            for r, b in enumerate(self.base)
+            if b > 0
+        )
+        return (
+            f"Your device secretly draws a number. {percent(truth)} of the time it "
+            "sends the answer you chose; otherwise it sends an answer it was told "
+            f"to give: {forced}. Nobody, including us, can tell which happened."
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class UnrelatedQuestion(Design):
+    """Greenberg et al. (1969): with probability ``p`` report the answer to the
+    sensitive question, otherwise a Yes that occurs with known probability ``q``.
+
+    In the browser the innocuous answer is simulated, so the design behaves as
+    forced response with ``p_forced = [(1 - p)(1 - q), (1 - p) q]``. Yes/no only.
+    """
+
+    name: ClassVar[str] = "unrelated_question"
+    p: float
+    q: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "p", _probability("p", self.p, open_low=True, open_high=True)
+        )
+        object.__setattr__(
+            self, "q", _probability("q", self.q, open_low=False, open_high=False)
+        )
+        super().__post_init__()
+
+    @property
+    def k(self) -> int:
+        return 2
+
+    def exact_base(self) -> tuple[float, ...]:
+        other = 1.0 - self.p
+        return (other * (1.0 - self.q), other * self.q)
+
+    def describe(self, labels: Sequence[str] | None = None) -> str:
+        yes = _option_name(1, labels, 2)
+        return (
+            f"Your device secretly draws a number. {percent(self.diagonal)} of the "
+            "time it sends the answer you chose; otherwise it answers an unrelated "
+            f"question for you, which comes out {yes} {percent(self.q)} of the "
+            "time. Nobody, including us, can tell which happened."
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class KaryRR(Design):
+    """k-ary randomized response (Wang et al. 2017): report the truth with
+    probability ``e^eps / (e^eps + k - 1)``, each other option with
+    ``1 / (e^eps + k - 1)``."""
+
+    name: ClassVar[str] = "krr"
+    k_options: int = field(metadata={"param": "k"})
+    epsilon_target: float = field(metadata={"param": "epsilon"})
+
+    def __init__(self, k: int, epsilon: float) -> None:
+        object.__setattr__(self, "k_options", _option_count(k))
+        object.__setattr__(self, "epsilon_target", _positive_epsilon(epsilon))
+        Design.__post_init__(self)
+
+    @classmethod
+    def from_epsilon(cls, epsilon: float, k: int) -> KaryRR:
+        return cls(k=k, epsilon=epsilon)
+
+    @property
+    def k(self) -> int:
+        return self.k_options
+
+    def exact_base(self) -> tuple[float, ...]:
+        other = 1.0 / (math.exp(self.epsilon_target) + self.k_options - 1)
+        return (other,) * self.k_options
+
+    def describe(self, labels: Sequence[str] | None = None) -> str:
+        keep = self.matrix[0, 0]
+        return (
+            f"Your device secretly draws a number. {percent(keep)} of the time it "
+            f"sends the answer you chose; otherwise it sends one of the other "
+            f"{self.k - 1} answers instead, each {percent(self.base[0])} of the "
+            "time. Nobody, including us, can tell which happened."
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class Direct(Design):
+    """Ask directly: no randomization and no privacy. For non-sensitive questions
+    (such as an age group) used to break results down."""
+
+    name: ClassVar[str] = "direct"
+    randomized: ClassVar[bool] = False
+    k_options: int = field(metadata={"param": "k"})
+
+    def __init__(self, k: int) -> None:
+        object.__setattr__(self, "k_options", _option_count(k))
+        Design.__post_init__(self)
+
+    @property
+    def k(self) -> int:
+        return self.k_options
+
+    def exact_base(self) -> tuple[float, ...]:
+        return (0.0,) * self.k_options
+
+    def describe(self, labels: Sequence[str] | None = None) -> str:
+        return "Your answer is sent as you give it. This question is not protected."
+
+
+DESIGNS: dict[str, type[Design]] = {
+    cls.name: cls for cls in (Warner, ForcedResponse, UnrelatedQuestion, KaryRR, Direct)
+}
+
+# Designs that can be built from a target epsilon, and how.
+_FROM_EPSILON = {
+    "warner": lambda eps, k: Warner.from_epsilon(eps),
+    "forced_response": lambda eps, k: ForcedResponse.symmetric(eps, 2 if k is None else k),
+    "krr": lambda eps, k: KaryRR(k=2 if k is None else k, epsilon=eps),
+}
+
+
+def design_from_epsilon(name: str, epsilon: float, k: int | None = None) -> Design:
+    """Build ``warner``, ``krr`` or symmetric ``forced_response`` from epsilon."""
+    if name not in _FROM_EPSILON:
+        choices = ", ".join(sorted(_FROM_EPSILON))
+        raise ValueError(f"design {name!r} cannot be built from epsilon; use one of {choices}")
+    if name == "warner" and k not in (None, 2):
+        raise ValueError(f"k must be 2 for warner, got {k!r}")
+    return _FROM_EPSILON[name](epsilon, k)
+
+
+def design_from_dict(data: Mapping[str, Any]) -> Design:
+    """Build a design from ``{"name": ..., **params}``.
+
+    ``warner`` and symmetric ``forced_response`` also accept ``epsilon`` (and
+    ``k``) instead of their own probabilities.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError(f"design must be an object with a name, got {data!r}")
+    params = dict(data)
+    name = params.pop("name", None)
+    if name not in DESIGNS:
+        choices = ", ".join(DESIGNS)
+        raise ValueError(f"design name must be one of {choices}, got {name!r}")
+    if name in ("warner", "forced_response") and "epsilon" in params:
+        epsilon, k = params.pop("epsilon"), params.pop("k", None)
+        if params:
+            raise ValueError(f"give either epsilon or {', '.join(params)} for {name}, not both")
+        return design_from_epsilon(name, epsilon, k)
+    try:
+        return DESIGNS[name](**params)
+    except TypeError as error:
+        expected = ", ".join(_param_names(DESIGNS[name]))
+        raise ValueError(f"{name} takes parameters {expected}; got {', '.join(params) or 'none'}") from error
+
+
+def _param_names(cls: type[Design]) -> list[str]:
+    return [f.metadata.get("param", f.name) for f in fields(cls)]
+
+
+def survey_epsilon(designs: Iterable[Design]) -> float:
+    """Epsilon of a whole response: the sum over randomized questions.
+
+    Sequential composition: independent randomizations of one person's answers
+    add their epsilons. ``direct`` questions are disclosed as given and are
+    not part of the guarantee, which covers the sensitive answers.
+    """
+    return math.fsum(d.epsilon for d in designs if d.randomized)

@@ -1,0 +1,269 @@
+"""Confidence intervals for one option's prevalence.
+
+Each option's report count ``x`` is binomial with share
+``lambda = base + diagonal * pi``, so an interval for ``lambda`` maps to one for
+the prevalence ``pi`` through the design's affine map. Every function here is
+vectorized over options (or over every possible count, which is how the tests
+compute exact coverage).
+
+Methods (the name is recorded in every result):
+
+``wald``
+    ``s +- z sqrt(s (1 - s) / n)`` on the report share ``s = x / n``. Shown for
+    comparison: it undercovers badly near the boundary.
+``wilson``
+    Wilson's score interval on the report share (Wilson 1927).
+``clopper_pearson``
+    The equal-tailed exact interval (Clopper & Pearson 1934); coverage is at
+    least the level, and usually well above it.
+``mid_p`` (the default)
+    The mid-p exact interval (Lancaster 1961; Berry & Armitage 1995): the
+    Clopper-Pearson tails with half the probability of the observed count.
+    Its coverage is close to the level on average and dips less far below it
+    than Wilson's or the likelihood-ratio interval's (Agresti & Gottard 2007);
+    see ``docs/methodology.md`` for the exact coverage we computed.
+``profile``
+    Likelihood-ratio inversion over the prevalences the design allows,
+    ``pi`` in [0, 1]: every ``pi`` whose deviance from the constrained maximum
+    is at most the chi-square(1) quantile. When the data lie at or beyond the
+    boundary it gives ``[0, u]`` with ``u > 0``, never an empty or zero-width
+    interval; it over-covers near the boundary.
+``exact``
+    Blaker's (2000) interval: it guarantees coverage of at least the level for
+    every prevalence and ``n``, and is never longer than Clopper-Pearson.
+
+The share interval is mapped to the prevalence and intersected with [0, 1]. When
+that intersection is empty (the data are more extreme than the design allows at
+any prevalence) the profile interval is used instead, which only adds coverage.
+
+References
+----------
+Lancaster, H. O. (1961). Significance tests in discrete distributions. JASA
+56(294), 223-234.
+Berry, G., Armitage, P. (1995). Mid-P confidence intervals: a brief review. The
+Statistician 44(4), 417-423.
+Agresti, A., Gottard, A. (2007). Nonconservative exact small-sample inference
+for discrete data. Computational Statistics & Data Analysis 51, 6447-6458.
+Wilson, E. B. (1927). JASA 22(158), 209-212.
+Clopper, C. J., Pearson, E. S. (1934). Biometrika 26(4), 404-413.
+Blaker, H. (2000). Confidence curves and improved exact confidence intervals for
+discrete distributions. Canadian Journal of Statistics 28(4), 783-798.
+Brown, L. D., Cai, T. T., DasGupta, A. (2001). Interval estimation for a
+binomial proportion. Statistical Science 16(2), 101-133.
+Venzon, D. J., Moolgavkar, S. H. (1988). A method for computing
+profile-likelihood-based confidence intervals. Applied Statistics 37(1), 87-94.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import stats
+from scipy.special import bdtrc, betaincinv, ndtri
+
+FloatArray = NDArray[np.float64]
+ShareMethod = Callable[[FloatArray, float, float, FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
+
+DEFAULT_METHOD = "mid_p"
+BISECTION_STEPS = 64
+# Blaker's acceptability is not monotone: scan this many points from the
+# Clopper-Pearson bound inwards before refining the first accepted one.
+BLAKER_SCAN_POINTS = 200
+# Binomial tail probabilities equal up to rounding count as ties (as in exactci).
+TIE_TOLERANCE = 1e-7
+
+
+def validate_level(level: float) -> float:
+    if isinstance(level, bool) or not isinstance(level, int | float | np.number):
+        raise ValueError(f"level must be a number between 0 and 1, got {level!r}")
+    level = float(level)
+    if not 0 < level < 1:
+        raise ValueError(f"level must be strictly between 0 and 1, got {level!r}")
+    return level
+
+
+def validate_method(method: str) -> str:
+    if method not in SHARE_METHODS:
+        raise ValueError(f"ci_method must be one of {', '.join(SHARE_METHODS)}, got {method!r}")
+    return method
+
+
+def _z(level: float) -> float:
+    return float(ndtri(0.5 + level / 2))
+
+
+def wald(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+    share = x / n
+    half = _z(level) * np.sqrt(share * (1 - share) / n)
+    return share - half, share + half
+
+
+def wilson(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+    z2 = _z(level) ** 2
+    share = x / n
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = np.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) * np.sqrt(z2) / (1 + z2 / n)
+    return centre - half, centre + half
+
+
+def clopper_pearson(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+    return _cp_lower(x, n, level), 1.0 - _cp_lower(n - x, n, level)
+
+
+def _cp_lower(x: FloatArray, n: float, level: float) -> FloatArray:
+    tail = (1 - level) / 2
+    with np.errstate(invalid="ignore"):
+        bound = betaincinv(np.maximum(x, 1e-300), n - x + 1, tail)
+    return np.where(x > 0, bound, 0.0)
+
+
+def mid_p(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+    return _mid_p_lower(x, n, level), 1.0 - _mid_p_lower(n - x, n, level)
+
+
+def _mid_p_lower(x: FloatArray, n: float, level: float) -> FloatArray:
+    """Solve ``P(X > x) + P(X = x) / 2 = (1 - level) / 2`` for the share.
+
+    The left side is increasing in the share and lies between the
+    Clopper-Pearson tails of ``x`` and ``x + 1``, whose lower bounds bracket
+    the root.
+    """
+    tail = (1 - level) / 2
+    rejected = _cp_lower(x, n, level)
+    accepted = np.where(x < n, _cp_lower(np.minimum(x + 1, n), n, level), 1.0)
+    for _ in range(BISECTION_STEPS):
+        middle = (rejected + accepted) / 2
+        # P(X > x) + P(X = x) / 2 is the mean of P(X > x) and P(X > x - 1).
+        too_low = (bdtrc(x, n, middle) + bdtrc(x - 1, n, middle)) / 2 < tail
+        rejected = np.where(too_low, middle, rejected)
+        accepted = np.where(too_low, accepted, middle)
+    return np.where(x > 0, accepted, 0.0)
+
+
+def profile(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Likelihood-ratio interval for the share, constrained to ``[low, high]``."""
+    critical = float(stats.chi2.ppf(level, 1))
+    fit = np.clip(x / n, low, high)
+
+    def deviance(share: FloatArray) -> FloatArray:
+        return 2 * (_xlog_ratio(x, fit, share) + _xlog_ratio(n - x, 1 - fit, 1 - share))
+
+    lower = _bisect(deviance, critical, outer=low, inner=fit)
+    upper = _bisect(deviance, critical, outer=high, inner=fit)
+    return lower, upper
+
+
+def _xlog_ratio(count: FloatArray | float, top: FloatArray, bottom: FloatArray) -> FloatArray:
+    """``count * log(top / bottom)``, with ``0 log(...) = 0``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = count * np.log(top / bottom)
+    return np.where(np.asarray(count) > 0, value, 0.0)
+
+
+def _bisect(
+    deviance: Callable[[FloatArray], FloatArray],
+    critical: float,
+    *,
+    outer: FloatArray,
+    inner: FloatArray,
+) -> FloatArray:
+    """The point between ``inner`` (deviance 0) and ``outer`` where the deviance
+    reaches ``critical``; ``outer`` itself when it never does. The deviance is
+    convex, so it rises monotonically from ``inner`` to ``outer``."""
+    outer, inner = np.broadcast_arrays(np.asarray(outer, float), np.asarray(inner, float))
+    accepted, rejected = inner.copy(), outer.copy()
+    reaches = deviance(outer) > critical
+    for _ in range(BISECTION_STEPS):
+        middle = (accepted + rejected) / 2
+        too_far = deviance(middle) > critical
+        rejected = np.where(too_far, middle, rejected)
+        accepted = np.where(too_far, accepted, middle)
+    return np.where(reaches, accepted, outer)
+
+
+def blaker(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Blaker's exact interval: the convex hull of shares whose acceptability is
+    at least ``1 - level``. It lies inside Clopper-Pearson, so each bound is
+    searched for from the Clopper-Pearson bound towards ``x / n``."""
+    return _blaker_lower(x, n, level), 1.0 - _blaker_lower(n - x, n, level)
+
+
+def _blaker_lower(x: FloatArray, n: float, level: float) -> FloatArray:
+    alpha = 1 - level
+    start = _cp_lower(x, n, level)
+    stop = x / n
+    steps = np.linspace(0.0, 1.0, BLAKER_SCAN_POINTS)
+    grid = start[:, None] + (stop - start)[:, None] * steps[None, :]
+    accepted = _acceptability(x[:, None], n, grid) >= alpha
+    accepted[:, -1] = True
+    first = accepted.argmax(axis=1)
+    rows = np.arange(len(x))
+    outside = grid[rows, np.maximum(first - 1, 0)]
+    inside = grid[rows, first]
+    for _ in range(BISECTION_STEPS):
+        middle = (outside + inside) / 2
+        ok = _acceptability(x, n, middle) >= alpha
+        inside = np.where(ok, middle, inside)
+        outside = np.where(ok, outside, middle)
+    return np.where(x > 0, inside, 0.0)
+
+
+def _acceptability(x: FloatArray, n: float, share: FloatArray) -> FloatArray:
+    """Blaker's acceptability: P(the smaller tail of X is at most that of x)."""
+    binom = stats.binom(n, share)
+    upper_tail = binom.sf(x - 1)
+    lower_tail = binom.cdf(x)
+    # The matching opposite tail: the largest tail on the other side that is
+    # not larger than the observed one.
+    below = binom.ppf(upper_tail)
+    opposite_low = np.where(
+        binom.cdf(below) <= upper_tail * (1 + TIE_TOLERANCE), binom.cdf(below), binom.cdf(below - 1)
+    )
+    above = binom.isf(lower_tail)
+    opposite_high = np.where(
+        binom.sf(above - 1) <= lower_tail * (1 + TIE_TOLERANCE), binom.sf(above - 1), binom.sf(above)
+    )
+    return np.minimum(upper_tail + opposite_low, lower_tail + opposite_high)
+
+
+SHARE_METHODS: dict[str, ShareMethod] = {
+    "wald": wald,
+    "wilson": wilson,
+    "clopper_pearson": clopper_pearson,
+    "mid_p": mid_p,
+    "profile": profile,
+    "exact": blaker,
+}
+
+
+def prevalence_interval(
+    x: ArrayLike,
+    n: float,
+    base: ArrayLike,
+    diagonal: float,
+    *,
+    level: float,
+    method: str = DEFAULT_METHOD,
+) -> tuple[FloatArray, FloatArray, NDArray[np.bool_]]:
+    """Interval for each option's prevalence from its report count ``x`` of ``n``.
+
+    Returns ``(lower, upper, fell_back)``: bounds inside [0, 1] with
+    ``lower <= upper``, and where the chosen method's interval missed [0, 1]
+    entirely, so the profile interval was used.
+    """
+    x, base = np.broadcast_arrays(np.asarray(x, float), np.asarray(base, float))
+    share_low = np.minimum(base, base + diagonal)
+    share_high = np.maximum(base, base + diagonal)
+    lo, hi = SHARE_METHODS[method](x, float(n), level, share_low, share_high)
+    lower, upper = (lo - base) / diagonal, (hi - base) / diagonal
+    if diagonal < 0:
+        lower, upper = upper, lower
+    missed = (upper < 0) | (lower > 1) | ~(lower <= upper)
+    if missed.any():
+        lo, hi = profile(x, float(n), level, share_low, share_high)
+        fallback = np.sort(np.stack([(lo - base) / diagonal, (hi - base) / diagonal]), axis=0)
+        lower = np.where(missed, fallback[0], lower)
+        upper = np.where(missed, fallback[1], upper)
+    return np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0), missed
