@@ -1,0 +1,59 @@
+"""The statistics of randomized response: designs, estimates, intervals, planning.
+
+Pure NumPy and SciPy: no Django, no settings, no I/O, so that the estimator the
+platform runs is the one anybody can run on exported data.
+"""
+
+from .designs import (
+    DESIGNS,
+    Design,
+    Direct,
+    ForcedResponse,
+    KaryRR,
+    UnrelatedQuestion,
+    Warner,
+    design_from_dict,
+    design_from_epsilon,
+    survey_epsilon,
+)
+from .intervals import DEFAULT_METHOD, SHARE_METHODS
+from .planning import (
+    detectable_prevalence,
+    expected_half_width,
+    observer_posterior,
+    sample_size,
+    variance_inflation,
+    what_an_observer_learns,
+)
+from .results import Notice, QuestionEstimate, estimate_question, estimate_subgroups
+from .simulate import randomize, simulate_counts, simulate_reports
+
+CI_METHODS = tuple(SHARE_METHODS)
+
+__all__ = [
+    "CI_METHODS",
+    "DEFAULT_METHOD",
+    "DESIGNS",
+    "Design",
+    "Direct",
+    "ForcedResponse",
+    "KaryRR",
+    "Notice",
+    "QuestionEstimate",
+    "UnrelatedQuestion",
+    "Warner",
+    "design_from_dict",
+    "design_from_epsilon",
+    "detectable_prevalence",
+    "estimate_question",
+    "estimate_subgroups",
+    "expected_half_width",
+    "observer_posterior",
+    "randomize",
+    "sample_size",
+    "simulate_counts",
+    "simulate_reports",
+    "survey_epsilon",
+    "variance_inflation",
+    "what_an_observer_learns",
+]

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, ClassVar
@@ -67,26 +67,26 @@ def _probability(name: str, value: Any, *, open_low: bool, open_high: bool) -> f
         low = "(0" if open_low else "[0"
         high = "1)" if open_high else "1]"
         raise ValueError(f"{name} must be in {low}, {high}, got {value!r}")
-    return value
+    return float(value)
 
 
 def _option_count(value: Any, name: str = "k") -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         if not (isinstance(value, float) and value.is_integer()):
             raise ValueError(f"{name} must be a whole number of options, got {value!r}")
-    value = int(value)
-    if value < 2:
-        raise ValueError(f"{name} must be at least 2, got {value}")
-    return value
+    count = int(value)
+    if count < 2:
+        raise ValueError(f"{name} must be at least 2, got {count}")
+    return count
 
 
 def _positive_epsilon(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | np.number):
         raise ValueError(f"epsilon must be a number, got {value!r}")
-    value = float(value)
-    if not (math.isfinite(value) and 0 < value <= MAX_EPSILON):
+    epsilon = float(value)
+    if not (math.isfinite(epsilon) and 0 < epsilon <= MAX_EPSILON):
         raise ValueError(f"epsilon must be in (0, {MAX_EPSILON:g}], got {value!r}")
-    return value
+    return epsilon
 
 
 def percent(probability: float) -> str:
@@ -299,13 +299,17 @@ class ForcedResponse(Design):
         if isinstance(self.p_forced, str | bytes) or not isinstance(
             self.p_forced, Iterable
         ):
-            raise ValueError(f"p_forced must be a list of probabilities, got {self.p_forced!r}")
+            raise ValueError(
+                f"p_forced must be a list of probabilities, got {self.p_forced!r}"
+            )
         forced = tuple(
             _probability(f"p_forced[{i}]", v, open_low=False, open_high=False)
             for i, v in enumerate(self.p_forced)
         )
         if len(forced) < 2:
-            raise ValueError(f"p_forced must have one entry per option (at least 2), got {len(forced)}")
+            raise ValueError(
+                f"p_forced must have one entry per option (at least 2), got {len(forced)}"
+            )
         if abs(sum(forced) - (1.0 - p_truth)) > SUM_TOLERANCE:
             raise ValueError(
                 f"p_forced must sum to 1 - p_truth = {1.0 - p_truth:g}, "
@@ -450,9 +454,11 @@ DESIGNS: dict[str, type[Design]] = {
 }
 
 # Designs that can be built from a target epsilon, and how.
-_FROM_EPSILON = {
+_FROM_EPSILON: dict[str, Callable[[float, int | None], Design]] = {
     "warner": lambda eps, k: Warner.from_epsilon(eps),
-    "forced_response": lambda eps, k: ForcedResponse.symmetric(eps, 2 if k is None else k),
+    "forced_response": lambda eps, k: ForcedResponse.symmetric(
+        eps, 2 if k is None else k
+    ),
     "krr": lambda eps, k: KaryRR(k=2 if k is None else k, epsilon=eps),
 }
 
@@ -461,7 +467,9 @@ def design_from_epsilon(name: str, epsilon: float, k: int | None = None) -> Desi
     """Build ``warner``, ``krr`` or symmetric ``forced_response`` from epsilon."""
     if name not in _FROM_EPSILON:
         choices = ", ".join(sorted(_FROM_EPSILON))
-        raise ValueError(f"design {name!r} cannot be built from epsilon; use one of {choices}")
+        raise ValueError(
+            f"design {name!r} cannot be built from epsilon; use one of {choices}"
+        )
     if name == "warner" and k not in (None, 2):
         raise ValueError(f"k must be 2 for warner, got {k!r}")
     return _FROM_EPSILON[name](epsilon, k)
@@ -483,13 +491,17 @@ def design_from_dict(data: Mapping[str, Any]) -> Design:
     if name in ("warner", "forced_response") and "epsilon" in params:
         epsilon, k = params.pop("epsilon"), params.pop("k", None)
         if params:
-            raise ValueError(f"give either epsilon or {', '.join(params)} for {name}, not both")
+            raise ValueError(
+                f"give either epsilon or {', '.join(params)} for {name}, not both"
+            )
         return design_from_epsilon(name, epsilon, k)
     try:
         return DESIGNS[name](**params)
     except TypeError as error:
         expected = ", ".join(_param_names(DESIGNS[name]))
-        raise ValueError(f"{name} takes parameters {expected}; got {', '.join(params) or 'none'}") from error
+        raise ValueError(
+            f"{name} takes parameters {expected}; got {', '.join(params) or 'none'}"
+        ) from error
 
 
 def _param_names(cls: type[Design]) -> list[str]:

@@ -53,7 +53,9 @@ def validate_counts(counts: Sequence[Any] | NDArray[Any], design: Design) -> Flo
     try:
         values = list(counts)
     except TypeError:
-        raise ValueError(f"counts must be a list of {design.k} whole numbers, got {counts!r}") from None
+        raise ValueError(
+            f"counts must be a list of {design.k} whole numbers, got {counts!r}"
+        ) from None
     if len(values) != design.k:
         raise ValueError(
             f"counts must have one entry per option: {design.name} has {design.k} "
@@ -63,10 +65,14 @@ def validate_counts(counts: Sequence[Any] | NDArray[Any], design: Design) -> Flo
         if isinstance(value, bool) or not isinstance(value, int | float | np.number):
             raise ValueError(f"counts[{r}] must be a whole number, got {value!r}")
         if not (math.isfinite(value) and float(value).is_integer() and value >= 0):
-            raise ValueError(f"counts[{r}] must be a non-negative whole number, got {value!r}")
+            raise ValueError(
+                f"counts[{r}] must be a non-negative whole number, got {value!r}"
+            )
     array = np.array([float(v) for v in values])
     if array.sum() == 0:
-        raise ValueError("no responses: the counts sum to 0, and an estimate needs at least one")
+        raise ValueError(
+            "no responses: the counts sum to 0, and an estimate needs at least one"
+        )
     return array
 
 
@@ -136,7 +142,9 @@ def maximum_likelihood(counts: FloatArray, design: Design) -> tuple[FloatArray, 
     )
 
 
-def _water_fill(counts: FloatArray, base: FloatArray, diagonal: float) -> tuple[FloatArray, int]:
+def _water_fill(
+    counts: FloatArray, base: FloatArray, diagonal: float
+) -> tuple[FloatArray, int]:
     """Maximize ``sum c log(base + diagonal * pi)`` over the simplex.
 
     The optimality conditions give ``pi_r = max(0, (nu c_r - base_r) / diagonal)``
@@ -146,7 +154,9 @@ def _water_fill(counts: FloatArray, base: FloatArray, diagonal: float) -> tuple[
     (Michelot 1986), so at most ``k`` steps are needed.
     """
     if diagonal <= 0:
-        raise ValueError("the active-set solver needs a design whose diagonal is positive")
+        raise ValueError(
+            "the active-set solver needs a design whose diagonal is positive"
+        )
     free = np.ones(len(counts), dtype=bool)
     for step in range(1, len(counts) + 1):
         nu = (diagonal + base[free].sum()) / counts[free].sum()

@@ -64,7 +64,9 @@ from scipy import stats
 from scipy.special import bdtrc, betaincinv, ndtri
 
 FloatArray = NDArray[np.float64]
-ShareMethod = Callable[[FloatArray, float, float, FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
+ShareMethod = Callable[
+    [FloatArray, float, float, FloatArray, FloatArray], tuple[FloatArray, FloatArray]
+]
 
 DEFAULT_METHOD = "mid_p"
 BISECTION_STEPS = 64
@@ -86,7 +88,9 @@ def validate_level(level: float) -> float:
 
 def validate_method(method: str) -> str:
     if method not in SHARE_METHODS:
-        raise ValueError(f"ci_method must be one of {', '.join(SHARE_METHODS)}, got {method!r}")
+        raise ValueError(
+            f"ci_method must be one of {', '.join(SHARE_METHODS)}, got {method!r}"
+        )
     return method
 
 
@@ -94,21 +98,29 @@ def _z(level: float) -> float:
     return float(ndtri(0.5 + level / 2))
 
 
-def wald(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+def wald(
+    x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     share = x / n
     half = _z(level) * np.sqrt(share * (1 - share) / n)
     return share - half, share + half
 
 
-def wilson(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+def wilson(
+    x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     z2 = _z(level) ** 2
     share = x / n
     centre = (share + z2 / (2 * n)) / (1 + z2 / n)
-    half = np.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) * np.sqrt(z2) / (1 + z2 / n)
+    half = (
+        np.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) * np.sqrt(z2) / (1 + z2 / n)
+    )
     return centre - half, centre + half
 
 
-def clopper_pearson(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+def clopper_pearson(
+    x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     return _cp_lower(x, n, level), 1.0 - _cp_lower(n - x, n, level)
 
 
@@ -119,7 +131,9 @@ def _cp_lower(x: FloatArray, n: float, level: float) -> FloatArray:
     return np.where(x > 0, bound, 0.0)
 
 
-def mid_p(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+def mid_p(
+    x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     return _mid_p_lower(x, n, level), 1.0 - _mid_p_lower(n - x, n, level)
 
 
@@ -142,7 +156,9 @@ def _mid_p_lower(x: FloatArray, n: float, level: float) -> FloatArray:
     return np.where(x > 0, accepted, 0.0)
 
 
-def profile(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+def profile(
+    x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Likelihood-ratio interval for the share, constrained to ``[low, high]``."""
     critical = float(stats.chi2.ppf(level, 1))
     fit = np.clip(x / n, low, high)
@@ -155,7 +171,9 @@ def profile(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatA
     return lower, upper
 
 
-def _xlog_ratio(count: FloatArray | float, top: FloatArray, bottom: FloatArray) -> FloatArray:
+def _xlog_ratio(
+    count: FloatArray | float, top: FloatArray, bottom: FloatArray
+) -> FloatArray:
     """``count * log(top / bottom)``, with ``0 log(...) = 0``."""
     with np.errstate(divide="ignore", invalid="ignore"):
         value = count * np.log(top / bottom)
@@ -172,7 +190,9 @@ def _bisect(
     """The point between ``inner`` (deviance 0) and ``outer`` where the deviance
     reaches ``critical``; ``outer`` itself when it never does. The deviance is
     convex, so it rises monotonically from ``inner`` to ``outer``."""
-    outer, inner = np.broadcast_arrays(np.asarray(outer, float), np.asarray(inner, float))
+    outer, inner = np.broadcast_arrays(
+        np.asarray(outer, float), np.asarray(inner, float)
+    )
     accepted, rejected = inner.copy(), outer.copy()
     reaches = deviance(outer) > critical
     for _ in range(BISECTION_STEPS):
@@ -183,7 +203,9 @@ def _bisect(
     return np.where(reaches, accepted, outer)
 
 
-def blaker(x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray) -> tuple[FloatArray, FloatArray]:
+def blaker(
+    x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """Blaker's exact interval: the convex hull of shares whose acceptability is
     at least ``1 - level``. It lies inside Clopper-Pearson, so each bound is
     searched for from the Clopper-Pearson bound towards ``x / n``."""
@@ -219,13 +241,20 @@ def _acceptability(x: FloatArray, n: float, share: FloatArray) -> FloatArray:
     # not larger than the observed one.
     below = binom.ppf(upper_tail)
     opposite_low = np.where(
-        binom.cdf(below) <= upper_tail * (1 + TIE_TOLERANCE), binom.cdf(below), binom.cdf(below - 1)
+        binom.cdf(below) <= upper_tail * (1 + TIE_TOLERANCE),
+        binom.cdf(below),
+        binom.cdf(below - 1),
     )
     above = binom.isf(lower_tail)
     opposite_high = np.where(
-        binom.sf(above - 1) <= lower_tail * (1 + TIE_TOLERANCE), binom.sf(above - 1), binom.sf(above)
+        binom.sf(above - 1) <= lower_tail * (1 + TIE_TOLERANCE),
+        binom.sf(above - 1),
+        binom.sf(above),
     )
-    return np.minimum(upper_tail + opposite_low, lower_tail + opposite_high)
+    acceptability: FloatArray = np.minimum(
+        upper_tail + opposite_low, lower_tail + opposite_high
+    )
+    return acceptability
 
 
 SHARE_METHODS: dict[str, ShareMethod] = {
@@ -263,7 +292,9 @@ def prevalence_interval(
     missed = (upper < 0) | (lower > 1) | ~(lower <= upper)
     if missed.any():
         lo, hi = profile(x, float(n), level, share_low, share_high)
-        fallback = np.sort(np.stack([(lo - base) / diagonal, (hi - base) / diagonal]), axis=0)
+        fallback = np.sort(
+            np.stack([(lo - base) / diagonal, (hi - base) / diagonal]), axis=0
+        )
         lower = np.where(missed, fallback[0], lower)
         upper = np.where(missed, fallback[1], upper)
     return np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0), missed

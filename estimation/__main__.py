@@ -1,0 +1,239 @@
+"""Command line: ``python -m estimation {estimate,design,plan,golden}``.
+
+For researchers who analyse exported data, and for anyone who wants to check the
+platform's numbers. Output is JSON on stdout; errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .designs import Design, design_from_dict, design_from_epsilon
+from .golden import golden_fixture
+from .intervals import DEFAULT_METHOD, SHARE_METHODS
+from .planning import (
+    detectable_prevalence,
+    expected_half_width,
+    observer_posterior,
+    sample_size,
+    variance_inflation,
+    what_an_observer_learns,
+)
+from .results import DEFAULT_LEVEL, estimate_question
+
+CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
+
+
+class UsageError(ValueError):
+    """Bad input from the command line or a case file."""
+
+
+def estimate_case(case: Any) -> dict[str, Any]:
+    """Estimate one case of the form documented in ``docs/methodology.md``."""
+    if not isinstance(case, dict):
+        raise UsageError(f"a case must be a JSON object, got {json.dumps(case)[:80]}")
+    unknown = set(case) - CASE_KEYS
+    if unknown:
+        raise UsageError(
+            f"unknown field(s) {', '.join(sorted(unknown))}; a case has "
+            f"{', '.join(sorted(CASE_KEYS))}"
+        )
+    for key in ("design", "counts"):
+        if key not in case:
+            raise UsageError(f"a case needs {key!r}")
+    design = design_from_dict(case["design"])
+    counts = case["counts"]
+    if not isinstance(counts, list):
+        raise UsageError(f"counts must be a list of {design.k} whole numbers")
+    result = estimate_question(
+        counts,
+        design,
+        level=case.get("level", DEFAULT_LEVEL),
+        ci_method=case.get("ci_method", DEFAULT_METHOD),
+        simultaneous=bool(case.get("simultaneous", False)),
+        labels=case.get("labels"),
+    )
+    return result.to_dict()
+
+
+def _read_json(path: str | None, stdin: TextIO) -> Any:
+    try:
+        if path is None or path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from error
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        source = "standard input" if path in (None, "-") else path
+        raise UsageError(
+            f"{source} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from error
+
+
+def _command_estimate(args: argparse.Namespace, stdin: TextIO) -> Any:
+    data = _read_json(args.file, stdin)
+    if not isinstance(data, list):
+        return estimate_case(data)
+    results = []
+    for case in data:
+        try:
+            results.append(estimate_case(case))
+        except ValueError as error:
+            results.append({"error": str(error)})
+    return results
+
+
+def _design(args: argparse.Namespace) -> Design:
+    if args.design_json is not None:
+        try:
+            return design_from_dict(json.loads(args.design_json))
+        except json.JSONDecodeError as error:
+            raise UsageError(f"--design is not valid JSON: {error.msg}") from error
+    if args.name is None or args.epsilon is None:
+        raise UsageError("give a design NAME with --epsilon, or --design JSON")
+    return design_from_epsilon(args.name, args.epsilon, args.k)
+
+
+def _epsilon(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _command_design(args: argparse.Namespace, stdin: TextIO) -> Any:
+    design = _design(args)
+    return {
+        "design": design.to_dict(),
+        "epsilon": _epsilon(design.epsilon),
+        "matrix": design.matrix.tolist(),
+        "description": design.describe(),
+        "observer": what_an_observer_learns(design.epsilon),
+        "client_spec": design.client_spec(),
+    }
+
+
+def _command_plan(args: argparse.Namespace, stdin: TextIO) -> Any:
+    design = _design(args)
+    if (args.half_width is None) == (args.n is None):
+        raise UsageError(
+            "give exactly one of --half-width (to get n) or --n (to get the half-width)"
+        )
+    common = {"level": args.level, "option": args.option}
+    if args.half_width is not None:
+        n = sample_size(design, args.half_width, args.prevalence, **common)
+        half_width = expected_half_width(design, n, args.prevalence, **common)
+    else:
+        n, half_width = (
+            args.n,
+            expected_half_width(design, args.n, args.prevalence, **common),
+        )
+    return {
+        "design": design.to_dict(),
+        "epsilon": _epsilon(design.epsilon),
+        "prevalence": args.prevalence,
+        "level": args.level,
+        "n": n,
+        "half_width": half_width,
+        "variance_inflation": _epsilon(
+            variance_inflation(design, args.prevalence, option=args.option)
+        ),
+        "detectable_prevalence": detectable_prevalence(design, n, **common),
+        "observer_posterior": observer_posterior(design.epsilon),
+        "observer": what_an_observer_learns(design.epsilon),
+    }
+
+
+def _command_golden(args: argparse.Namespace, stdin: TextIO) -> Any:
+    return golden_fixture()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m estimation",
+        description="Randomized-response estimates, designs and sample sizes.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    estimate = commands.add_parser(
+        "estimate",
+        help="estimate prevalences from report counts",
+        description="Read one JSON case or a list of cases and print the estimates. "
+        'A case: {"design": {"name": "warner", "p": 0.75}, "counts": [580, 420], '
+        '"level": 0.95, "ci_method": "mid_p"}; counts per reported option, [no, yes] '
+        f"for yes/no. Methods: {', '.join(SHARE_METHODS)}.",
+    )
+    estimate.add_argument("file", nargs="?", help="JSON file (default: standard input)")
+    estimate.set_defaults(run=_command_estimate)
+
+    for name, run, text in (
+        ("design", _command_design, "show a design's probabilities and epsilon"),
+        ("plan", _command_plan, "sample size or interval half-width for a design"),
+    ):
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("name", nargs="?", help="warner, forced_response or krr")
+        sub.add_argument("--epsilon", type=float, help="target epsilon per answer")
+        sub.add_argument(
+            "--k", type=int, help="number of options (krr, forced_response)"
+        )
+        sub.add_argument(
+            "--design",
+            dest="design_json",
+            help='any design as JSON, e.g. \'{"name": "warner", "p": 0.75}\'',
+        )
+        sub.set_defaults(run=run)
+        if name == "plan":
+            sub.add_argument(
+                "--prevalence",
+                type=float,
+                default=0.5,
+                help="assumed prevalence (default 0.5)",
+            )
+            sub.add_argument(
+                "--half-width", type=float, help="target interval half-width: prints n"
+            )
+            sub.add_argument(
+                "--n", type=int, help="number of responses: prints the half-width"
+            )
+            sub.add_argument(
+                "--level",
+                type=float,
+                default=DEFAULT_LEVEL,
+                help="confidence level (default 0.95)",
+            )
+            sub.add_argument(
+                "--option",
+                type=int,
+                help="option index to plan for (default: least favourable)",
+            )
+
+    golden = commands.add_parser("golden", help="print the golden fixture of designs")
+    golden.set_defaults(run=_command_golden)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    args = _parser().parse_args(argv)
+    out = sys.stdout if stdout is None else stdout
+    try:
+        result = args.run(args, sys.stdin if stdin is None else stdin)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    json.dump(result, out, indent=2, allow_nan=False)
+    out.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

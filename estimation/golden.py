@@ -1,0 +1,50 @@
+"""The golden fixture: every kind of design as the browser will receive it.
+
+``tests/fixtures/designs.json`` is generated from here (``make golden``). A
+Python test fails when it is stale, and the JavaScript tests check the browser's
+randomizer against its matrices, so both languages answer to one file.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .designs import Design, Direct, ForcedResponse, KaryRR, UnrelatedQuestion, Warner
+
+
+def golden_designs() -> list[Design]:
+    return [
+        Warner(p=0.75),
+        Warner(p=0.85),
+        Warner(p=0.6),
+        Warner(p=0.3),
+        Warner.from_epsilon(1.0),
+        ForcedResponse(p_truth=0.5, p_forced=(0.25, 0.25)),
+        ForcedResponse(p_truth=0.8, p_forced=(0.0, 0.2)),
+        ForcedResponse(p_truth=0.7, p_forced=(0.1, 0.05, 0.15)),
+        ForcedResponse.symmetric(epsilon=2.0, k=4),
+        UnrelatedQuestion(p=0.7, q=0.3),
+        KaryRR(k=2, epsilon=math.log(3)),
+        KaryRR(k=3, epsilon=1.0),
+        KaryRR(k=4, epsilon=1.0),
+        KaryRR(k=5, epsilon=2.0),
+        KaryRR(k=20, epsilon=0.5),
+        Direct(k=2),
+        Direct(k=4),
+    ]
+
+
+def golden_case(design: Design) -> dict[str, Any]:
+    return {
+        "design": design.to_dict(),
+        "name": design.name,
+        "params": design.params(),
+        "client_spec": design.client_spec(),
+        "matrix": design.matrix.tolist(),
+        "epsilon": design.epsilon if design.private else None,
+    }
+
+
+def golden_fixture() -> list[dict[str, Any]]:
+    return [golden_case(design) for design in golden_designs()]

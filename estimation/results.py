@@ -1,0 +1,272 @@
+"""One question's estimate: point estimates, standard errors, intervals and warnings.
+
+This is the entry point the rest of the platform calls: counts and a design in,
+a :class:`QuestionEstimate` out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .designs import Design, percent
+from .estimators import (
+    FloatArray,
+    Solver,
+    fisher_std_error,
+    maximum_likelihood,
+    unbiased,
+    validate_counts,
+)
+from .intervals import (
+    DEFAULT_METHOD,
+    prevalence_interval,
+    validate_level,
+    validate_method,
+)
+
+DEFAULT_LEVEL = 0.95
+# An interval wider than this (half of the possible range) is too wide to be useful.
+USEFUL_WIDTH = 0.5
+# Unbiased estimates within this of [0, 1] are rounding, not data beyond the design.
+BOUNDARY_SLACK = 1e-12
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something a researcher should know about an estimate, in plain words."""
+
+    code: str
+    message: str
+    option: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "option": self.option}
+
+
+@dataclass(frozen=True, eq=False)
+class QuestionEstimate:
+    """Estimates for every option of one question, in option order.
+
+    For yes/no questions the options are ``[No, Yes]``.
+    """
+
+    design: Design
+    counts: tuple[int, ...]
+    level: float
+    ci_method: str
+    simultaneous: bool
+    estimate: FloatArray
+    unbiased: FloatArray
+    unbiased_covariance: FloatArray
+    std_error: FloatArray
+    ci_lower: FloatArray
+    ci_upper: FloatArray
+    solver: Solver
+    warnings: tuple[Notice, ...]
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def epsilon(self) -> float:
+        return self.design.epsilon
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data; ``epsilon`` is ``None`` for a design that is not private."""
+        return {
+            "design": self.design.to_dict(),
+            "n": self.n,
+            "counts": list(self.counts),
+            "epsilon": self.epsilon if math.isfinite(self.epsilon) else None,
+            "estimate": _floats(self.estimate),
+            "unbiased": _floats(self.unbiased),
+            "unbiased_covariance": [_floats(row) for row in self.unbiased_covariance],
+            "std_error": _floats(self.std_error),
+            "ci_lower": _floats(self.ci_lower),
+            "ci_upper": _floats(self.ci_upper),
+            "ci_method": self.ci_method,
+            "level": self.level,
+            "simultaneous": self.simultaneous,
+            "solver": self.solver.to_dict(),
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+def _floats(values: ArrayLike) -> list[float]:
+    return [float(v) for v in np.asarray(values, dtype=float)]
+
+
+def estimate_question(
+    counts: Sequence[Any] | NDArray[Any],
+    design: Design,
+    *,
+    level: float = DEFAULT_LEVEL,
+    ci_method: str = DEFAULT_METHOD,
+    simultaneous: bool = False,
+    labels: Sequence[str] | None = None,
+) -> QuestionEstimate:
+    """Estimate the distribution of true answers from the counts of each report.
+
+    Parameters
+    ----------
+    counts
+        How many respondents reported each option, in option order
+        (``[no, yes]`` for yes/no).
+    design
+        The design that produced the reports.
+    level
+        Confidence level of the intervals.
+    ci_method
+        One of ``wald``, ``wilson``, ``clopper_pearson``, ``mid_p`` (default),
+        ``profile``, ``exact``; see :mod:`estimation.intervals`.
+    simultaneous
+        Widen the intervals of a question with ``k > 2`` options (Bonferroni) so
+        that all of them hold at once with probability ``level``.
+    labels
+        Option names for the warnings' messages.
+    """
+    array = validate_counts(counts, design)
+    level = validate_level(level)
+    ci_method = validate_method(ci_method)
+    n = float(array.sum())
+    point, solver = maximum_likelihood(array, design)
+    moment, covariance = unbiased(array, design)
+    option_level = level
+    if simultaneous and design.k > 2:
+        option_level = 1 - (1 - level) / design.k
+    lower, upper, fell_back = prevalence_interval(
+        array, n, design.base, design.diagonal, level=option_level, method=ci_method
+    )
+    # The multinomial maximum can move an option off its own binomial interval
+    # when other options are held at zero; widening to include it only adds
+    # coverage.
+    lower, upper = np.minimum(lower, point), np.maximum(upper, point)
+    result = QuestionEstimate(
+        design=design,
+        counts=tuple(int(c) for c in array),
+        level=level,
+        ci_method=ci_method,
+        simultaneous=simultaneous and design.k > 2,
+        estimate=point,
+        unbiased=moment,
+        unbiased_covariance=covariance,
+        std_error=fisher_std_error(point, n, design),
+        ci_lower=lower,
+        ci_upper=upper,
+        solver=solver,
+        warnings=(),
+    )
+    return replace(result, warnings=_notices(result, fell_back, labels))
+
+
+def _notices(
+    result: QuestionEstimate, fell_back: NDArray[np.bool_], labels: Sequence[str] | None
+) -> tuple[Notice, ...]:
+    k = result.design.k
+    # For yes/no, the No option mirrors the Yes option: speak of Yes only.
+    options = [1] if k == 2 else list(range(k))
+
+    def name(r: int) -> str:
+        if labels is not None:
+            return f"“{labels[r]}”"
+        return "Yes" if k == 2 else f"option {r + 1}"
+
+    notices = []
+    for r in options:
+        value = float(result.unbiased[r])
+        if value < -BOUNDARY_SLACK or value > 1 + BOUNDARY_SLACK:
+            bound = "0%" if value < 0 else "100%"
+            notices.append(
+                Notice(
+                    "beyond_design",
+                    f"The reported answers imply a share of {percent(value)} for "
+                    f"{name(r)}, outside 0-100%: more extreme than this design "
+                    f"allows. With {result.n} responses this can happen by chance; "
+                    "it can also mean that some respondents did not follow the "
+                    "randomization (for example, always answering No). The estimate "
+                    f"is set to {bound} and its interval is one-sided.",
+                    r,
+                )
+            )
+        elif result.estimate[r] in (0.0, 1.0):
+            notices.append(
+                Notice(
+                    "at_boundary",
+                    f"The estimate for {name(r)} is at {percent(result.estimate[r])}, "
+                    "the edge of the possible range, so its interval is one-sided.",
+                    r,
+                )
+            )
+        if fell_back[r]:
+            notices.append(
+                Notice(
+                    "interval_replaced",
+                    f"The {result.ci_method} interval for {name(r)} lies entirely "
+                    "outside 0-100%, so the likelihood-ratio interval is shown.",
+                    r,
+                )
+            )
+    widest = float((result.ci_upper - result.ci_lower).max())
+    if widest > USEFUL_WIDTH:
+        notices.append(
+            Notice(
+                "few_responses",
+                f"With {result.n} responses the {percent(result.level)} interval "
+                f"spans up to {percent(widest)} of the possible range, too wide to be "
+                "useful. Collect more responses; the planning view shows how many.",
+            )
+        )
+    if not result.solver.converged:
+        notices.append(
+            Notice(
+                "not_converged",
+                "The maximum-likelihood solver did not meet its tolerance; treat "
+                "the estimate with care and report this as a bug.",
+            )
+        )
+    return tuple(notices)
+
+
+def estimate_subgroups(
+    table: Sequence[Sequence[Any]] | NDArray[Any],
+    design: Design,
+    *,
+    level: float = DEFAULT_LEVEL,
+    ci_method: str = DEFAULT_METHOD,
+    simultaneous: bool = False,
+    labels: Sequence[str] | None = None,
+) -> list[QuestionEstimate | None]:
+    """Estimates per level of a ``direct`` question from a cross-tabulation.
+
+    ``table[g][r]`` counts the respondents in group ``g`` (their answer to the
+    direct question) who reported option ``r`` of the sensitive question. A
+    group without responses gets ``None``.
+    """
+    rows = [list(row) for row in table]
+    return [
+        None
+        if _is_empty(row)
+        else estimate_question(
+            row,
+            design,
+            level=level,
+            ci_method=ci_method,
+            simultaneous=simultaneous,
+            labels=labels,
+        )
+        for row in rows
+    ]
+
+
+def _is_empty(row: Sequence[Any]) -> bool:
+    return all(
+        isinstance(v, int | float | np.number) and not isinstance(v, bool) and v == 0
+        for v in row
+    )
