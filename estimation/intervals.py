@@ -145,12 +145,15 @@ def _mid_p_lower(x: FloatArray, n: float, level: float) -> FloatArray:
     the root.
     """
     tail = (1 - level) / 2
+    whole, total = x.astype(np.int64), int(n)
     rejected = _cp_lower(x, n, level)
     accepted = np.where(x < n, _cp_lower(np.minimum(x + 1, n), n, level), 1.0)
     for _ in range(BISECTION_STEPS):
         middle = (rejected + accepted) / 2
         # P(X > x) + P(X = x) / 2 is the mean of P(X > x) and P(X > x - 1).
-        too_low = (bdtrc(x, n, middle) + bdtrc(x - 1, n, middle)) / 2 < tail
+        too_low = (
+            bdtrc(whole, total, middle) + bdtrc(whole - 1, total, middle)
+        ) / 2 < tail
         rejected = np.where(too_low, middle, rejected)
         accepted = np.where(too_low, accepted, middle)
     return np.where(x > 0, accepted, 0.0)
