@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: setup test lint bench golden clean
+.PHONY: setup run test lint bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,12 +15,25 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+	mkdir -p var/static
+	$(PY) manage.py migrate --noinput
+
+## Set up, seed the demo and serve the platform on http://$(HOST):$(PORT)/.
+run: setup
+	$(PY) manage.py seed_demo
+	@echo
+	@echo "  Respondent page:  http://$(HOST):$(PORT)/s/demo/"
+	@echo "  Researchers:      http://$(HOST):$(PORT)/surveys/  (log in as demo; password above)"
+	@echo
+	$(PY) manage.py runserver $(HOST):$(PORT)
 
 ## Run every test and the linters.
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+	$(PY) manage.py makemigrations --check --dry-run
+	node --test tests/js/
 	$(PY) -m pytest
 
 lint: $(STAMP)
@@ -26,9 +41,10 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 
-## Timings written up in docs/benchmarks.md.
+## Timings and sizes written up in docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) -m benchmarks.estimate
+	$(PY) -m benchmarks.page_weight
 
 ## Regenerate the golden fixture of designs after changing estimation/designs.py.
 golden: $(STAMP)

@@ -1,0 +1,75 @@
+"""The demo survey: one question of every kind the platform offers."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from .models import Survey
+from .services import question_create, survey_create, survey_publish
+
+DEMO_USERNAME = "demo"
+DEMO_SLUG = "demo"
+DEMO_QUESTIONS: list[dict[str, Any]] = [
+    {
+        "text": "In the past 12 months, have you used a recreational drug?",
+        "kind": "yes_no",
+        "design": {"name": "warner", "p": 0.75},
+    },
+    {
+        "text": "Have you ever copied answers from someone else in an exam?",
+        "kind": "yes_no",
+        "design": {"name": "forced_response", "p_truth": 0.5, "p_forced": [0.25, 0.25]},
+    },
+    {
+        "text": "How often have you paid a bribe to an official?",
+        "kind": "multiple_choice",
+        "options": ["Never", "Once", "A few times", "Often"],
+        "design": {"name": "krr", "k": 4, "epsilon": 1.0},
+    },
+    {
+        "text": "What is your age group?",
+        "kind": "direct",
+        "options": ["18-29", "30-44", "45-64", "65 or over"],
+        "design": {"name": "direct", "k": 4},
+    },
+]
+
+
+@transaction.atomic
+def demo_seed(*, password: str | None = None) -> tuple[Survey, str | None]:
+    """Create the demo researcher and the published demo survey, once.
+
+    Returns the survey and the password if the researcher was created now
+    (``None`` when it already existed and kept its password).
+    """
+    users = get_user_model()
+    user = users.objects.filter(username=DEMO_USERNAME).first()
+    created_password = None
+    if user is None:
+        created_password = (
+            password or os.environ.get("DEMO_PASSWORD") or secrets.token_urlsafe(9)
+        )
+        user = users.objects.create_user(DEMO_USERNAME, password=created_password)
+    survey = Survey.objects.filter(slug=DEMO_SLUG).first()
+    if survey is None:
+        survey = survey_create(
+            owner=user,
+            title="Demo: a few sensitive questions",
+            introduction=(
+                "This demo shows how randomized response protects you.\n"
+                "Answer truthfully: your device scrambles your answers before "
+                "sending them."
+            ),
+            planned_responses=1000,
+        )
+        survey.slug = DEMO_SLUG
+        survey.save(update_fields=["slug"])
+        for question in DEMO_QUESTIONS:
+            question_create(survey=survey, **question)
+        survey = survey_publish(survey=survey)
+    return survey, created_password

@@ -1,0 +1,130 @@
+"""Surveys, their questions, and the randomized answers respondents send.
+
+No true answer ever reaches these tables: the browser randomizes first. A
+response keeps the date it arrived (never the time), and no IP address or user
+agent is stored anywhere.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.db import models
+
+from estimation import Design, design_from_dict
+
+
+class Survey(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="surveys"
+    )
+    title = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=64, unique=True)
+    introduction = models.TextField(blank=True)
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.DRAFT
+    )
+    opens_at = models.DateTimeField(null=True, blank=True)
+    closes_at = models.DateTimeField(null=True, blank=True)
+    planned_responses = models.PositiveIntegerField(
+        default=500, help_text="Used to show the precision to expect while designing."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+    def accepts_responses_at(self, moment: datetime.datetime) -> bool:
+        if self.status != self.Status.OPEN:
+            return False
+        if self.opens_at and moment < self.opens_at:
+            return False
+        return not (self.closes_at and moment >= self.closes_at)
+
+
+class Question(models.Model):
+    class Kind(models.TextChoices):
+        YES_NO = "yes_no", "Yes / no (randomized)"
+        MULTIPLE_CHOICE = "multiple_choice", "Multiple choice (randomized)"
+        DIRECT = "direct", "Direct, not sensitive (asked plainly)"
+
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="questions"
+    )
+    position = models.PositiveIntegerField(default=0)
+    text = models.TextField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    options = models.JSONField(
+        help_text="Option labels in order; [No, Yes] for yes/no."
+    )
+    design = models.JSONField(help_text='The design as {"name": ..., **params}.')
+    # Frozen at publication: the exact data the browser randomizes with, and a
+    # digest of it that every stored answer carries.
+    spec = models.JSONField(null=True, blank=True)
+    spec_version = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+    @property
+    def is_sensitive(self) -> bool:
+        return self.kind != self.Kind.DIRECT
+
+    def get_design(self) -> Design:
+        return design_from_dict(self.design)
+
+
+class Response(models.Model):
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="responses"
+    )
+    respondent_key = models.CharField(max_length=32)
+    received_on = models.DateField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["survey", "respondent_key"], name="one_response_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"response {self.pk} to {self.survey_id}"
+
+
+class Answer(models.Model):
+    response = models.ForeignKey(
+        Response, on_delete=models.CASCADE, related_name="answers"
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.PROTECT, related_name="answers"
+    )
+    report = models.PositiveSmallIntegerField(help_text="The randomized option index.")
+    spec_version = models.CharField(max_length=16)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["response", "question"], name="one_answer_per_question"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"report {self.report} to question {self.question_id}"

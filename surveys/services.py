@@ -1,0 +1,356 @@
+"""Everything that changes surveys, questions and responses.
+
+Views and commands parse input and call one of these; the rules about what a
+survey's state allows live here and only here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from estimation import Design, design_from_dict
+
+from .models import Answer, Question, Response, Survey
+
+MAX_OPTIONS = 20
+YES_NO_OPTIONS = ["No", "Yes"]
+DESIGNS_FOR_KIND = {
+    Question.Kind.YES_NO: ("warner", "forced_response", "unrelated_question"),
+    Question.Kind.MULTIPLE_CHOICE: ("krr", "forced_response"),
+    Question.Kind.DIRECT: ("direct",),
+}
+RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
+
+
+class SurveyStateError(Exception):
+    """The survey's state does not allow this action; the message says why."""
+
+
+class SubmissionError(Exception):
+    """A submission that must be refused, with the HTTP status and a clear message."""
+
+    def __init__(self, status: int, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.field = status, message, field
+
+
+# -- surveys ---------------------------------------------------------------
+
+
+def _unique_slug(title: str) -> str:
+    stem = slugify(title)[:40].strip("-") or "survey"
+    while True:
+        slug = f"{stem}-{secrets.token_hex(3)}"
+        if not Survey.objects.filter(slug=slug).exists():
+            return slug
+
+
+def survey_create(*, owner: Any, title: str, **fields: Any) -> Survey:
+    survey = Survey(owner=owner, title=title, slug=_unique_slug(title), **fields)
+    survey.full_clean()
+    survey.save()
+    return survey
+
+
+def survey_update(*, survey: Survey, **fields: Any) -> Survey:
+    for name, value in fields.items():
+        setattr(survey, name, value)
+    if survey.opens_at and survey.closes_at and survey.closes_at <= survey.opens_at:
+        raise ValidationError(
+            {"closes_at": "The close date must be after the open date."}
+        )
+    survey.full_clean()
+    survey.save()
+    return survey
+
+
+def _require_draft(survey: Survey, action: str) -> None:
+    if not survey.is_draft:
+        raise SurveyStateError(
+            f"Cannot {action}: the survey is published, so its questions and designs "
+            "are frozen. Create a new survey to ask something different."
+        )
+
+
+@transaction.atomic
+def survey_publish(*, survey: Survey) -> Survey:
+    """Freeze every question's design into the spec the browser will use."""
+    survey = Survey.objects.select_for_update().get(pk=survey.pk)
+    _require_draft(survey, "publish again")
+    questions = list(survey.questions.all())
+    if not questions:
+        raise SurveyStateError("Add at least one question before publishing.")
+    for question in questions:
+        spec = question.get_design().client_spec()
+        question.spec, question.spec_version = spec, spec_digest(spec)
+        question.save(update_fields=["spec", "spec_version"])
+    survey.status, survey.published_at = Survey.Status.OPEN, timezone.now()
+    survey.save(update_fields=["status", "published_at"])
+    return survey
+
+
+def survey_close(*, survey: Survey) -> Survey:
+    if survey.status != Survey.Status.OPEN:
+        raise SurveyStateError("Only an open survey can be closed.")
+    survey.status = Survey.Status.CLOSED
+    survey.save(update_fields=["status"])
+    return survey
+
+
+def survey_reopen(*, survey: Survey) -> Survey:
+    if survey.status != Survey.Status.CLOSED:
+        raise SurveyStateError("Only a closed survey can be reopened.")
+    survey.status = Survey.Status.OPEN
+    survey.save(update_fields=["status"])
+    return survey
+
+
+def spec_digest(spec: Mapping[str, Any]) -> str:
+    """A short digest that names the exact spec an answer was randomized with."""
+    canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+# -- questions ---------------------------------------------------------------
+
+
+def question_design(
+    *, kind: str, options: Sequence[str], design: Mapping[str, Any]
+) -> Design:
+    """Validate a question's design against its kind and options."""
+    if kind not in DESIGNS_FOR_KIND:
+        raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
+    allowed = DESIGNS_FOR_KIND[Question.Kind(kind)]
+    name = design.get("name") if isinstance(design, Mapping) else None
+    if name not in allowed:
+        raise ValidationError(
+            {
+                "design": f"A {Question.Kind(kind).label} question uses {' or '.join(allowed)}."
+            }
+        )
+    try:
+        built = design_from_dict(design)
+    except ValueError as error:
+        raise ValidationError({"design": str(error)}) from error
+    if built.k != len(options):
+        raise ValidationError(
+            {
+                "options": f"The design has {built.k} options but the question has {len(options)}."
+            }
+        )
+    return built
+
+
+def _clean_options(kind: str, options: Sequence[str] | None) -> list[str]:
+    if kind not in Question.Kind.values:
+        raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
+    if kind == Question.Kind.YES_NO:
+        return list(options) if options else list(YES_NO_OPTIONS)
+    labels = [str(o).strip() for o in options or [] if str(o).strip()]
+    if not 2 <= len(labels) <= MAX_OPTIONS:
+        raise ValidationError(
+            {"options": f"Give between 2 and {MAX_OPTIONS} options, one per line."}
+        )
+    if len(set(labels)) != len(labels):
+        raise ValidationError({"options": "Each option must be different."})
+    return labels
+
+
+def question_create(
+    *,
+    survey: Survey,
+    text: str,
+    kind: str,
+    design: Mapping[str, Any],
+    options: Sequence[str] | None = None,
+) -> Question:
+    _require_draft(survey, "add questions")
+    labels = _clean_options(kind, options)
+    built = question_design(kind=kind, options=labels, design=design)
+    last = (
+        survey.questions.order_by("-position")
+        .values_list("position", flat=True)
+        .first()
+    )
+    question = Question(
+        survey=survey,
+        position=0 if last is None else last + 1,
+        text=text.strip(),
+        kind=kind,
+        options=labels,
+        design=built.to_dict(),
+    )
+    question.full_clean()
+    question.save()
+    return question
+
+
+def question_update(
+    *,
+    question: Question,
+    text: str,
+    kind: str,
+    design: Mapping[str, Any],
+    options: Sequence[str] | None = None,
+) -> Question:
+    _require_draft(question.survey, "change questions")
+    labels = _clean_options(kind, options)
+    built = question_design(kind=kind, options=labels, design=design)
+    question.text, question.kind = text.strip(), kind
+    question.options, question.design = labels, built.to_dict()
+    question.full_clean()
+    question.save()
+    return question
+
+
+def question_delete(*, question: Question) -> None:
+    _require_draft(question.survey, "delete questions")
+    question.delete()
+
+
+@transaction.atomic
+def question_move(*, question: Question, offset: int) -> None:
+    """Move a question up (-1) or down (+1) in its survey."""
+    _require_draft(question.survey, "reorder questions")
+    ordered = list(question.survey.questions.select_for_update())
+    index = next(i for i, q in enumerate(ordered) if q.pk == question.pk)
+    target = min(max(index + offset, 0), len(ordered) - 1)
+    ordered.insert(target, ordered.pop(index))
+    for position, item in enumerate(ordered):
+        if item.position != position:
+            item.position = position
+            item.save(update_fields=["position"])
+
+
+# -- responses ---------------------------------------------------------------
+
+
+def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
+    """Store one respondent's randomized answers, exactly once.
+
+    Returns the response and whether it was created now; a second submission
+    with the same respondent key gets the first one back unchanged.
+    """
+    if not isinstance(payload, dict):
+        raise SubmissionError(400, "The submission must be a JSON object.")
+    unknown = set(payload) - {"respondent_key", "answers"}
+    if unknown:
+        raise SubmissionError(400, f"Unknown field(s): {', '.join(sorted(unknown))}.")
+    key = payload.get("respondent_key")
+    if not isinstance(key, str) or not RESPONDENT_KEY.match(key):
+        raise SubmissionError(
+            400,
+            "respondent_key must be 32 lowercase hexadecimal characters.",
+            "respondent_key",
+        )
+    existing = Response.objects.filter(survey=survey, respondent_key=key).first()
+    if existing is not None:
+        return existing, False
+    if not survey.accepts_responses_at(timezone.now()):
+        raise SubmissionError(409, "This survey is not accepting responses now.")
+    answers = _validated_answers(survey, payload.get("answers"))
+    try:
+        with transaction.atomic():
+            response = Response.objects.create(
+                survey=survey, respondent_key=key, received_on=timezone.localdate()
+            )
+            Answer.objects.bulk_create(
+                Answer(
+                    response=response,
+                    question=q,
+                    report=report,
+                    spec_version=q.spec_version,
+                )
+                for q, report in answers
+            )
+    except IntegrityError:
+        # The same key arrived twice at once: the other request stored it.
+        return Response.objects.get(survey=survey, respondent_key=key), False
+    return response, True
+
+
+def _validated_answers(survey: Survey, answers: Any) -> list[tuple[Question, int]]:
+    if not isinstance(answers, list):
+        raise SubmissionError(
+            400, "answers must be a list, one entry per question.", "answers"
+        )
+    questions = {q.pk: q for q in survey.questions.all()}
+    seen: dict[int, tuple[Question, int]] = {}
+    for index, entry in enumerate(answers):
+        where = f"answers[{index}]"
+        if not isinstance(entry, dict) or set(entry) != {
+            "question",
+            "report",
+            "spec_version",
+        }:
+            raise SubmissionError(
+                400,
+                f"{where} must have exactly question, report and spec_version.",
+                where,
+            )
+        question = (
+            questions.get(entry["question"]) if _is_int(entry["question"]) else None
+        )
+        if question is None:
+            raise SubmissionError(
+                400, f"{where}: no such question in this survey.", where
+            )
+        if question.pk in seen:
+            raise SubmissionError(
+                400, f"{where}: question {question.pk} is answered twice.", where
+            )
+        report = entry["report"]
+        if not _is_int(report) or not 0 <= report < len(question.options):
+            raise SubmissionError(
+                400,
+                f"{where}: report must be a whole number from 0 to {len(question.options) - 1}.",
+                where,
+            )
+        if entry["spec_version"] != question.spec_version:
+            raise SubmissionError(
+                409,
+                f"{where}: the question's design has changed since the page was "
+                "loaded. Reload the page and answer again.",
+                where,
+            )
+        seen[question.pk] = (question, report)
+    missing = [pk for pk in questions if pk not in seen]
+    if missing:
+        raise SubmissionError(
+            400,
+            f"Every question needs an answer; missing: {', '.join(map(str, missing))}.",
+            "answers",
+        )
+    return list(seen.values())
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def response_receipt(response: Response) -> dict[str, Any]:
+    """What the server holds for a response: the randomized reports only."""
+    answers = response.answers.select_related("question").order_by("question__position")
+    return {
+        "respondent_key": response.respondent_key,
+        "received_on": response.received_on.isoformat(),
+        "answers": [
+            {
+                "question": a.question_id,
+                "report": a.report,
+                "label": a.question.options[a.report],
+                "spec_version": a.spec_version,
+            }
+            for a in answers
+        ],
+    }

@@ -1,0 +1,69 @@
+"""Fixtures shared by every test: the cast of users and a published survey.
+
+Under ``CI=true`` the suite must run against the real PostgreSQL; a missing
+service there is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not IN_CI:
+        return
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine:
+        pytest.exit(
+            f"CI=true but the database engine is {engine}: set DATABASE_URL to the "
+            "PostgreSQL server (see .ci/run)",
+            returncode=3,
+        )
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip a test whose service is missing, except in CI where that fails."""
+    if IN_CI:
+        pytest.fail(f"{reason} (required under CI=true)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def owner(django_user_model):
+    return django_user_model.objects.create_user("owner", password="owner-pass-1")
+
+
+@pytest.fixture
+def colleague(django_user_model):
+    return django_user_model.objects.create_user(
+        "colleague", password="colleague-pass-1"
+    )
+
+
+@pytest.fixture
+def stranger(django_user_model):
+    return django_user_model.objects.create_user("stranger", password="stranger-pass-1")
+
+
+@pytest.fixture
+def draft_survey(owner):
+    from surveys.demo import DEMO_QUESTIONS
+    from surveys.services import question_create, survey_create
+
+    survey = survey_create(owner=owner, title="Sensitive habits", introduction="Hello")
+    for question in DEMO_QUESTIONS:
+        question_create(survey=survey, **question)
+    return survey
+
+
+@pytest.fixture
+def open_survey(draft_survey):
+    from surveys.services import survey_publish
+
+    return survey_publish(survey=draft_survey)

@@ -1,0 +1,229 @@
+"""The public submission endpoint: validation, idempotency, nothing identifying."""
+
+import json
+
+import pytest
+from django.utils import timezone
+
+from surveys.models import Answer, Response, Survey
+from surveys.services import survey_close
+
+pytestmark = pytest.mark.django_db
+
+KEY = "0123456789abcdef0123456789abcdef"
+
+
+def answers_for(survey, reports=None):
+    questions = list(survey.questions.all())
+    reports = reports or [1, 0, 2, 3]
+    return [
+        {"question": q.pk, "report": r, "spec_version": q.spec_version}
+        for q, r in zip(questions, reports, strict=True)
+    ]
+
+
+def post(client, survey, body, **extra):
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return client.post(
+        f"/s/{survey.slug}/responses",
+        data=data,
+        content_type="application/json",
+        **extra,
+    )
+
+
+def test_a_valid_submission_is_stored_with_its_spec_versions(client, open_survey):
+    reply = post(
+        client,
+        open_survey,
+        {"respondent_key": KEY, "answers": answers_for(open_survey)},
+    )
+    assert reply.status_code == 201
+    response = Response.objects.get()
+    assert response.received_on == timezone.localdate()
+    stored = list(response.answers.order_by("question__position"))
+    assert [a.report for a in stored] == [1, 0, 2, 3]
+    assert all(a.spec_version == a.question.spec_version for a in stored)
+    receipt = reply.json()
+    assert [a["label"] for a in receipt["answers"]] == [
+        "Yes",
+        "No",
+        "A few times",
+        "65 or over",
+    ]
+
+
+def test_a_second_submission_with_the_same_key_returns_the_first_and_stores_nothing(
+    client, open_survey
+):
+    first = post(
+        client,
+        open_survey,
+        {"respondent_key": KEY, "answers": answers_for(open_survey)},
+    )
+    again = post(
+        client,
+        open_survey,
+        {"respondent_key": KEY, "answers": answers_for(open_survey, [0, 1, 0, 0])},
+    )
+    assert again.status_code == 200
+    assert again.json() == first.json()
+    assert Response.objects.count() == 1
+    assert Answer.objects.count() == 4
+
+
+def test_nothing_identifying_is_stored_with_a_response(client, open_survey):
+    post(
+        client,
+        open_survey,
+        {"respondent_key": KEY, "answers": answers_for(open_survey)},
+        HTTP_USER_AGENT="Secret-Agent/1.0",
+        REMOTE_ADDR="203.0.113.7",
+    )
+    fields = {f.name for f in Response._meta.get_fields()} | {
+        f.name for f in Answer._meta.get_fields()
+    }
+    assert fields == {
+        "id", "survey", "respondent_key", "received_on", "answers",
+        "response", "question", "report", "spec_version",
+    }  # fmt: skip
+    row = json.dumps(
+        list(Response.objects.values()) + list(Answer.objects.values()), default=str
+    )
+    assert "203.0.113.7" not in row
+    assert "Secret-Agent" not in row
+
+
+@pytest.mark.parametrize(
+    ("mutate", "status", "message"),
+    [
+        (lambda a: a[:-1], 400, "missing"),
+        (lambda a: [*a, {**a[0]}], 400, "answered twice"),
+        (lambda a: [{**a[0], "question": 99999}, *a[1:]], 400, "no such question"),
+        (lambda a: [{**a[0], "report": 2}, *a[1:]], 400, "from 0 to 1"),
+        (lambda a: [{**a[0], "report": -1}, *a[1:]], 400, "from 0 to 1"),
+        (lambda a: [{**a[0], "report": "1"}, *a[1:]], 400, "whole number"),
+        (lambda a: [{**a[0], "report": True}, *a[1:]], 400, "whole number"),
+        (lambda a: [{**a[0], "report": 1.0}, *a[1:]], 400, "whole number"),
+        (lambda a: [{**a[0], "truth": 1}, *a[1:]], 400, "exactly question, report"),
+        (lambda a: [{**a[0], "spec_version": "stale"}, *a[1:]], 409, "Reload the page"),
+        (lambda a: {"1": 1}, 400, "must be a list"),
+    ],
+)
+def test_a_bad_answer_is_refused_with_a_clear_message_and_nothing_is_stored(
+    client, open_survey, mutate, status, message
+):
+    body = {"respondent_key": KEY, "answers": mutate(answers_for(open_survey))}
+    reply = post(client, open_survey, body)
+    assert reply.status_code == status
+    assert message in reply.json()["error"]
+    assert Response.objects.count() == 0
+    assert Answer.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ("{not json", 400, "not valid JSON"),
+        (b"\xff\xfe", 400, "not valid JSON"),
+        ("[1, 2]", 400, "JSON object"),
+        (json.dumps({"respondent_key": "short", "answers": []}), 400, "respondent_key"),
+        (
+            json.dumps({"respondent_key": KEY.upper(), "answers": []}),
+            400,
+            "respondent_key",
+        ),
+        (
+            json.dumps({"respondent_key": KEY, "answers": [], "ip": "x"}),
+            400,
+            "Unknown field",
+        ),
+        (
+            json.dumps({"respondent_key": KEY, "answers": ["x" * 20000]}),
+            413,
+            "larger than",
+        ),
+    ],
+)
+def test_a_malformed_or_oversized_body_is_a_4xx(
+    client, open_survey, body, status, message
+):
+    reply = post(client, open_survey, body)
+    assert reply.status_code == status
+    assert message in reply.json()["error"]
+    assert Response.objects.count() == 0
+
+
+def test_a_form_encoded_post_is_refused(client, open_survey):
+    reply = client.post(f"/s/{open_survey.slug}/responses", {"respondent_key": KEY})
+    assert reply.status_code == 415
+
+
+def test_a_draft_survey_takes_no_answers(client, draft_survey):
+    reply = post(client, draft_survey, {"respondent_key": KEY, "answers": []})
+    assert reply.status_code == 404
+    assert client.get(f"/s/{draft_survey.slug}/").status_code == 404
+
+
+def test_a_closed_survey_takes_no_answers(client, open_survey):
+    survey_close(survey=open_survey)
+    reply = post(
+        client,
+        open_survey,
+        {"respondent_key": KEY, "answers": answers_for(open_survey)},
+    )
+    assert reply.status_code == 409
+    assert "not accepting responses" in reply.json()["error"]
+    assert Response.objects.count() == 0
+
+
+def test_a_survey_outside_its_dates_takes_no_answers(client, open_survey):
+    Survey.objects.filter(pk=open_survey.pk).update(
+        opens_at=timezone.now() + timezone.timedelta(days=1)
+    )
+    reply = post(
+        client,
+        open_survey,
+        {"respondent_key": KEY, "answers": answers_for(open_survey)},
+    )
+    assert reply.status_code == 409
+
+
+def test_the_endpoint_requires_the_csrf_token():
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    reply = strict.post("/s/demo/responses", data="{}", content_type="application/json")
+    assert reply.status_code == 403
+
+
+def test_the_page_hands_the_browser_specs_as_data_and_no_named_answer_fields(
+    client, open_survey
+):
+    page = client.get(f"/s/{open_survey.slug}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert 'id="survey-config"' in html
+    assert "name=" not in html.split("<main", 1)[1].split("survey-config")[0]
+    config = json.loads(
+        html.split('id="survey-config" type="application/json">')[1].split("</script>")[
+            0
+        ]
+    )
+    assert config["questions"][0]["spec"]["design"] == "warner"
+    assert "<noscript>" in html
+
+
+def test_question_text_is_escaped_on_the_respondent_page(client, owner):
+    from surveys.services import question_create, survey_create, survey_publish
+
+    survey = survey_create(
+        owner=owner, title="<b>Title</b>", introduction="<i>intro</i>\nline"
+    )
+    question_create(survey=survey, text="<script>alert(1)</script>?", kind="yes_no",
+                    design={"name": "warner", "p": 0.75})  # fmt: skip
+    survey_publish(survey=survey)
+    html = client.get(f"/s/{survey.slug}/").content.decode()
+    assert "<script>alert(1)" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;i&gt;intro&lt;/i&gt;<br>line" in html
