@@ -1,0 +1,188 @@
+// The respondent's randomizer: turns a true answer into the report that is sent.
+//
+// It holds no probabilities of its own. The server's client spec
+// (Design.client_spec in estimation/designs.py) states the mechanism as integer
+// thresholds over a denominator of 2**32, and estimation/simulate.py mirrors
+// randomize() step for step, so the epsilon and the estimates the server
+// computes are those of the code that runs here. No DOM access, so the page
+// (survey.js) and Node's test runner share one module.
+//
+// Randomness comes only from a source function, by default the platform's
+// cryptographic generator: anyone able to reconstruct a predictable
+// generator's state could undo the noise and recover the true answers. Tests
+// inject their own sources to enumerate every outcome exactly.
+
+const UINT32_RANGE = 2 ** 32;
+const SPEC_FORMAT = 1;
+// getRandomValues is a comparatively costly call; drawing in batches keeps
+// bulk use (tests, previews) fast without holding many secrets in memory.
+const BUFFER_SIZE = 64;
+// A working source is rejected with probability below 1/2 per draw, so this
+// many rejections in a row means a broken (e.g. constant) source, not bad luck;
+// failing beats hanging the page.
+const MAX_REJECTIONS = 1000;
+
+/**
+ * A source of uniform 32-bit integers backed by `crypto.getRandomValues`.
+ *
+ * @returns {() => number} a function returning an integer in [0, 2**32)
+ * @throws {Error} when the platform offers no cryptographic generator
+ */
+export function cryptoSource() {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.getRandomValues !== "function") {
+    throw new Error(
+      "crypto.getRandomValues is not available, so answers cannot be randomized safely",
+    );
+  }
+  const buffer = new Uint32Array(BUFFER_SIZE);
+  let next = BUFFER_SIZE;
+  return () => {
+    if (next === BUFFER_SIZE) {
+      crypto.getRandomValues(buffer);
+      next = 0;
+    }
+    return buffer[next++];
+  };
+}
+
+// Created on first use rather than at import, so that merely loading the
+// module never fails; the missing-generator error surfaces where a draw is
+// actually needed.
+let sharedSource = null;
+function defaultSource() {
+  sharedSource ??= cryptoSource();
+  return sharedSource();
+}
+
+function show(value) {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * A uniform integer in [0, bound), by rejection sampling without modulo bias.
+ *
+ * @param {number} bound integer in [1, 2**bits]
+ * @param {() => number} [source] returns uniform integers in [0, 2**bits)
+ * @param {number} [bits=32] how many uniform bits each source value carries (1 to 32)
+ * @returns {number}
+ * @throws {RangeError} on an invalid bound or bits, or a source value out of range
+ */
+export function uniformBelow(bound, source = defaultSource, bits = 32) {
+  if (!Number.isInteger(bits) || bits < 1 || bits > 32) {
+    throw new RangeError(`bits must be an integer from 1 to 32, got ${show(bits)}`);
+  }
+  // Plain Number arithmetic throughout: 2**32 is exact in a double, whereas
+  // 32-bit bitwise operators would wrap it to 0.
+  const range = 2 ** bits;
+  if (!Number.isInteger(bound) || bound < 1 || bound > range) {
+    throw new RangeError(
+      `bound must be an integer from 1 to 2**${bits} = ${range}, got ${show(bound)}`,
+    );
+  }
+  // Only values below the largest multiple of bound are used, so each result
+  // has exactly limit / bound source values mapping to it.
+  const limit = range - (range % bound);
+  for (let rejections = 0; rejections < MAX_REJECTIONS; rejections++) {
+    const x = source();
+    if (!Number.isInteger(x) || x < 0 || x >= range) {
+      throw new RangeError(
+        `the random source must return integers in [0, 2**${bits}), got ${show(x)}`,
+      );
+    }
+    if (x < limit) return x % bound;
+  }
+  throw new Error(
+    `the random source was rejected ${MAX_REJECTIONS} times in a row: it is broken`,
+  );
+}
+
+function malformed(problem) {
+  return new TypeError(`malformed client spec: ${problem}`);
+}
+
+// Checks what randomize relies on and returns the row of thresholds for truth.
+// Every row's shape is checked (O(k)), but only the row in use is checked value
+// by value, so the cost per answer stays linear in k even for many options.
+function thresholdRow(truth, spec) {
+  if (spec === null || typeof spec !== "object") {
+    throw malformed(`expected an object, got ${show(spec)}`);
+  }
+  if (spec.format !== SPEC_FORMAT) {
+    throw malformed(`format ${show(spec.format)} is not the supported format ${SPEC_FORMAT}`);
+  }
+  const { k, denominator, thresholds } = spec;
+  if (!Number.isInteger(k) || k < 2) {
+    throw malformed(`k must be an integer of at least 2, got ${show(k)}`);
+  }
+  if (!Number.isInteger(denominator) || denominator < 1 || denominator > UINT32_RANGE) {
+    throw malformed(`denominator must be an integer from 1 to 2**32, got ${show(denominator)}`);
+  }
+  if (!Array.isArray(thresholds) || thresholds.length !== k) {
+    throw malformed(`thresholds must be a list of k = ${k} rows`);
+  }
+  thresholds.forEach((row, t) => {
+    if (!Array.isArray(row) || row.length !== k) {
+      throw malformed(`thresholds[${t}] must be a list of k = ${k} bounds`);
+    }
+    if (row[k - 1] !== denominator) {
+      throw malformed(
+        `thresholds[${t}] must end at the denominator ${denominator}, got ${show(row[k - 1])}`,
+      );
+    }
+  });
+  if (!Number.isInteger(truth) || truth < 0 || truth >= k) {
+    throw new RangeError(
+      `truth must be an integer option index from 0 to ${k - 1}, got ${show(truth)}`,
+    );
+  }
+  const row = thresholds[truth];
+  let previous = 0;
+  for (let r = 0; r < k; r++) {
+    // A decreasing bound would silently change the probabilities, not fail.
+    if (!Number.isInteger(row[r]) || row[r] < previous) {
+      throw malformed(
+        `thresholds[${truth}] must be non-decreasing integers from 0, ` +
+          `got ${show(row[r])} at position ${r}`,
+      );
+    }
+    previous = row[r];
+  }
+  return row;
+}
+
+/**
+ * The report for one true answer: the first option r with u < thresholds[truth][r],
+ * where u is uniform in [0, spec.denominator). Same rule as
+ * estimation.simulate.randomize.
+ *
+ * @param {number} truth option index of the true answer, in [0, spec.k)
+ * @param {{format: 1, k: number, denominator: number, thresholds: number[][]}} spec
+ *   the client spec of the question's design
+ * @param {() => number} [source] uniform 32-bit integers; crypto by default
+ * @returns {number} option index of the report
+ * @throws {RangeError} on an invalid truth; {TypeError} on a malformed spec
+ */
+export function randomize(truth, spec, source = defaultSource) {
+  const row = thresholdRow(truth, spec);
+  const u = uniformBelow(spec.denominator, source);
+  let report = 0;
+  // Terminates within the row: its last bound is the denominator, above any u.
+  while (u >= row[report]) report++;
+  return report;
+}
+
+/**
+ * 128 random bits as 32 lowercase hexadecimal characters: identifies one
+ * response, so that resending it is recognized rather than counted twice.
+ *
+ * @param {() => number} [source] uniform 32-bit integers; crypto by default
+ * @returns {string}
+ */
+export function newRespondentKey(source = defaultSource) {
+  let key = "";
+  for (let word = 0; word < 4; word++) {
+    key += uniformBelow(UINT32_RANGE, source).toString(16).padStart(8, "0");
+  }
+  return key;
+}
