@@ -126,8 +126,13 @@ def maximum_likelihood(counts: FloatArray, design: Design) -> tuple[FloatArray, 
     """
     if design.k == 2:
         estimate, _ = unbiased(counts, design)
-        yes = min(max(estimate[1], 0.0), 1.0)
-        result = np.array([1.0 - yes, yes])
+        # Each option from its own share: 1 - yes would lose the relative
+        # precision of a rare option.
+        if estimate[1] <= 0 or estimate[1] >= 1:
+            yes = float(estimate[1] >= 1)
+            result = np.array([1.0 - yes, yes])
+        else:
+            result = estimate
         method, iterations = "closed_form", 0
     else:
         result, iterations = _water_fill(counts, design.base, design.diagonal)

@@ -144,6 +144,14 @@ def estimate_question(
     lower, upper, fell_back = prevalence_interval(
         array, n, design.base, design.diagonal, level=option_level, method=ci_method
     )
+    if option_level != level:
+        # Near the boundary a method's interval can be replaced at one level and
+        # not at another, so widening the level alone need not widen the
+        # interval; joint intervals must still contain the per-option ones.
+        single_lower, single_upper, _ = prevalence_interval(
+            array, n, design.base, design.diagonal, level=level, method=ci_method
+        )
+        lower, upper = np.minimum(lower, single_lower), np.maximum(upper, single_upper)
     # The multinomial maximum can move an option off its own binomial interval
     # when other options are held at zero; widening to include it only adds
     # coverage.

@@ -122,4 +122,6 @@ def test_coverage_holds_at_other_levels(level):
         exact = exact_coverage(design, option, n, "exact", level)
         assert exact.min() >= level - ROUNDING
         default = exact_coverage(design, option, n, DEFAULT_METHOD, level)
-        assert abs(default.mean() - level) < 0.015
+        # At 95% the mean may sit 0.5 points below to 1.5 above the level, that
+        # is -0.1 to +0.3 of (1 - level); the same band at other levels.
+        assert level - 0.1 * (1 - level) <= default.mean() <= level + 0.3 * (1 - level)
