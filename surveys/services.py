@@ -55,16 +55,7 @@ def _unique_slug(title: str) -> str:
             return slug
 
 
-def survey_create(*, owner: Any, title: str, **fields: Any) -> Survey:
-    survey = Survey(owner=owner, title=title, slug=_unique_slug(title), **fields)
-    survey.full_clean()
-    survey.save()
-    return survey
-
-
-def survey_update(*, survey: Survey, **fields: Any) -> Survey:
-    for name, value in fields.items():
-        setattr(survey, name, value)
+def _save_survey(survey: Survey) -> Survey:
     if survey.opens_at and survey.closes_at and survey.closes_at <= survey.opens_at:
         raise ValidationError(
             {"closes_at": "The close date must be after the open date."}
@@ -72,6 +63,17 @@ def survey_update(*, survey: Survey, **fields: Any) -> Survey:
     survey.full_clean()
     survey.save()
     return survey
+
+
+def survey_create(*, owner: Any, title: str, **fields: Any) -> Survey:
+    survey = Survey(owner=owner, title=title, slug=_unique_slug(title), **fields)
+    return _save_survey(survey)
+
+
+def survey_update(*, survey: Survey, **fields: Any) -> Survey:
+    for name, value in fields.items():
+        setattr(survey, name, value)
+    return _save_survey(survey)
 
 
 def _require_draft(survey: Survey, action: str) -> None:

@@ -5,4 +5,28 @@ from . import views
 app_name = "surveys"
 urlpatterns = [
     path("", views.survey_list, name="list"),
+    path("new/", views.survey_create, name="create"),
+    path("design-preview/", views.design_preview, name="design_preview"),
+    path("<int:pk>/", views.survey_detail, name="detail"),
+    path("<int:pk>/edit/", views.survey_edit, name="edit"),
+    path("<int:pk>/preview/", views.survey_preview, name="preview"),
+    path("<int:pk>/publish/", views.survey_publish, name="publish"),
+    path("<int:pk>/close/", views.survey_close, name="close"),
+    path("<int:pk>/reopen/", views.survey_reopen, name="reopen"),
+    path("<int:pk>/questions/new/", views.question_create, name="question_create"),
+    path(
+        "<int:pk>/questions/<int:qid>/edit/",
+        views.question_edit,
+        name="question_edit",
+    ),
+    path(
+        "<int:pk>/questions/<int:qid>/delete/",
+        views.question_delete,
+        name="question_delete",
+    ),
+    path(
+        "<int:pk>/questions/<int:qid>/move/",
+        views.question_move,
+        name="question_move",
+    ),
 ]

@@ -1,13 +1,336 @@
-"""Researcher pages (placeholder until the survey builder lands)."""
+"""Researcher pages: each view parses input, calls one service and renders.
 
+Every survey and question is looked up through the owner's selectors, so
+another researcher's survey is a 404, for reading and for every action.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.core.exceptions import ValidationError
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .selectors import surveys_for_owner
+from . import services
+from .design_text import COMPOSITION, design_summary
+from .forms import (
+    MAX_PLANNED,
+    DesignForm,
+    QuestionForm,
+    SurveyForm,
+    add_service_errors,
+    preview_for,
+)
+from .models import Question, Survey
+from .respondent_views import render_survey_page
+from .selectors import (
+    epsilon_of,
+    question_for_owner,
+    survey_for_owner,
+    surveys_for_owner,
+)
+from .services import SurveyStateError
+
+GET_POST = require_http_methods(["GET", "POST"])
+MOVES = {"up": -1, "down": 1}
+
+
+def _posted(request: HttpRequest) -> Any:
+    return request.POST if request.method == "POST" else None
+
+
+def _to_detail(survey: Survey, anchor: str = "") -> HttpResponse:
+    url = reverse("surveys:detail", args=[survey.pk])
+    return redirect(f"{url}#{anchor}" if anchor else url)
+
+
+def _frozen(request: HttpRequest, survey: Survey) -> HttpResponse:
+    messages.error(
+        request,
+        f"This survey is {survey.get_status_display().lower()}: its questions and "
+        "designs were frozen when it was published.",
+    )
+    return _to_detail(survey)
+
+
+def _share_url(request: HttpRequest, survey: Survey) -> str:
+    return request.build_absolute_uri(reverse("respond:page", args=[survey.slug]))
+
+
+# -- surveys -----------------------------------------------------------------
 
 
 @login_required
+@require_GET
 def survey_list(request: HttpRequest) -> HttpResponse:
-    surveys = surveys_for_owner(request.user)
-    return render(request, "surveys/list.html", {"surveys": surveys})
+    rows = [(survey, epsilon_of(survey)) for survey in surveys_for_owner(request.user)]
+    return render(request, "surveys/list.html", {"rows": rows})
+
+
+@login_required
+@GET_POST
+def survey_create(request: HttpRequest) -> HttpResponse:
+    form = SurveyForm(_posted(request))
+    if form.is_valid():
+        try:
+            survey = services.survey_create(owner=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, "Survey created. Now add its questions.")
+            return _to_detail(survey)
+    return render(request, "surveys/survey_form.html", {"form": form, "survey": None})
+
+
+@login_required
+@GET_POST
+def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = survey_for_owner(request.user, pk)
+    form = SurveyForm.for_survey(survey, _posted(request))
+    if form.is_valid():
+        try:
+            services.survey_update(survey=survey, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, "Survey details saved.")
+            return _to_detail(survey)
+    return render(request, "surveys/survey_form.html", {"form": form, "survey": survey})
+
+
+@login_required
+@require_GET
+def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = survey_for_owner(request.user, pk)
+    questions = [
+        (q, design_summary(q.get_design(), q.options, survey.planned_responses))
+        for q in survey.questions.all()
+    ]
+    context = {
+        "survey": survey,
+        "questions": questions,
+        "epsilon": epsilon_of(survey),
+        "composition": COMPOSITION,
+        "share_url": _share_url(request, survey),
+    }
+    return render(request, "surveys/detail.html", context)
+
+
+@login_required
+@require_GET
+def survey_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    return render_survey_page(request, survey_for_owner(request.user, pk), preview=True)
+
+
+@login_required
+@GET_POST
+def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET asks for confirmation; POST publishes and freezes the designs."""
+    survey = survey_for_owner(request.user, pk)
+    if request.method == "GET":
+        if not survey.is_draft:
+            messages.info(request, "This survey is already published.")
+            return _to_detail(survey)
+        context = {
+            "survey": survey,
+            "question_count": len(survey.questions.all()),
+            "private": math.isfinite(epsilon_of(survey)),
+        }
+        return render(request, "surveys/publish_confirm.html", context)
+    return _change_state(
+        request,
+        survey,
+        services.survey_publish,
+        "Published. Respondents can answer at the link below.",
+    )
+
+
+@login_required
+@require_POST
+def survey_close(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = survey_for_owner(request.user, pk)
+    return _change_state(
+        request, survey, services.survey_close, "Closed: no more answers are accepted."
+    )
+
+
+@login_required
+@require_POST
+def survey_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = survey_for_owner(request.user, pk)
+    return _change_state(
+        request, survey, services.survey_reopen, "Reopened: answers are accepted again."
+    )
+
+
+def _change_state(
+    request: HttpRequest,
+    survey: Survey,
+    action: Callable[..., Survey],
+    done: str,
+) -> HttpResponse:
+    try:
+        action(survey=survey)
+    except SurveyStateError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+    return _to_detail(survey)
+
+
+# -- questions ---------------------------------------------------------------
+
+
+def _question_page(
+    request: HttpRequest, survey: Survey, form: QuestionForm, question: Question | None
+) -> HttpResponse:
+    context = {
+        "survey": survey,
+        "question": question,
+        "form": form,
+        "preview": preview_for(form, survey.planned_responses),
+        "preview_config": {
+            "url": reverse("surveys:design_preview"),
+            "n": survey.planned_responses,
+            "designsForKind": {
+                k: list(v) for k, v in services.DESIGNS_FOR_KIND.items()
+            },
+        },
+    }
+    return render(request, "surveys/question_form.html", context)
+
+
+def _save_question(
+    form: QuestionForm, save: Callable[..., Question], **target: Any
+) -> Question | None:
+    """Call the service with the form's question; None if it refused the input."""
+    data = form.cleaned_data
+    try:
+        return save(
+            **target,
+            text=data["text"],
+            kind=data["kind"],
+            options=data["labels"],
+            design=data["design"],
+        )
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return None
+
+
+@login_required
+@GET_POST
+def question_create(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = survey_for_owner(request.user, pk)
+    if request.method == "GET" and not survey.is_draft:
+        return _frozen(request, survey)
+    form = QuestionForm(_posted(request))
+    if form.is_valid():
+        try:
+            question = _save_question(form, services.question_create, survey=survey)
+        except SurveyStateError as error:
+            messages.error(request, str(error))
+            return _to_detail(survey)
+        if question is not None:
+            messages.success(request, "Question added.")
+            return _to_detail(survey, f"question-{question.pk}")
+    return _question_page(request, survey, form, None)
+
+
+@login_required
+@GET_POST
+def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
+    question = question_for_owner(request.user, pk, qid)
+    survey = question.survey
+    if request.method == "GET" and not survey.is_draft:
+        return _frozen(request, survey)
+    form = QuestionForm.for_question(question, _posted(request))
+    if form.is_valid():
+        try:
+            saved = _save_question(form, services.question_update, question=question)
+        except SurveyStateError as error:
+            messages.error(request, str(error))
+            return _to_detail(survey)
+        if saved is not None:
+            messages.success(request, "Question saved.")
+            return _to_detail(survey, f"question-{question.pk}")
+    return _question_page(request, survey, form, question)
+
+
+@login_required
+@GET_POST
+def question_delete(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
+    """GET asks for confirmation; POST deletes."""
+    question = question_for_owner(request.user, pk, qid)
+    survey = question.survey
+    if request.method == "GET":
+        if not survey.is_draft:
+            return _frozen(request, survey)
+        context = {"survey": survey, "question": question}
+        return render(request, "surveys/question_confirm_delete.html", context)
+    try:
+        services.question_delete(question=question)
+    except SurveyStateError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Question deleted.")
+    return _to_detail(survey)
+
+
+@login_required
+@require_POST
+def question_move(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
+    question = question_for_owner(request.user, pk, qid)
+    offset = MOVES.get(request.POST.get("direction", ""))
+    if offset is None:
+        return HttpResponseBadRequest("direction must be up or down.")
+    try:
+        services.question_move(question=question, offset=offset)
+    except SurveyStateError as error:
+        messages.error(request, str(error))
+    return _to_detail(question.survey, f"question-{question.pk}")
+
+
+# -- the live design preview --------------------------------------------------
+
+
+def _planned(value: str | None) -> int | None:
+    """The planned respondents from the query string; None if not usable."""
+    if value is None or value == "":
+        return Survey._meta.get_field("planned_responses").get_default()
+    try:
+        n = int(value)
+    except ValueError:
+        return None
+    return n if 1 <= n <= MAX_PLANNED else None
+
+
+@login_required
+@require_GET
+def design_preview(request: HttpRequest) -> JsonResponse:
+    """What a design means, from the core: 200 with the summary, or 400 with
+    ``{"error": ...}`` naming the parameter that is wrong."""
+    n = _planned(request.GET.get("n"))
+    if n is None:
+        return JsonResponse(
+            {
+                "error": f"n must be a whole number of respondents from 1 to "
+                f"{MAX_PLANNED:,}.",
+                "fields": {"n": ["Out of range."]},
+            },
+            status=400,
+        )
+    preview = preview_for(DesignForm(request.GET), n)
+    return JsonResponse(preview, status=400 if "error" in preview else 200)

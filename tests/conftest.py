@@ -27,6 +27,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         )
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """Real hashing is deliberately slow; tests only need it to round-trip."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def skip_or_fail(reason: str) -> None:
     """Skip a test whose service is missing, except in CI where that fails."""
     if IN_CI:

@@ -42,6 +42,8 @@ def test_close_date_must_follow_open_date(owner):
     now = timezone.now()
     with pytest.raises(ValidationError, match="after the open date"):
         survey_update(survey=survey, opens_at=now, closes_at=now)
+    with pytest.raises(ValidationError, match="after the open date"):
+        survey_create(owner=owner, title="Backwards", opens_at=now, closes_at=now)
 
 
 def test_questions_are_added_in_order_with_validated_designs(draft_survey):

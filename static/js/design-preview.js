@@ -1,0 +1,142 @@
+// The question form's live design preview.
+//
+// As the researcher changes the kind, design or parameters, the server (the
+// same statistical core that will randomize and estimate) says what the design
+// means: its epsilon, the probabilities in plain words, what an observer could
+// learn and the precision to expect. This module also shows only the fields the
+// chosen design uses. Without it the form still works, with every field shown.
+
+const config = JSON.parse(
+  document.getElementById("design-preview-config").textContent,
+);
+const form = document.getElementById("question-form");
+const region = document.getElementById("design-preview");
+const DESIGN_FIELDS = ["design_name", "mode", "epsilon", "p", "q", "p_truth", "p_forced"];
+const PARAMETERS = ["kind", "options", ...DESIGN_FIELDS];
+const DELAY_MS = 300;
+
+let timer = null;
+let inFlight = null;
+
+function value(name) {
+  const field = form.elements.namedItem(name);
+  return field ? field.value : "";
+}
+
+/** The names of the fields the chosen kind and design use. */
+export function usedFields(kind, design, mode) {
+  const used = new Set(["text", "kind"]);
+  if (kind !== "yes_no") used.add("options");
+  if (kind === "direct") return used;
+  used.add("design_name");
+  if (design === "krr") return used.add("epsilon");
+  if (design === "unrelated_question") return new Set([...used, "p", "q"]);
+  used.add("mode");
+  if (mode === "epsilon") return used.add("epsilon");
+  if (design === "warner") return used.add("p");
+  return new Set([...used, "p_truth", "p_forced"]);
+}
+
+function wrapper(name) {
+  return form.querySelector(`.field[data-field="${name}"]`);
+}
+
+function offerDesignsFor(kind) {
+  const select = form.elements.namedItem("design_name");
+  const allowed = config.designsForKind[kind] || [];
+  for (const option of select.options) {
+    option.disabled = !allowed.includes(option.value);
+    option.hidden = option.disabled;
+  }
+  if (allowed.length && !allowed.includes(select.value)) select.value = allowed[0];
+}
+
+function showUsedFields() {
+  const kind = value("kind");
+  offerDesignsFor(kind);
+  const used = usedFields(kind, value("design_name"), value("mode"));
+  for (const name of ["options", ...DESIGN_FIELDS]) {
+    const element = wrapper(name);
+    // A field with an error stays visible, so that the error can be read.
+    if (element) element.hidden = !used.has(name) && !element.classList.contains("has-error");
+  }
+  const group = form.querySelector('[data-group="design"]');
+  if (group) group.hidden = kind === "direct";
+}
+
+function paragraph(text, className) {
+  const p = document.createElement("p");
+  p.textContent = text;
+  if (className) p.className = className;
+  return p;
+}
+
+function entry(term, ...details) {
+  const div = document.createElement("div");
+  const dt = document.createElement("dt");
+  dt.textContent = term;
+  const dd = document.createElement("dd");
+  dd.append(...details);
+  div.append(dt, dd);
+  return div;
+}
+
+function epsilonDetails(data) {
+  if (data.epsilon !== null) return [data.epsilon_text];
+  const dash = document.createElement("span");
+  dash.setAttribute("aria-hidden", "true");
+  dash.textContent = "—";
+  const words = document.createElement("span");
+  words.className = "not-private";
+  words.textContent = "not private";
+  return [dash, " ", words];
+}
+
+/** Render a preview (or its error) the way the server renders it. */
+export function render(data) {
+  if (data.error) {
+    region.replaceChildren(paragraph(data.error, "preview-error"));
+    return;
+  }
+  const list = document.createElement("dl");
+  list.className = "summary";
+  list.append(
+    entry("How answers are randomized", data.sentence),
+    entry("Epsilon", ...epsilonDetails(data)),
+    entry("What an observer could learn", data.observer),
+  );
+  if (data.precision) list.append(entry("Expected precision", data.precision));
+  region.replaceChildren(list);
+}
+
+async function refresh() {
+  const query = new URLSearchParams();
+  for (const name of PARAMETERS) query.set(name, value(name));
+  query.set("n", String(config.n));
+  inFlight?.abort();
+  inFlight = new AbortController();
+  try {
+    const response = await fetch(`${config.url}?${query}`, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+      signal: inFlight.signal,
+    });
+    const data = await response.json();
+    render(response.ok || data.error ? data : { error: "The preview is not available." });
+  } catch (error) {
+    if (error.name !== "AbortError") {
+      render({ error: "The preview could not be loaded. Saving still checks the design." });
+    }
+  }
+}
+
+function changed(event) {
+  if (event.target.name === "text") return;
+  showUsedFields();
+  clearTimeout(timer);
+  timer = setTimeout(refresh, DELAY_MS);
+}
+
+form.addEventListener("input", changed);
+form.addEventListener("change", changed);
+showUsedFields();

@@ -1,0 +1,146 @@
+"""A design in plain words for researchers: what it does, what it protects, and
+the precision it leaves.
+
+Pure functions of a design from the core, so the sentences a researcher reads
+while choosing a design describe exactly what the browser will do.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from estimation import (
+    Design,
+    Direct,
+    ForcedResponse,
+    KaryRR,
+    UnrelatedQuestion,
+    Warner,
+    expected_half_width,
+    what_an_observer_learns,
+)
+from estimation.designs import percent
+
+# The prevalence the precision sentence assumes: of Yes for yes/no questions,
+# of the least favourable option otherwise.
+ASSUMED_PREVALENCE = 0.10
+LEVEL = 0.95
+COMPOSITION = (
+    "Epsilons add up: each answer is randomized independently, so what someone "
+    "could learn from all of one person's answers together is bounded by the sum "
+    "over the randomized questions. Direct questions are not protected and are "
+    "not counted."
+)
+
+
+def format_epsilon(epsilon: float) -> str:
+    """Epsilon for people: ``1.0986 -> '1.1'``; ``'not private'`` when infinite."""
+    if not math.isfinite(epsilon):
+        return "not private"
+    text = f"{epsilon:.2f}".rstrip("0").rstrip(".")
+    return text if text != "0" or epsilon == 0 else f"{epsilon:.2g}"
+
+
+def _told(share: float, label: str) -> str:
+    return f"{percent(share)} are told to answer {label}"
+
+
+def _forced_sentence(design: ForcedResponse, labels: Sequence[str]) -> str:
+    forced = [(label, float(b)) for label, b in zip(labels, design.base, strict=True)]
+    given = [(label, b) for label, b in forced if b > 0]
+    if len(given) <= 2:
+        told = " and ".join(_told(b, label) for label, b in given)
+    else:
+        listed = ", ".join(f"{label} ({percent(b)})" for label, b in given)
+        told = f"{percent(1 - design.diagonal)} are told to give a set answer: {listed}"
+    sentence = f"{percent(design.diagonal)} of respondents answer truthfully; {told}."
+    never = [label for label, b in forced if b == 0]
+    if never:
+        names = " or ".join(never)
+        sentence += (
+            f" Nobody is told to answer {names}, so that answer is only ever "
+            "sent truthfully."
+        )
+    return sentence
+
+
+def _krr_sentence(design: KaryRR) -> str:
+    keep, other = float(design.matrix[0, 0]), float(design.base[0])
+    if design.k == 2:
+        rest = f"{percent(1 - keep)} are told to give the other answer"
+    else:
+        rest = (
+            f"{percent(1 - keep)} are told to give one of the other {design.k - 1} "
+            f"answers, picked at random ({percent(other)} each)"
+        )
+    return f"{percent(keep)} of respondents answer truthfully; {rest}."
+
+
+def design_sentence(design: Design, labels: Sequence[str]) -> str:
+    """What the respondents' browsers do, as shares of respondents."""
+    if isinstance(design, Warner):
+        keep = float(design.matrix[0, 0])
+        return (
+            f"{percent(keep)} of respondents answer truthfully; "
+            f"{percent(1 - keep)} are told to give the opposite answer."
+        )
+    if isinstance(design, ForcedResponse):
+        return _forced_sentence(design, labels)
+    if isinstance(design, UnrelatedQuestion):
+        return (
+            f"{percent(design.diagonal)} of respondents answer truthfully; "
+            f"{percent(1 - design.diagonal)} answer an unrelated question instead, "
+            f"which comes out {labels[1]} {percent(design.q)} of the time."
+        )
+    if isinstance(design, KaryRR):
+        return _krr_sentence(design)
+    if isinstance(design, Direct):
+        return (
+            "Every respondent's answer is sent as given: no randomization, so no "
+            "privacy."
+        )
+    return design.describe(labels)
+
+
+def precision_sentence(design: Design, labels: Sequence[str], n: int) -> str:
+    """The expected 95% interval half-width with ``n`` respondents, in words."""
+    half_width = expected_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
+    points = f"±{100 * half_width:.1f} percentage points"
+    people = f"{n:,} respondent{'s' if n != 1 else ''}"
+    if design.k == 2:
+        return (
+            f"With {people}, if {percent(ASSUMED_PREVALENCE)} would truly answer "
+            f"{labels[1]}, the {percent(LEVEL)} interval is expected to be about "
+            f"{points}."
+        )
+    return (
+        f"With {people}, an option chosen by {percent(ASSUMED_PREVALENCE)} of them "
+        f"would be estimated to about {points} ({percent(LEVEL)} interval, for the "
+        "least precise option)."
+    )
+
+
+def design_summary(
+    design: Design, labels: Sequence[str], n: int | None
+) -> dict[str, Any]:
+    """Everything the design preview shows; ``n`` is the planned respondents."""
+    epsilon = design.epsilon
+    planned = n is not None and n >= 1
+    return {
+        "design": design.to_dict(),
+        "epsilon": epsilon if math.isfinite(epsilon) else None,
+        "epsilon_text": format_epsilon(epsilon),
+        "randomized": design.randomized,
+        "sentence": design_sentence(design, labels),
+        "observer": what_an_observer_learns(epsilon),
+        "n": n if planned else None,
+        "prevalence": ASSUMED_PREVALENCE,
+        "half_width": (
+            expected_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
+            if planned
+            else None
+        ),
+        "precision": precision_sentence(design, labels, n) if planned else None,
+    }

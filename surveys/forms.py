@@ -1,0 +1,369 @@
+"""Forms for the researchers' pages: they parse input; services.py decides."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from .design_text import design_summary
+from .models import Question, Survey
+from .services import DESIGNS_FOR_KIND, MAX_OPTIONS, YES_NO_OPTIONS, question_design
+
+DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
+MAX_PLANNED = 10_000_000
+DESIGN_CHOICES = [
+    ("warner", "Warner"),
+    ("forced_response", "Forced response"),
+    ("unrelated_question", "Unrelated question"),
+    ("krr", "k-ary randomized response"),
+]
+MODE_CHOICES = [
+    ("probabilities", "The design's own probabilities"),
+    ("epsilon", "A privacy level (epsilon)"),
+]
+# A core error message starts with the parameter it is about.
+PARAMETER = re.compile(r"^(p_truth|p_forced|epsilon|p|q|k)\b")
+FIELD_OF_PARAMETER = {"k": "options"}
+
+
+def field_for_message(message: str) -> str | None:
+    """The form field a core error message is about, from the parameter it names."""
+    match = PARAMETER.match(message)
+    return None if match is None else FIELD_OF_PARAMETER.get(match[1], match[1])
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Attach a service's ValidationError to the fields it names."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for key, messages in error.message_dict.items():
+        for message in messages:
+            field = key if key in form.fields else None
+            if key == "design":
+                field = field_for_message(message) or "design_name"
+                field = field if field in form.fields else None
+            form.add_error(field, message)
+
+
+class DateTimeLocalInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format=DATETIME_LOCAL)
+
+
+class SurveyForm(forms.Form):
+    title = forms.CharField(max_length=200, label="Title")
+    introduction = forms.CharField(
+        required=False,
+        label="Introduction (optional)",
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text="Plain text shown above the questions; line breaks are kept.",
+    )
+    opens_at = forms.DateTimeField(
+        required=False, label="Opens at (optional)", widget=DateTimeLocalInput()
+    )
+    closes_at = forms.DateTimeField(
+        required=False, label="Closes at (optional)", widget=DateTimeLocalInput()
+    )
+    planned_responses = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_PLANNED,
+        initial=500,
+        label="Planned number of respondents",
+        help_text="Used to show the precision to expect while you choose designs.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        zone = timezone.get_current_timezone_name()
+        for name in ("opens_at", "closes_at"):
+            self.fields[name].help_text = f"Time zone: {zone}."
+
+    @classmethod
+    def for_survey(cls, survey: Survey, data: Any = None) -> SurveyForm:
+        initial = {name: getattr(survey, name) for name in cls.base_fields}
+        for name in ("opens_at", "closes_at"):
+            if initial[name] is not None:
+                initial[name] = timezone.localtime(initial[name])
+        return cls(data, initial=initial)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        opens, closes = data.get("opens_at"), data.get("closes_at")
+        if opens and closes and closes <= opens:
+            self.add_error("closes_at", "The close date must be after the open date.")
+        return data
+
+
+def _number_input() -> forms.NumberInput:
+    return forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"})
+
+
+class DesignForm(forms.Form):
+    """A question's kind, options and design; clean() builds the design dict."""
+
+    kind = forms.ChoiceField(
+        choices=Question.Kind.choices,
+        initial=Question.Kind.YES_NO,
+        widget=forms.RadioSelect,
+        label="Kind of question",
+    )
+    options = forms.CharField(
+        required=False,
+        label="Options (one per line)",
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=(
+            f"For multiple-choice and direct questions: 2 to {MAX_OPTIONS} options, "
+            "one per line. Yes/no questions always offer No and Yes."
+        ),
+    )
+    design_name = forms.ChoiceField(
+        required=False,
+        choices=DESIGN_CHOICES,
+        initial="warner",
+        label="Design",
+        help_text=(
+            "Yes/no: Warner, forced response or unrelated question. Multiple "
+            "choice: k-ary randomized response or forced response."
+        ),
+    )
+    mode = forms.ChoiceField(
+        required=False,
+        choices=MODE_CHOICES,
+        initial="probabilities",
+        widget=forms.RadioSelect,
+        label="Set the design by",
+        help_text=(
+            "For Warner and forced response (by epsilon: equal forced answers). "
+            "k-ary randomized response is set by epsilon, the unrelated question "
+            "by p and q."
+        ),
+    )
+    epsilon = forms.FloatField(
+        required=False,
+        initial=1.0,
+        label="Epsilon (ε)",
+        widget=_number_input(),
+        help_text=(
+            "The privacy level of one answer, above 0: smaller is more private. "
+            "At 1.1 (ln 3) someone 50% sure of an answer can become at most 75% sure."
+        ),
+    )
+    p = forms.FloatField(
+        required=False,
+        initial=0.75,
+        label="Probability p",
+        widget=_number_input(),
+        help_text=(
+            "Warner: the chance the true answer is sent (not 0.5). Unrelated "
+            "question: the chance of answering the sensitive question."
+        ),
+    )
+    q = forms.FloatField(
+        required=False,
+        initial=0.5,
+        label="Probability q",
+        widget=_number_input(),
+        help_text="Unrelated question: the chance that its answer is Yes.",
+    )
+    p_truth = forms.FloatField(
+        required=False,
+        initial=0.5,
+        label="Probability of the truth (p_truth)",
+        widget=_number_input(),
+        help_text="Forced response: the chance the true answer is sent.",
+    )
+    p_forced = forms.CharField(
+        required=False,
+        label="Forced answer probabilities (p_forced)",
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+        help_text=(
+            "Forced response: one probability per option, in order, separated by "
+            "commas (yes/no: No, Yes). They add up to 1 − p_truth. Leave empty to "
+            "split evenly."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("kind")
+        if not kind:
+            return data
+        labels = self._labels(kind)
+        if labels is None:
+            return data
+        try:
+            design = question_design(
+                kind=kind, options=labels, design=self._design_dict(kind, len(labels))
+            )
+        except ValidationError as error:
+            add_service_errors(self, error)
+        except ValueError as error:
+            self.add_error(field_for_message(str(error)) or "design_name", str(error))
+        else:
+            data["labels"], data["built"] = labels, design
+            data["design"] = design.to_dict()
+        return data
+
+    def _labels(self, kind: str) -> list[str] | None:
+        if kind == Question.Kind.YES_NO:
+            return list(YES_NO_OPTIONS)
+        labels = [
+            line.strip()
+            for line in self.cleaned_data.get("options", "").splitlines()
+            if line.strip()
+        ]
+        if not 2 <= len(labels) <= MAX_OPTIONS:
+            self.add_error(
+                "options",
+                f"Give between 2 and {MAX_OPTIONS} options, one per line "
+                f"(got {len(labels)}).",
+            )
+            return None
+        if len(set(labels)) != len(labels):
+            self.add_error("options", "Each option must be different.")
+            return None
+        return labels
+
+    def _require(self, name: str, what: str) -> Any:
+        """A parameter the design needs; an error on its field if missing."""
+        value = self.cleaned_data.get(name)
+        if value is None:
+            # A value that did not parse has its error on the field already.
+            raise ValidationError(
+                {} if name in self.errors else {name: f"Give {what}."}
+            )
+        return value
+
+    def _design_dict(self, kind: str, k: int) -> dict[str, Any]:
+        if kind == Question.Kind.DIRECT:
+            return {"name": "direct", "k": k}
+        name = self.cleaned_data.get("design_name") or ""
+        if name not in DESIGNS_FOR_KIND[Question.Kind(kind)]:
+            return {"name": name}  # question_design names the designs allowed
+        by_epsilon = self.cleaned_data.get("mode") == "epsilon"
+        if name == "krr" or (by_epsilon and name != "unrelated_question"):
+            epsilon = self._require("epsilon", "epsilon, the privacy level")
+            return {"name": name, "k": k, "epsilon": epsilon}
+        if by_epsilon:
+            raise ValidationError(
+                {
+                    "mode": "The unrelated question is set by its probabilities "
+                    "p and q, not by epsilon."
+                }
+            )
+        if name == "warner":
+            return {"name": name, "p": self._require("p", "p")}
+        if name == "unrelated_question":
+            return {
+                "name": name,
+                "p": self._require("p", "p"),
+                "q": self._require("q", "q"),
+            }
+        p_truth = self._require("p_truth", "p_truth, the chance of the truth")
+        return {"name": name, "p_truth": p_truth, "p_forced": self._forced(p_truth, k)}
+
+    def _forced(self, p_truth: float, k: int) -> list[float]:
+        text = self.cleaned_data.get("p_forced", "").strip()
+        if not text:
+            return [(1.0 - p_truth) / k] * k
+        try:
+            values = [float(v) for v in re.split(r"[\s,;]+", text) if v]
+        except ValueError:
+            raise ValidationError(
+                {"p_forced": "p_forced must be numbers separated by commas."}
+            ) from None
+        if len(values) != k:
+            raise ValidationError(
+                {
+                    "p_forced": f"p_forced needs one probability per option: "
+                    f"{k}, got {len(values)}."
+                }
+            )
+        return values
+
+
+class QuestionForm(DesignForm):
+    text = forms.CharField(
+        label="Question text",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Plain text, shown to respondents as written.",
+    )
+    field_order = ["text"]
+
+    @classmethod
+    def for_question(cls, question: Question, data: Any = None) -> QuestionForm:
+        return cls(data, initial=initial_for_question(question))
+
+
+def initial_for_question(question: Question) -> dict[str, Any]:
+    """The form's initial values for a saved question: its own probabilities."""
+    design = question.design
+    initial: dict[str, Any] = {
+        "text": question.text,
+        "kind": question.kind,
+        "options": ""
+        if question.kind == Question.Kind.YES_NO
+        else "\n".join(question.options),
+        "mode": "probabilities",
+    }
+    name = design["name"]
+    if name == "direct":
+        return initial
+    initial["design_name"] = name
+    built = question.get_design()
+    if built.private:
+        initial["epsilon"] = round(built.epsilon, 4)
+    if name == "krr":
+        initial["epsilon"] = design["epsilon"]
+        initial["mode"] = "epsilon"
+    elif name == "forced_response":
+        initial["p_truth"] = design["p_truth"]
+        initial["p_forced"] = ", ".join(repr(v) for v in design["p_forced"])
+    else:
+        initial.update({key: design[key] for key in ("p", "q") if key in design})
+    return initial
+
+
+def errors_text(form: forms.Form, skip: tuple[str, ...] = ()) -> str:
+    """A form's errors in one line, each after the label of its field."""
+    parts = []
+    for name, errors in form.errors.items():
+        if name in skip:
+            continue
+        label = form.fields[name].label if name in form.fields else None
+        parts += [f"{label}: {e}" if label else str(e) for e in errors]
+    return " ".join(parts)
+
+
+def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
+    """The design preview of a form's values (its initial ones when unbound),
+    or ``{"error": ..., "fields": ...}`` when they do not make a design."""
+    if not form.is_bound:
+        data = {
+            name: form.get_initial_for_field(form.fields[name], name)
+            for name in DesignForm.base_fields
+        }
+        form = DesignForm({k: v for k, v in data.items() if v is not None})
+    form.is_valid()
+    built = form.cleaned_data.get("built")
+    if built is None:
+        fields = {k: list(v) for k, v in form.errors.items() if k != "text"}
+        error = errors_text(form, skip=("text",))
+        return {
+            "error": error or "These settings do not make a design.",
+            "fields": fields,
+        }
+    return design_summary(built, form.cleaned_data["labels"], n)
