@@ -55,7 +55,7 @@ def estimate_case(case: Any) -> dict[str, Any]:
         design,
         level=case.get("level", DEFAULT_LEVEL),
         ci_method=case.get("ci_method", DEFAULT_METHOD),
-        simultaneous=bool(case.get("simultaneous", False)),
+        simultaneous=case.get("simultaneous", False),
         labels=case.get("labels"),
     )
     return result.to_dict()

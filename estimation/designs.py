@@ -54,6 +54,9 @@ SUM_TOLERANCE = 1e-9
 # Above this a single answer is all but disclosed, and the browser's integer grid
 # could no longer state the epsilon to better than 1e-3.
 MAX_EPSILON = 15.0
+# Below this no survey of any size could estimate anything, and the rounding to
+# the browser's grid would swamp the design.
+MIN_EPSILON = 1e-3
 
 
 def _probability(name: str, value: Any, *, open_low: bool, open_high: bool) -> float:
@@ -84,8 +87,10 @@ def _positive_epsilon(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | np.number):
         raise ValueError(f"epsilon must be a number, got {value!r}")
     epsilon = float(value)
-    if not (math.isfinite(epsilon) and 0 < epsilon <= MAX_EPSILON):
-        raise ValueError(f"epsilon must be in (0, {MAX_EPSILON:g}], got {value!r}")
+    if not (math.isfinite(epsilon) and MIN_EPSILON <= epsilon <= MAX_EPSILON):
+        raise ValueError(
+            f"epsilon must be between {MIN_EPSILON:g} and {MAX_EPSILON:g}, got {value!r}"
+        )
     return epsilon
 
 
@@ -172,6 +177,11 @@ class Design(ABC):
             )
         if min(self.base_counts) + diagonal < 0:
             raise ValueError(f"{self!r}: probabilities must not be negative")
+        if diagonal < 0 and self.k > 2:
+            raise ValueError(
+                f"{self!r}: the true answer must be the most likely report when "
+                "there are more than two options"
+            )
         return diagonal
 
     @property

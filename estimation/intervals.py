@@ -30,7 +30,8 @@ Methods (the name is recorded in every result):
     interval; it over-covers near the boundary.
 ``exact``
     Blaker's (2000) interval: it guarantees coverage of at least the level for
-    every prevalence and ``n``, and is never longer than Clopper-Pearson.
+    every prevalence and ``n``, and inside [0, 1] it is never longer than
+    Clopper-Pearson (unless it misses [0, 1] and is replaced, below).
 
 The share interval is mapped to the prevalence and intersected with [0, 1]. When
 that intersection is empty (the data are more extreme than the design allows at

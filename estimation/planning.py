@@ -137,7 +137,10 @@ def detectable_prevalence(
 
     def shortfall(prevalence: float) -> float:
         spread = _spread(design, prevalence, option) / math.sqrt(n)
-        return float(ndtr((prevalence - z * null) / spread)) - power
+        margin = prevalence - z * null
+        if spread == 0:  # the report is certain at this prevalence
+            return (1.0 if margin > 0 else 0.0) - power
+        return float(ndtr(margin / spread)) - power
 
     if shortfall(1.0) < 0:
         return None

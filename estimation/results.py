@@ -134,6 +134,14 @@ def estimate_question(
     """
     array = validate_counts(counts, design)
     level = validate_level(level)
+    if not isinstance(simultaneous, bool):
+        raise ValueError(f"simultaneous must be true or false, got {simultaneous!r}")
+    if labels is not None and (
+        isinstance(labels, str)
+        or len(labels) != design.k
+        or not all(isinstance(label, str) for label in labels)
+    ):
+        raise ValueError(f"labels must be a list of {design.k} option names")
     ci_method = validate_method(ci_method)
     n = float(array.sum())
     point, solver = maximum_likelihood(array, design)
@@ -190,7 +198,7 @@ def _notices(
     for r in options:
         value = float(result.unbiased[r])
         if value < -BOUNDARY_SLACK or value > 1 + BOUNDARY_SLACK:
-            bound = "0%" if value < 0 else "100%"
+            bound = percent(float(result.estimate[r]))
             notices.append(
                 Notice(
                     "beyond_design",
@@ -199,7 +207,7 @@ def _notices(
                     f"allows. With {result.n} responses this can happen by chance; "
                     "it can also mean that some respondents did not follow the "
                     "randomization (for example, always answering No). The estimate "
-                    f"is set to {bound} and its interval is one-sided.",
+                    f", kept within 0-100%, is {bound}.",
                     r,
                 )
             )

@@ -121,3 +121,22 @@ def test_plan_needs_exactly_one_target():
     result = run("plan", "warner", "--epsilon", "1")
     assert result.returncode != 0
     assert "exactly one of --half-width" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"labels": ["x"]}, "labels must be a list of 2"),
+        ({"simultaneous": "false"}, "simultaneous must be true or false"),
+    ],
+)
+def test_bad_optional_fields_are_clear_errors(change, message):
+    result = run("estimate", stdin=json.dumps({**CASE, **change}))
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_plan_works_for_a_design_whose_report_can_be_certain():
+    result = run("plan", "--design", '{"name": "direct", "k": 2}', "--n", "100")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["epsilon"] is None

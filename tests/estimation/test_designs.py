@@ -218,3 +218,8 @@ def test_designs_are_immutable_and_hashable():
         design.p = 0.9
     assert {design, Warner(p=0.75)} == {design}
     assert repr(KaryRR(k=3, epsilon=1.0)) == "KaryRR(k=3, epsilon=1.0)"
+
+
+def test_an_epsilon_too_small_to_estimate_anything_is_refused():
+    with pytest.raises(ValueError, match="epsilon must be between"):
+        KaryRR(k=6, epsilon=1e-10)

@@ -164,3 +164,11 @@ def test_a_bad_level_is_a_clear_error(bad):
 def test_an_unknown_method_is_a_clear_error():
     with pytest.raises(ValueError, match="ci_method must be one of"):
         estimate_question([10, 10], Warner(p=0.75), ci_method="bootstrap")
+
+
+def test_beyond_design_warning_states_the_estimate_actually_reported():
+    result = estimate_question([61, 25, 14], KaryRR(k=3, epsilon=1.0))
+    notices = {w.option: w for w in result.warnings if w.code == "beyond_design"}
+    assert set(notices) == {0, 2}
+    notice = notices[0]
+    assert f"{100 * result.estimate[0]:.1f}%" in notice.message
