@@ -70,6 +70,9 @@ ShareMethod = Callable[
 ]
 
 DEFAULT_METHOD = "mid_p"
+# Bisection stops when every bracket is this narrow (far below anything a
+# survey can resolve), or after this many halvings.
+BRACKET_TOLERANCE = 1e-14
 BISECTION_STEPS = 64
 # Blaker's acceptability is not monotone: scan this many points from the
 # Clopper-Pearson bound inwards before refining the first accepted one.
@@ -147,32 +150,41 @@ def _mid_p_lower(x: FloatArray, n: float, level: float) -> FloatArray:
     """
     tail = (1 - level) / 2
     whole, total = x.astype(np.int64), int(n)
-    rejected = _cp_lower(x, n, level)
-    accepted = np.where(x < n, _cp_lower(np.minimum(x + 1, n), n, level), 1.0)
-    for _ in range(BISECTION_STEPS):
-        middle = (rejected + accepted) / 2
+
+    def too_low(share: FloatArray) -> NDArray[np.bool_]:
         # P(X > x) + P(X = x) / 2 is the mean of P(X > x) and P(X > x - 1).
-        too_low = (
-            bdtrc(whole, total, middle) + bdtrc(whole - 1, total, middle)
-        ) / 2 < tail
-        rejected = np.where(too_low, middle, rejected)
-        accepted = np.where(too_low, accepted, middle)
-    return np.where(x > 0, accepted, 0.0)
+        mid_tail = (bdtrc(whole, total, share) + bdtrc(whole - 1, total, share)) / 2
+        return np.asarray(mid_tail < tail)
+
+    bound = _bisect(
+        too_low,
+        accepted=np.where(x < n, _cp_lower(np.minimum(x + 1, n), n, level), 1.0),
+        rejected=_cp_lower(x, n, level),
+    )
+    return np.where(x > 0, bound, 0.0)
 
 
 def profile(
     x: FloatArray, n: float, level: float, low: FloatArray, high: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """Likelihood-ratio interval for the share, constrained to ``[low, high]``."""
-    critical = float(stats.chi2.ppf(level, 1))
+    critical = _z(level) ** 2  # the chi-square(1) quantile
     fit = np.clip(x / n, low, high)
 
-    def deviance(share: FloatArray) -> FloatArray:
-        return 2 * (_xlog_ratio(x, fit, share) + _xlog_ratio(n - x, 1 - fit, 1 - share))
+    def too_far(share: FloatArray) -> NDArray[np.bool_]:
+        deviance = 2 * (
+            _xlog_ratio(x, fit, share) + _xlog_ratio(n - x, 1 - fit, 1 - share)
+        )
+        return np.asarray(deviance > critical)
 
-    lower = _bisect(deviance, critical, outer=low, inner=fit)
-    upper = _bisect(deviance, critical, outer=high, inner=fit)
-    return lower, upper
+    # The deviance is convex with its minimum at the fit, so it rises
+    # monotonically towards each end; an end it never exceeds is the bound.
+    bounds = []
+    for end in np.broadcast_arrays(np.asarray(low, float), np.asarray(high, float)):
+        end = np.broadcast_to(end, fit.shape)
+        found = _bisect(too_far, accepted=fit, rejected=end)
+        bounds.append(np.where(too_far(end), found, end))
+    return bounds[0], bounds[1]
 
 
 def _xlog_ratio(
@@ -185,26 +197,24 @@ def _xlog_ratio(
 
 
 def _bisect(
-    deviance: Callable[[FloatArray], FloatArray],
-    critical: float,
+    too_far: Callable[[FloatArray], NDArray[np.bool_]],
     *,
-    outer: FloatArray,
-    inner: FloatArray,
+    accepted: FloatArray,
+    rejected: FloatArray,
 ) -> FloatArray:
-    """The point between ``inner`` (deviance 0) and ``outer`` where the deviance
-    reaches ``critical``; ``outer`` itself when it never does. The deviance is
-    convex, so it rises monotonically from ``inner`` to ``outer``."""
-    outer, inner = np.broadcast_arrays(
-        np.asarray(outer, float), np.asarray(inner, float)
+    """Narrow each bracket from an accepted point to a rejected one onto the
+    boundary between them, returning the accepted end."""
+    accepted, rejected = (
+        np.array(a, dtype=float) for a in np.broadcast_arrays(accepted, rejected)
     )
-    accepted, rejected = inner.copy(), outer.copy()
-    reaches = deviance(outer) > critical
     for _ in range(BISECTION_STEPS):
+        if np.all(np.abs(rejected - accepted) <= BRACKET_TOLERANCE):
+            break
         middle = (accepted + rejected) / 2
-        too_far = deviance(middle) > critical
-        rejected = np.where(too_far, middle, rejected)
-        accepted = np.where(too_far, accepted, middle)
-    return np.where(reaches, accepted, outer)
+        far = too_far(middle)
+        rejected = np.where(far, middle, rejected)
+        accepted = np.where(far, accepted, middle)
+    return accepted
 
 
 def blaker(
@@ -226,14 +236,12 @@ def _blaker_lower(x: FloatArray, n: float, level: float) -> FloatArray:
     accepted[:, -1] = True
     first = accepted.argmax(axis=1)
     rows = np.arange(len(x))
-    outside = grid[rows, np.maximum(first - 1, 0)]
-    inside = grid[rows, first]
-    for _ in range(BISECTION_STEPS):
-        middle = (outside + inside) / 2
-        ok = _acceptability(x, n, middle) >= alpha
-        inside = np.where(ok, middle, inside)
-        outside = np.where(ok, outside, middle)
-    return np.where(x > 0, inside, 0.0)
+    bound = _bisect(
+        lambda share: np.asarray(_acceptability(x, n, share) < alpha),
+        accepted=grid[rows, first],
+        rejected=grid[rows, np.maximum(first - 1, 0)],
+    )
+    return np.where(x > 0, bound, 0.0)
 
 
 def _acceptability(x: FloatArray, n: float, share: FloatArray) -> FloatArray:

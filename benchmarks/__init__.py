@@ -1,0 +1,1 @@
+"""Benchmarks of the platform, written up in ``docs/benchmarks.md``."""
