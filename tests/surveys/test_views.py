@@ -465,8 +465,12 @@ def test_it_adds_a_direct_question(as_owner, draft_survey):
         ({"p": "0.5"}, "p", "p must not be 1/2"),
         ({"p": "many"}, "p", "Enter a number"),
         ({"p": ""}, "p", "Give p"),
-        ({"mode": "epsilon", "epsilon": "0"}, "epsilon", "epsilon must be in (0, 15]"),
-        ({"mode": "epsilon", "epsilon": "99"}, "epsilon", "epsilon must be in"),
+        (
+            {"mode": "epsilon", "epsilon": "0"},
+            "epsilon",
+            "epsilon must be between 0.001 and 15",
+        ),
+        ({"mode": "epsilon", "epsilon": "99"}, "epsilon", "epsilon must be between"),
         (
             {"design_name": "forced_response", "p_truth": "0.5", "p_forced": "0.3,0.3"},
             "p_forced",
