@@ -320,8 +320,12 @@ def _planned(value: str | None) -> int | None:
 @login_required
 @require_GET
 def design_preview(request: HttpRequest) -> JsonResponse:
-    """What a design means, from the core: 200 with the summary, or 400 with
-    ``{"error": ...}`` naming the parameter that is wrong."""
+    """What a design means, from the core.
+
+    A design that is not valid yet is the normal state of a form being filled
+    in, so it is a 200 with ``valid: false`` and an error naming the parameter;
+    only a malformed ``n`` is a 400.
+    """
     n = _planned(request.GET.get("n"))
     if n is None:
         return JsonResponse(
@@ -333,4 +337,4 @@ def design_preview(request: HttpRequest) -> JsonResponse:
             status=400,
         )
     preview = preview_for(DesignForm(request.GET), n)
-    return JsonResponse(preview, status=400 if "error" in preview else 200)
+    return JsonResponse({"valid": "error" not in preview, **preview})

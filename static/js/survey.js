@@ -93,7 +93,9 @@ function showReceipt(answers) {
   for (const answer of answers) {
     const question = config.questions.find((q) => q.id === answer.question);
     const item = document.createElement("li");
-    item.textContent = `${question.text}: ${question.options[answer.report]}`;
+    const sent = document.createElement("strong");
+    sent.textContent = question.options[answer.report];
+    item.append(question.text, document.createElement("br"), sent);
     list.append(item);
   }
   if (config.preview) {

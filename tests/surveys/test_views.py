@@ -791,11 +791,17 @@ def test_the_preview_of_a_direct_question_says_it_is_not_private(as_owner):
         ({"kind": "yes_no", "design_name": "warner", "p": "x"}, "Probability p"),
         ({"kind": "nonsense"}, "Kind of question"),
         ({"kind": "multiple_choice", "options": "A"}, "between 2 and 20"),
-        ({"kind": "yes_no", "design_name": "warner", "n": "0"}, "n must be"),
-        ({"kind": "yes_no", "design_name": "warner", "n": "lots"}, "n must be"),
     ],
 )
-def test_the_preview_answers_400_on_bad_input(as_owner, params, words):
+def test_the_preview_explains_a_design_that_is_not_valid_yet(as_owner, params, words):
     response = preview(as_owner, **params)
-    assert response.status_code == 400
+    assert response.status_code == 200
+    assert response.json()["valid"] is False
     assert words in response.json()["error"]
+
+
+@pytest.mark.parametrize("n", ["0", "lots"])
+def test_the_preview_answers_400_on_a_malformed_n(as_owner, n):
+    response = preview(as_owner, kind="yes_no", design_name="warner", n=n)
+    assert response.status_code == 400
+    assert "n must be" in response.json()["error"]

@@ -1,0 +1,297 @@
+"""Weight of the respondent page: what a phone downloads to answer the demo.
+
+Loads ``/s/demo/`` in headless Chromium (Debian's ``/usr/bin/chromium``) and
+records every request the page makes. For each HTML, CSS and JavaScript
+response it reports the body as served uncompressed, the same body compressed
+here with gzip level 6 (what a compressing proxy or ``whitenoise``'s
+pre-compressed files would typically send), the bytes that actually crossed the
+wire, and whether the server compressed it itself.
+
+Targets: under ``MAX_BYTES`` (30 KB = 30,000 bytes) uncompressed in total for
+HTML, CSS and JavaScript, and no request to any other origin than the site.
+
+Unless ``--base-url`` names a running site, it starts its own
+``manage.py runserver`` on a free loopback port against a temporary SQLite
+database (migrated and seeded with ``seed_demo``), with ``DEBUG`` off as in
+production, and stops it afterwards. Run with::
+
+    python -m benchmarks.page_weight [--json PATH] [--base-url URL]
+
+It exits with status 1 when a target is missed. See ``docs/benchmarks.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+MAX_BYTES = 30_000
+MAX_THIRD_PARTY = 0
+PAGE_PATH = "/s/demo/"
+GZIP_LEVEL = 6
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+WEIGHED_KINDS = {"html", "css", "js"}
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"runserver exited early:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(
+        f"runserver did not answer {url} within 60 s:\n{log.read_text()}"
+    )
+
+
+@contextmanager
+def local_site() -> Iterator[str]:
+    """A throwaway site serving the seeded demo survey; yields its base URL."""
+    workdir = Path(tempfile.mkdtemp(prefix="page-weight-"))
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "VAR_DIR": str(workdir),  # secret key and static root stay out of var/
+        "DEBUG": "false",
+        "DEMO_PASSWORD": "page-weight-demo",
+        "PYTHONUNBUFFERED": "1",
+    }
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    log = workdir / "runserver.log"
+    server: subprocess.Popen[bytes] | None = None
+    try:
+        for command in (["migrate", "--noinput", "-v", "0"], ["seed_demo"]):
+            subprocess.run(
+                manage + command, env=env, cwd=ROOT, check=True, capture_output=True
+            )
+        port = _free_port()
+        with log.open("wb") as sink:
+            server = subprocess.Popen(
+                [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"],
+                env=env,
+                cwd=ROOT,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+        base = f"http://127.0.0.1:{port}"
+        _wait_until_up(base + PAGE_PATH, server, log)
+        yield base
+    finally:
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _kind(content_type: str) -> str:
+    media = content_type.split(";")[0].strip().lower()
+    if media == "text/html":
+        return "html"
+    if media == "text/css":
+        return "css"
+    if media in {
+        "application/javascript",
+        "text/javascript",
+        "application/x-javascript",
+    }:
+        return "js"
+    return media or "?"
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def measure(base: str) -> dict[str, Any]:
+    """Load the demo page once in a fresh browser and weigh what it fetched."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"Chromium not installed at {CHROMIUM}")
+    site = _origin(base)
+    requests: list[Any] = []
+    console_errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            context = browser.new_context()
+            page = context.new_page()
+            context.on("request", lambda request: requests.append(request))
+            page.on(
+                "console",
+                lambda m: console_errors.append(m.text) if m.type == "error" else None,
+            )
+            page.on("pageerror", lambda error: console_errors.append(str(error)))
+            page.goto(base + PAGE_PATH, wait_until="networkidle")
+            rows = [_weigh(request, site) for request in requests]
+            version = browser.version
+        finally:
+            browser.close()
+    weighed = [r for r in rows if r["kind"] in WEIGHED_KINDS]
+    totals = {
+        "requests": len(rows),
+        "third_party_requests": sum(r["third_party"] for r in rows),
+        "weighed_responses": len(weighed),
+        "uncompressed_bytes": sum(r["uncompressed_bytes"] for r in weighed),
+        "gzip6_bytes": sum(r["gzip6_bytes"] for r in weighed),
+        "wire_bytes": sum(r["wire_bytes"] for r in weighed),
+    }
+    passed = (
+        totals["uncompressed_bytes"] < MAX_BYTES
+        and totals["third_party_requests"] <= MAX_THIRD_PARTY
+    )
+    return {
+        "benchmark": "page_weight",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "url": base + PAGE_PATH,
+        "chromium": version,
+        "gzip_level": GZIP_LEVEL,
+        "requests": rows,
+        "console_errors": console_errors,
+        "totals": totals,
+        "targets": {"max_uncompressed_bytes": MAX_BYTES, "max_third_party": 0},
+        "passed": passed,
+    }
+
+
+def _weigh(request: Any, site: str) -> dict[str, Any]:
+    response = request.response()
+    scheme = urlsplit(request.url).scheme
+    row: dict[str, Any] = {
+        "method": request.method,
+        "url": request.url,
+        "path": urlsplit(request.url).path if scheme in {"http", "https"} else scheme,
+        "third_party": scheme in {"http", "https"} and _origin(request.url) != site,
+        "status": None,
+        "kind": "?",
+        "content_encoding": None,
+        "uncompressed_bytes": 0,
+        "gzip6_bytes": 0,
+        "wire_bytes": 0,
+    }
+    if response is None:
+        return row
+    headers = response.all_headers()
+    body = response.body()
+    row.update(
+        status=response.status,
+        kind=_kind(headers.get("content-type", "")),
+        content_encoding=headers.get("content-encoding"),
+        uncompressed_bytes=len(body),
+        gzip6_bytes=len(gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)),
+        wire_bytes=request.sizes()["responseBodySize"],
+    )
+    return row
+
+
+def report(figures: dict[str, Any]) -> None:
+    print(f"{figures['url']} in Chromium {figures['chromium']}\n")
+    header = (
+        f"{'resource':<28} {'type':<5} {'status':>6} {'served as':<10} "
+        f"{'uncompressed':>12} {'gzip -6':>8} {'on wire':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for row in figures["requests"]:
+        marker = "  THIRD PARTY" if row["third_party"] else ""
+        print(
+            f"{row['path']:<28} {row['kind']:<5} {row['status'] or '-':>6} "
+            f"{row['content_encoding'] or 'identity':<10} "
+            f"{row['uncompressed_bytes']:>12,} {row['gzip6_bytes']:>8,} "
+            f"{row['wire_bytes']:>8,}{marker}"
+        )
+    totals = figures["totals"]
+    print("-" * len(header))
+    print(
+        f"{'total HTML + CSS + JS':<28} {'':<5} {'':>6} {'':<10} "
+        f"{totals['uncompressed_bytes']:>12,} {totals['gzip6_bytes']:>8,} "
+        f"{totals['wire_bytes']:>8,}"
+    )
+    compressed = [r["path"] for r in figures["requests"] if r["content_encoding"]]
+    print(
+        f"\nRequests: {totals['requests']}, to other origins: "
+        f"{totals['third_party_requests']}. Compressed by the server: "
+        f"{', '.join(compressed) if compressed else 'none'}."
+    )
+    if figures["console_errors"]:
+        print(f"Console errors: {figures['console_errors']}")
+    size_ok = totals["uncompressed_bytes"] < MAX_BYTES
+    print(
+        f"{'PASS' if size_ok else 'FAIL'}: {totals['uncompressed_bytes']:,} bytes "
+        f"uncompressed (target < {MAX_BYTES:,})"
+    )
+    print(
+        f"{'PASS' if totals['third_party_requests'] == 0 else 'FAIL'}: "
+        f"{totals['third_party_requests']} third-party requests (target 0)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.page_weight", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--json", metavar="PATH", type=Path, help="write figures here")
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="weigh a running site (with the demo seeded) instead of starting one",
+    )
+    args = parser.parse_args(argv)
+    if args.base_url:
+        figures = measure(args.base_url.rstrip("/"))
+    else:
+        with local_site() as base:
+            figures = measure(base)
+    report(figures)
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        print(f"Figures written to {args.json}")
+    return 0 if figures["passed"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
