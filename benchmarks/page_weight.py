@@ -41,20 +41,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from benchmarks.chromium import CHROMIUM, launch
+
 MAX_BYTES = 30_000
 MAX_THIRD_PARTY = 0
 PAGE_PATH = "/s/demo/"
 GZIP_LEVEL = 6
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 WEIGHED_KINDS = {"html", "css", "js"}
 
 
@@ -154,9 +147,7 @@ def measure(base: str) -> dict[str, Any]:
     requests: list[Any] = []
     console_errors: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
+        browser = launch(playwright)
         try:
             context = browser.new_context()
             page = context.new_page()

@@ -168,6 +168,14 @@ def _clean_options(kind: str, options: Sequence[str] | None) -> list[str]:
     return labels
 
 
+def _question_content(
+    kind: str, options: Sequence[str] | None, design: Mapping[str, Any]
+) -> tuple[list[str], dict[str, Any]]:
+    """Validated option labels and the design as stored."""
+    labels = _clean_options(kind, options)
+    return labels, question_design(kind=kind, options=labels, design=design).to_dict()
+
+
 def question_create(
     *,
     survey: Survey,
@@ -177,8 +185,7 @@ def question_create(
     options: Sequence[str] | None = None,
 ) -> Question:
     _require_draft(survey, "add questions")
-    labels = _clean_options(kind, options)
-    built = question_design(kind=kind, options=labels, design=design)
+    labels, design_data = _question_content(kind, options, design)
     last = (
         survey.questions.order_by("-position")
         .values_list("position", flat=True)
@@ -190,7 +197,7 @@ def question_create(
         text=text.strip(),
         kind=kind,
         options=labels,
-        design=built.to_dict(),
+        design=design_data,
     )
     question.full_clean()
     question.save()
@@ -206,10 +213,9 @@ def question_update(
     options: Sequence[str] | None = None,
 ) -> Question:
     _require_draft(question.survey, "change questions")
-    labels = _clean_options(kind, options)
-    built = question_design(kind=kind, options=labels, design=design)
+    labels, design_data = _question_content(kind, options, design)
     question.text, question.kind = text.strip(), kind
-    question.options, question.design = labels, built.to_dict()
+    question.options, question.design = labels, design_data
     question.full_clean()
     question.save()
     return question

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from benchmarks.chromium import CHROMIUM, launch
 from tests.conftest import skip_or_fail
 
 # The shared checks assert; have pytest explain their failures as in a test.
@@ -28,15 +29,6 @@ pytest.register_assert_rewrite("tests.browser.helpers")
 # the loop only drives the browser, Django code never runs inside it.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 HERE = Path(__file__).resolve().parent
 # Schemes that name no network origin (the page's ``<link rel=icon href="data:,">``).
 LOCAL_SCHEMES = {"data", "blob", "about"}
@@ -73,9 +65,7 @@ def browser() -> Iterator[Any]:
     # A busy machine (CI, or the whole suite in parallel) can be slow to paint.
     expect.set_options(timeout=10_000)
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
+        launched = launch(playwright)
         yield launched
         launched.close()
 
