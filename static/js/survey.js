@@ -29,13 +29,6 @@ const storage = {
       // against double clicks, only a reload could draw again.
     }
   },
-  clear() {
-    try {
-      localStorage.removeItem(storageKey);
-    } catch {
-      /* nothing stored */
-    }
-  },
 };
 
 function say(message, isError = false) {
@@ -137,9 +130,9 @@ async function send(state) {
     say("The server could not take your answers just now. Please try again in a moment.", true);
     return;
   }
-  // Refused for good (closed survey, changed design): drawing again is safe
-  // because nothing was stored.
-  storage.clear();
+  // Refused (for example, the survey has closed). The reports stay stored and
+  // are never drawn again: the server has seen them once already, and a fresh
+  // draw of the same true answers would let the noise be averaged away.
   say(body.error || `Your answers were refused (error ${reply.status}).`, true);
 }
 

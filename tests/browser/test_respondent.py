@@ -7,6 +7,7 @@ origin, on a console error and on an uncaught page error.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -21,6 +22,7 @@ from surveys.services import (
     survey_close,
     survey_create,
     survey_publish,
+    survey_reopen,
 )
 from tests.browser.helpers import (
     CHOSEN,
@@ -172,6 +174,34 @@ def test_reload_after_answering_sends_nothing_new(visit, open_survey):
     page.wait_for_load_state("networkidle")
     assert receipt_items(page) == first_receipt == expected_receipt(body["answers"])
     assert len(respondent.posts) == 1  # the reload sent nothing
+    assert Response.objects.filter(survey=open_survey).count() == 1
+    respondent.assert_clean()
+
+
+def test_a_refused_submission_keeps_its_reports_and_resends_them_unchanged(
+    visit, open_survey
+):
+    """The survey closes between loading and sending: nothing is stored, and
+    the same reports, never a new draw, go out once it reopens."""
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(page_path(open_survey))
+    answer_everything(page, open_survey)
+    survey_close(survey=open_survey)
+    send_button(page).click()
+    expect(page.locator("#status")).to_contain_text("not accepting responses")
+    assert Response.objects.filter(survey=open_survey).count() == 0
+    # Chromium logs the refused request; that is the one console error expected.
+    assert len(respondent.console_errors) == 1
+    assert "status of 409" in respondent.console_errors.pop()
+
+    survey_reopen(survey=open_survey)
+    page.reload()
+    expect(send_button(page)).to_have_text("Send my answers again")
+    send_button(page).click()
+    expect(page.locator("#receipt")).to_be_visible()
+    first, second = (json.loads(post.post_data) for post in respondent.posts)
+    assert first == second
     assert Response.objects.filter(survey=open_survey).count() == 1
     respondent.assert_clean()
 
