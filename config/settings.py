@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "surveys",
+    "estimation",
 ]
 
 MIDDLEWARE = [
@@ -159,3 +160,16 @@ CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = 600
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stale-surveys": {
+        "task": "estimation.tasks.sweep_stale_surveys",
+        "schedule": 60.0,
+    },
+}
+
+# Seconds between the first new response and the estimate run it schedules:
+# the dashboard is at most about this plus one run behind.
+ESTIMATE_DELAY_SECONDS = float(os.environ.get("ESTIMATE_DELAY_SECONDS", "30"))
+# Subgroups with fewer responses than this are not shown on dashboards.
+DASHBOARD_MIN_GROUP_SIZE = int(os.environ.get("DASHBOARD_MIN_GROUP_SIZE", "20"))

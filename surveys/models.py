@@ -37,6 +37,9 @@ class Survey(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    # Set by the first response after the last estimate run; cleared when a
+    # run starts. The periodic sweep runs whatever stays set too long.
+    estimates_stale_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

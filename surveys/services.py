@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from estimation import Design, design_from_dict
+from estimation.services import survey_mark_stale
 
 from .models import Answer, Question, Response, Survey
 
@@ -281,6 +282,7 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
                 )
                 for q, report in answers
             )
+            survey_mark_stale(survey_id=survey.pk)
     except IntegrityError:
         # The same key arrived twice at once: the other request stored it.
         return Response.objects.get(survey=survey, respondent_key=key), False

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class EstimationConfig(AppConfig):
+    """The database side of the statistics: estimate runs and their saved rows.
+
+    Only Django loads this; importing ``estimation`` itself stays Django-free.
+    """
+
+    name = "estimation"
+    verbose_name = "Estimation"
+    default_auto_field = "django.db.models.BigAutoField"

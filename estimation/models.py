@@ -1,0 +1,99 @@
+"""Saved estimates: one run per recomputation, with a row per question and option.
+
+Dashboards read these rows and never estimate inside a request. PostgreSQL is
+the only store of record; the broker carries messages only.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from surveys.models import Question, Survey
+
+
+class EstimateRun(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+
+    class Trigger(models.TextChoices):
+        RESPONSES = "responses", "New responses"
+        RESEARCHER = "researcher", "Requested by the researcher"
+
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="estimate_runs"
+    )
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.QUEUED
+    )
+    trigger = models.CharField(max_length=10, choices=Trigger.choices)
+    ci_method = models.CharField(max_length=16)
+    level = models.FloatField()
+    n = models.PositiveIntegerField(null=True, blank=True)
+    questions_total = models.PositiveIntegerField(default=0)
+    questions_done = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["survey", "status", "-finished_at"])]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} of survey {self.survey_id} ({self.status})"
+
+    @property
+    def duration_seconds(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None
+
+
+class QuestionEstimate(models.Model):
+    """One question's estimate in a run, overall or within one subgroup.
+
+    A subgroup row names the direct question and the option that define it.
+    """
+
+    run = models.ForeignKey(
+        EstimateRun, on_delete=models.CASCADE, related_name="question_estimates"
+    )
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
+    group_question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    group_option = models.PositiveSmallIntegerField(null=True, blank=True)
+    n = models.PositiveIntegerField()
+    epsilon = models.FloatField(null=True, blank=True, help_text="Null: not private.")
+    warnings = models.JSONField(default=list)
+    solver = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["run", "question__position", "group_question__position"]
+
+    def __str__(self) -> str:
+        return f"estimate of question {self.question_id} in run {self.run_id}"
+
+
+class OptionEstimate(models.Model):
+    question_estimate = models.ForeignKey(
+        QuestionEstimate, on_delete=models.CASCADE, related_name="options"
+    )
+    option = models.PositiveSmallIntegerField()
+    reported = models.PositiveIntegerField(help_text="Responses reporting this option.")
+    estimate = models.FloatField()
+    unbiased = models.FloatField()
+    std_error = models.FloatField()
+    ci_lower = models.FloatField()
+    ci_upper = models.FloatField()
+
+    class Meta:
+        ordering = ["question_estimate", "option"]
+
+    def __str__(self) -> str:
+        return f"option {self.option}: {self.estimate:.3f}"

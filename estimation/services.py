@@ -1,0 +1,327 @@
+"""Estimate runs: aggregate counts in SQL, call the pure estimator, save rows.
+
+New responses mark their survey stale; the first one to do so schedules a run
+a few seconds later, so a burst of submissions costs a handful of runs. A run
+clears the mark before it reads the counts, so responses that arrive while it
+works schedule the next one. Nothing here waits on the broker: if it is down,
+the mark stays and the periodic sweep catches up.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from surveys.models import Answer, Question, Survey
+
+from .intervals import DEFAULT_METHOD, validate_level, validate_method
+from .models import EstimateRun, OptionEstimate, QuestionEstimate
+from .results import DEFAULT_LEVEL, estimate_question
+
+logger = logging.getLogger(__name__)
+
+
+# -- scheduling ----------------------------------------------------------------
+
+
+def survey_mark_stale(*, survey_id: int) -> None:
+    """Note new responses; the first since the last run schedules the next one."""
+    flipped = Survey.objects.filter(
+        pk=survey_id, estimates_stale_since__isnull=True
+    ).update(estimates_stale_since=timezone.now())
+    if flipped:
+        run = _automatic_run(survey_id)
+        delay = settings.ESTIMATE_DELAY_SECONDS
+        transaction.on_commit(lambda: _enqueue(run.pk, delay))
+
+
+def _automatic_run(survey_id: int) -> EstimateRun:
+    """A queued run with the method and level of the survey's last finished run."""
+    previous = EstimateRun.objects.filter(
+        survey_id=survey_id, status=EstimateRun.Status.FINISHED
+    ).first()
+    return EstimateRun.objects.create(
+        survey_id=survey_id,
+        trigger=EstimateRun.Trigger.RESPONSES,
+        ci_method=previous.ci_method if previous else DEFAULT_METHOD,
+        level=previous.level if previous else DEFAULT_LEVEL,
+    )
+
+
+def estimate_run_request(
+    *,
+    survey: Survey,
+    ci_method: str = DEFAULT_METHOD,
+    level: float = DEFAULT_LEVEL,
+    trigger: str = EstimateRun.Trigger.RESEARCHER,
+) -> EstimateRun:
+    """Queue a run with the researcher's method and level; it starts at once."""
+    run = EstimateRun.objects.create(
+        survey=survey,
+        trigger=trigger,
+        ci_method=validate_method(ci_method),
+        level=validate_level(level),
+    )
+    transaction.on_commit(lambda: _enqueue(run.pk, 0))
+    return run
+
+
+def stale_surveys_enqueue() -> int:
+    """The periodic sweep: schedule a run for every survey stale for too long.
+
+    Covers messages lost while the broker was down or a worker died.
+    """
+    overdue = timezone.now() - timedelta(seconds=2 * settings.ESTIMATE_DELAY_SECONDS)
+    survey_ids = list(
+        Survey.objects.filter(estimates_stale_since__lte=overdue).values_list(
+            "pk", flat=True
+        )
+    )
+    for survey_id in survey_ids:
+        pending = EstimateRun.objects.filter(
+            survey_id=survey_id,
+            status__in=[EstimateRun.Status.QUEUED, EstimateRun.Status.RUNNING],
+        ).first()
+        _enqueue((pending or _automatic_run(survey_id)).pk, 0)
+    return len(survey_ids)
+
+
+def _enqueue(run_id: int, delay: float) -> None:
+    """Hand a run to Celery, or with no broker configured to an in-process timer."""
+    from .tasks import estimate_survey
+
+    if not settings.REDIS_URL:
+        timer = threading.Timer(delay, _run_in_process, args=(run_id,))
+        timer.daemon = True
+        timer.start()
+        return
+    try:
+        estimate_survey.apply_async(args=[run_id], countdown=delay, retry=False)
+    except Exception:  # noqa: BLE001 - any broker failure: the sweep will retry
+        logger.warning(
+            "estimate run %s not queued: broker unavailable; the sweep will "
+            "schedule it",
+            run_id,
+        )
+
+
+def _run_in_process(run_id: int) -> None:
+    try:
+        estimate_run_execute(run_id=run_id)
+    except Exception:
+        logger.exception("in-process estimate run %s failed", run_id)
+    finally:
+        from django.db import connection
+
+        connection.close()
+
+
+# -- counting ------------------------------------------------------------------
+
+
+def survey_report_counts(survey: Survey) -> dict[int, dict[int, int]]:
+    """``{question_id: {report: count}}`` in one GROUP BY."""
+    counts: dict[int, dict[int, int]] = defaultdict(dict)
+    rows = (
+        Answer.objects.filter(question__survey=survey)
+        .values_list("question_id", "report")
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    for question_id, report, count in rows:
+        counts[question_id][report] = count
+    return counts
+
+
+def survey_subgroup_counts(
+    survey: Survey,
+) -> dict[tuple[int, int], dict[int, dict[int, int]]]:
+    """``{(question_id, group_question_id): {group_option: {report: count}}}``.
+
+    One GROUP BY over the answers joined to the same response's answers to the
+    survey's direct questions.
+    """
+    counts: dict[tuple[int, int], dict[int, dict[int, int]]] = defaultdict(
+        lambda: defaultdict(dict)
+    )
+    rows = (
+        Answer.objects.filter(question__survey=survey)
+        .exclude(question__kind=Question.Kind.DIRECT)
+        .filter(response__answers__question__kind=Question.Kind.DIRECT)
+        .values_list(
+            "question_id",
+            "report",
+            "response__answers__question_id",
+            "response__answers__report",
+        )
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    for question_id, report, group_id, group_option, count in rows:
+        counts[(question_id, group_id)][group_option][report] = count
+    return counts
+
+
+def _vector(by_report: dict[int, int], k: int) -> list[int]:
+    return [by_report.get(r, 0) for r in range(k)]
+
+
+# -- running -------------------------------------------------------------------
+
+
+def estimate_run_execute(*, run_id: int) -> EstimateRun | None:
+    """Run (or re-run after a crash) one estimate and save it.
+
+    Safe to call twice or concurrently: a finished run is left alone, and its
+    rows are written in one transaction, so a crash leaves none. A database
+    error propagates for the task to retry; any other error fails the run with
+    its reason, since running it again would fail the same way.
+    """
+    run = _claim_run(run_id)
+    if run is None:
+        return None
+    try:
+        rows = _compute(run.survey, run)
+    except DatabaseError:
+        raise
+    except Exception as error:
+        EstimateRun.objects.filter(pk=run.pk).update(
+            status=EstimateRun.Status.FAILED,
+            error=f"{type(error).__name__}: {error}",
+            finished_at=timezone.now(),
+        )
+        raise
+    _save(run, rows)
+    run.refresh_from_db()
+    return run
+
+
+def _claim_run(run_id: int) -> EstimateRun | None:
+    with transaction.atomic():
+        run = (
+            EstimateRun.objects.select_for_update()
+            .select_related("survey")
+            .filter(pk=run_id)
+            .first()
+        )
+        if run is None or run.status in (
+            EstimateRun.Status.FINISHED,
+            EstimateRun.Status.FAILED,
+        ):
+            return None
+        EstimateRun.objects.filter(pk=run.pk).update(
+            status=EstimateRun.Status.RUNNING,
+            started_at=timezone.now(),
+            questions_total=run.survey.questions.count(),
+            questions_done=0,
+            attempts=run.attempts + 1,
+        )
+        # Responses from now on are not in this run: they mark it stale again.
+        Survey.objects.filter(pk=run.survey_id).update(estimates_stale_since=None)
+    run.refresh_from_db()
+    return run
+
+
+def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
+    counts = survey_report_counts(survey)
+    groups = survey_subgroup_counts(survey)
+    questions = list(survey.questions.all())
+    direct = [q for q in questions if not q.is_sensitive]
+    rows: list[dict[str, Any]] = []
+    n = 0
+    for done, question in enumerate(questions, start=1):
+        design = question.get_design()
+        vector = _vector(counts.get(question.pk, {}), design.k)
+        n = max(n, sum(vector))
+        rows.append(_row(question, None, None, vector, design, run))
+        if question.is_sensitive:
+            for group in direct:
+                for option in range(len(group.options)):
+                    by_report = groups.get((question.pk, group.pk), {}).get(option, {})
+                    rows.append(
+                        _row(
+                            question,
+                            group,
+                            option,
+                            _vector(by_report, design.k),
+                            design,
+                            run,
+                        )
+                    )
+        EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
+    EstimateRun.objects.filter(pk=run.pk).update(n=n)
+    return rows
+
+
+def _row(
+    question: Question,
+    group: Question | None,
+    option: int | None,
+    vector: list[int],
+    design: Any,
+    run: EstimateRun,
+) -> dict[str, Any]:
+    base = {
+        "question": question,
+        "group_question": group,
+        "group_option": option,
+        "n": sum(vector),
+        "epsilon": design.epsilon if math.isfinite(design.epsilon) else None,
+        "reported": vector,
+    }
+    if sum(vector) == 0:
+        return {**base, "result": None}
+    result = estimate_question(
+        vector,
+        design,
+        level=run.level,
+        ci_method=run.ci_method,
+        labels=question.options,
+    )
+    return {**base, "result": result}
+
+
+@transaction.atomic
+def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
+    locked = EstimateRun.objects.select_for_update().get(pk=run.pk)
+    if locked.status == EstimateRun.Status.FINISHED:
+        return
+    options = []
+    for row in rows:
+        result = row.pop("result")
+        reported = row.pop("reported")
+        saved = QuestionEstimate.objects.create(
+            run=run,
+            warnings=[w.to_dict() for w in result.warnings] if result else [],
+            solver=result.solver.to_dict() if result else {},
+            **row,
+        )
+        if result is None:
+            continue
+        options.extend(
+            OptionEstimate(
+                question_estimate=saved,
+                option=r,
+                reported=reported[r],
+                estimate=float(result.estimate[r]),
+                unbiased=float(result.unbiased[r]),
+                std_error=float(result.std_error[r]),
+                ci_lower=float(result.ci_lower[r]),
+                ci_upper=float(result.ci_upper[r]),
+            )
+            for r in range(len(reported))
+        )
+    OptionEstimate.objects.bulk_create(options)
+    locked.status = EstimateRun.Status.FINISHED
+    locked.finished_at = timezone.now()
+    locked.save(update_fields=["status", "finished_at"])

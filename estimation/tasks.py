@@ -1,0 +1,29 @@
+"""Celery tasks: fetch by id and call a service, nothing more."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from . import services
+
+MAX_RETRIES = 5
+
+
+@shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def estimate_survey(self: Any, run_id: int) -> int | None:
+    """Compute and save one estimate run; retry with backoff on database errors."""
+    try:
+        run = services.estimate_run_execute(run_id=run_id)
+    except DatabaseError as error:
+        raise self.retry(
+            exc=error, countdown=min(300, 5 * 2**self.request.retries)
+        ) from error
+    return None if run is None else run.pk
+
+
+@shared_task
+def sweep_stale_surveys() -> int:
+    return services.stale_surveys_enqueue()
