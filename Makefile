@@ -25,7 +25,15 @@ run: setup
 	@echo "  Respondent page:  http://$(HOST):$(PORT)/s/demo/"
 	@echo "  Researchers:      http://$(HOST):$(PORT)/surveys/  (log in as demo; password above)"
 	@echo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@if [ -n "$$REDIS_URL" ]; then \
+		echo "  Job worker: Celery on $$REDIS_URL (with the periodic sweep)"; \
+		$(VENV)/bin/celery -A config worker --beat --loglevel=WARNING & \
+		worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+		$(PY) manage.py runserver $(HOST):$(PORT); \
+	else \
+		echo "  Jobs run inside the web process (set REDIS_URL to use a Celery worker)"; \
+		$(PY) manage.py runserver $(HOST):$(PORT); \
+	fi
 
 ## Run every test and the linters.
 test: $(STAMP)
