@@ -27,7 +27,7 @@ run: setup
 	@echo
 	@if [ -n "$$REDIS_URL" ]; then \
 		echo "  Job worker: Celery on $$REDIS_URL (with the periodic sweep)"; \
-		$(VENV)/bin/celery -A config worker --beat --loglevel=WARNING & \
+		$(VENV)/bin/celery -A config worker --beat --schedule var/celerybeat-schedule --loglevel=WARNING & \
 		worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 		$(PY) manage.py runserver $(HOST):$(PORT); \
 	else \

@@ -28,6 +28,16 @@ def survey_for_owner(owner: Any, pk: int) -> Survey:
         raise Http404("No such survey.") from None
 
 
+def owned_survey(owner: Any, pk: int) -> Survey:
+    """The owner's survey with its questions, without counting responses; or 404."""
+    try:
+        return (
+            Survey.objects.filter(owner=owner).prefetch_related("questions").get(pk=pk)
+        )
+    except Survey.DoesNotExist:
+        raise Http404("No such survey.") from None
+
+
 def epsilon_of(survey: Survey) -> float:
     """Survey epsilon: the sum over its randomized questions."""
     return survey_epsilon(q.get_design() for q in survey.questions.all())

@@ -9,6 +9,13 @@ urlpatterns = [
     path("design-preview/", views.design_preview, name="design_preview"),
     path("<int:pk>/", views.survey_detail, name="detail"),
     path("<int:pk>/edit/", views.survey_edit, name="edit"),
+    path("<int:pk>/results/", views.survey_results, name="results"),
+    path("<int:pk>/results/recompute/", views.survey_recompute, name="recompute"),
+    path(
+        "<int:pk>/results/runs/<int:run_id>/",
+        views.run_status,
+        name="run_progress",
+    ),
     path("<int:pk>/preview/", views.survey_preview, name="preview"),
     path("<int:pk>/publish/", views.survey_publish, name="publish"),
     path("<int:pk>/close/", views.survey_close, name="close"),

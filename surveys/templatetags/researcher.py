@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from estimation.designs import percent
+from surveys.charts import Interval, interval_chart
 from surveys.design_text import format_epsilon
 
 register = template.Library()
@@ -22,3 +26,21 @@ def epsilon(value: float) -> SafeString:
     if math.isfinite(value):
         return format_html("{}", format_epsilon(value))
     return mark_safe(NOT_PRIVATE)
+
+
+@register.filter
+def pct(value: float | None) -> str:
+    """A share as a percentage: ``0.184 -> '18.4%'``."""
+    return "" if value is None else percent(float(value))
+
+
+@register.filter
+def points(value: float | None) -> str:
+    """A share as percentage points with one decimal: ``0.0213 -> '2.1'``."""
+    return "" if value is None else f"{100 * float(value):.1f}"
+
+
+@register.inclusion_tag("surveys/_interval_chart.html")
+def interval_svg(items: Sequence[Interval], level: float, title: str) -> dict[str, Any]:
+    """An inline SVG of estimates and intervals, labelled for screen readers."""
+    return {"chart": interval_chart(items, level=level), "title": title}

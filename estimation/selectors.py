@@ -1,0 +1,396 @@
+"""Reads for the results dashboard: saved rows only, never an estimate.
+
+A dashboard costs a handful of queries whatever the number of responses: one
+GROUP BY for the responses per day, the latest runs, and the saved rows of the
+latest finished run with their options. Everything else is arithmetic on those
+rows, in the pure functions below.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Prefetch
+from django.http import Http404
+
+from surveys.models import Question, Response, Survey
+
+from .designs import Design
+from .models import EstimateRun, OptionEstimate, QuestionEstimate
+from .planning import sample_size, what_an_observer_learns
+
+LEVELS = (0.80, 0.90, 0.95, 0.99)
+DEFAULT_TARGET = 0.05
+# Targets a researcher may ask for, as a share (0.05 is ±5 percentage points).
+MIN_TARGET, MAX_TARGET = 0.001, 0.5
+METHOD_NAMES = {
+    "mid_p": "mid-p exact",
+    "exact": "Blaker exact",
+    "clopper_pearson": "Clopper-Pearson",
+    "wilson": "Wilson score",
+    "profile": "likelihood-ratio (profile)",
+    "wald": "Wald",
+}
+METHOD_NOTES = {
+    "mid_p": "recommended",
+    "exact": "guaranteed",
+    "clopper_pearson": "conservative",
+    "wald": "for comparison only",
+}
+# The core's notices a researcher must not miss.
+PROMINENT_WARNINGS = frozenset(
+    {"few_responses", "at_boundary", "beyond_design", "interval_replaced"}
+)
+IN_PROGRESS = (EstimateRun.Status.QUEUED, EstimateRun.Status.RUNNING)
+
+
+@dataclass(frozen=True)
+class OptionResult:
+    label: str
+    reported: int
+    reported_share: float
+    estimate: float
+    ci_lower: float
+    ci_upper: float
+    std_error: float
+
+
+@dataclass(frozen=True)
+class Notice:
+    code: str
+    message: str
+    prominent: bool
+
+
+@dataclass(frozen=True)
+class EstimateView:
+    """One saved estimate (overall or in a subgroup) as the page shows it."""
+
+    n: int
+    options: tuple[OptionResult, ...]
+    warnings: tuple[Notice, ...]
+
+    @property
+    def half_width(self) -> float:
+        """Half-width of the widest interval (of Yes, for yes/no questions)."""
+        return max((o.ci_upper - o.ci_lower) / 2 for o in _planned_options(self))
+
+
+@dataclass(frozen=True)
+class Subgroup:
+    label: str
+    estimate: EstimateView
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A sensitive question within each answer to one direct question."""
+
+    by: Question
+    shown: tuple[Subgroup, ...]
+    hidden: int
+    min_size: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How far the interval is from a target half-width."""
+
+    target: float
+    half_width: float
+    reached: bool
+    needed_total: int
+    still_needed: int
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    question: Question
+    estimate: EstimateView | None
+    breakdowns: tuple[Breakdown, ...]
+    plan: Plan | None
+
+
+@dataclass(frozen=True)
+class PrivacyRow:
+    question: Question
+    epsilon: float | None
+    observer: str
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    survey: Survey
+    n: int
+    per_day: tuple[tuple[datetime.date, int], ...]
+    latest_run: EstimateRun | None
+    finished_run: EstimateRun | None
+    privacy: tuple[PrivacyRow, ...]
+    total_epsilon: float
+    total_observer: str
+    results: tuple[QuestionResult, ...]
+    target: float
+
+    @property
+    def in_progress(self) -> bool:
+        return self.latest_run is not None and self.latest_run.status in IN_PROGRESS
+
+    @property
+    def method_name(self) -> str:
+        run = self.finished_run
+        return "" if run is None else METHOD_NAMES.get(run.ci_method, run.ci_method)
+
+    @property
+    def last_failed(self) -> bool:
+        run = self.latest_run
+        return run is not None and run.status == EstimateRun.Status.FAILED
+
+
+# -- pure pieces ---------------------------------------------------------------
+
+
+def _planned_options(estimate: EstimateView) -> Sequence[OptionResult]:
+    # For yes/no the No option mirrors Yes: plan for Yes only.
+    return estimate.options[1:] if len(estimate.options) == 2 else estimate.options
+
+
+def estimate_view(
+    n: int,
+    labels: Sequence[str],
+    options: Iterable[OptionEstimate],
+    warnings: Iterable[dict[str, object]],
+) -> EstimateView | None:
+    """The saved rows of one estimate; None when it had no responses."""
+    saved = sorted(options, key=lambda o: o.option)
+    if n == 0 or not saved:
+        return None
+    return EstimateView(
+        n=n,
+        options=tuple(
+            OptionResult(
+                label=labels[o.option] if o.option < len(labels) else str(o.option),
+                reported=o.reported,
+                reported_share=o.reported / n,
+                estimate=o.estimate,
+                ci_lower=o.ci_lower,
+                ci_upper=o.ci_upper,
+                std_error=o.std_error,
+            )
+            for o in saved
+        ),
+        warnings=tuple(
+            Notice(
+                code=str(w.get("code", "")),
+                message=str(w.get("message", "")),
+                prominent=w.get("code") in PROMINENT_WARNINGS,
+            )
+            for w in warnings
+        ),
+    )
+
+
+def plan_for(
+    design: Design, estimate: EstimateView, *, target: float, level: float
+) -> Plan:
+    """Responses needed for ``target`` at the current estimate as the prevalence."""
+    planned = _planned_options(estimate)
+    offset = len(estimate.options) - len(planned)
+    needed = max(
+        sample_size(
+            design,
+            target,
+            min(max(o.estimate, 0.0), 1.0),
+            level=level,
+            option=None if design.k == 2 else offset + i,
+        )
+        for i, o in enumerate(planned)
+    )
+    half_width = estimate.half_width
+    reached = half_width <= target
+    return Plan(
+        target=target,
+        half_width=half_width,
+        reached=reached,
+        needed_total=needed,
+        # The saved interval decides "reached"; the approximation, how many more.
+        still_needed=0 if reached else max(needed - estimate.n, 1),
+    )
+
+
+def parse_target(value: str | None) -> float | None:
+    """A target half-width from the query string; None if unusable.
+
+    Accepts a share (``0.05``) or percentage points (``5``).
+    """
+    if value is None or value.strip() == "":
+        return DEFAULT_TARGET
+    try:
+        target = float(value)
+    except ValueError:
+        return None
+    if not math.isfinite(target):
+        return None
+    if target >= 1:
+        target /= 100
+    return target if MIN_TARGET <= target <= MAX_TARGET else None
+
+
+def breakdown(
+    by: Question,
+    rows: dict[int, QuestionEstimate],
+    labels: Sequence[str],
+    min_size: int,
+) -> Breakdown:
+    """Subgroups of one direct question, hiding those below ``min_size``."""
+    shown, hidden = [], 0
+    for option, group_label in enumerate(by.options):
+        row = rows.get(option)
+        view = (
+            estimate_view(row.n, labels, row.options.all(), row.warnings)
+            if row is not None
+            else None
+        )
+        if view is None or view.n < min_size:
+            hidden += 1
+            continue
+        shown.append(Subgroup(label=group_label, estimate=view))
+    return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
+
+
+# -- queries -------------------------------------------------------------------
+
+
+def responses_per_day(survey: Survey) -> list[tuple[datetime.date, int]]:
+    """``[(day, responses)]`` in date order, from one GROUP BY."""
+    rows = (
+        Response.objects.filter(survey=survey)
+        .values_list("received_on")
+        .annotate(count=Count("id"))
+        .order_by("received_on")
+    )
+    return [(day, count) for day, count in rows]
+
+
+def latest_runs(survey: Survey) -> tuple[EstimateRun | None, EstimateRun | None]:
+    """The newest run of any status, and the newest finished one."""
+    latest = EstimateRun.objects.filter(survey=survey).first()
+    if latest is None or latest.status == EstimateRun.Status.FINISHED:
+        return latest, latest
+    finished = (
+        EstimateRun.objects.filter(survey=survey, status=EstimateRun.Status.FINISHED)
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+    return latest, finished
+
+
+def saved_rows(
+    run: EstimateRun,
+) -> dict[tuple[int, int | None, int | None], QuestionEstimate]:
+    """A run's rows by ``(question, group question, group option)``: two queries."""
+    rows = QuestionEstimate.objects.filter(run=run).prefetch_related(
+        Prefetch("options", queryset=OptionEstimate.objects.order_by("option"))
+    )
+    return {(r.question_id, r.group_question_id, r.group_option): r for r in rows}
+
+
+def run_for_owner(owner: Any, survey_pk: int, run_id: int) -> EstimateRun:
+    """A run of one of the owner's surveys, in one query; or 404."""
+    try:
+        return EstimateRun.objects.get(
+            pk=run_id, survey_id=survey_pk, survey__owner=owner
+        )
+    except EstimateRun.DoesNotExist:
+        raise Http404("No such estimate run.") from None
+
+
+def run_progress(run: EstimateRun) -> dict[str, object]:
+    return {
+        "id": run.pk,
+        "status": run.status,
+        "questions_done": run.questions_done,
+        "questions_total": run.questions_total,
+        "error": run.error,
+    }
+
+
+def _question_result(
+    question: Question,
+    direct: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    *,
+    run: EstimateRun | None,
+    target: float,
+    min_size: int,
+) -> QuestionResult:
+    overall = rows.get((question.pk, None, None))
+    estimate = (
+        estimate_view(
+            overall.n, question.options, overall.options.all(), overall.warnings
+        )
+        if overall is not None
+        else None
+    )
+    breakdowns = []
+    if estimate is not None:
+        for group in direct:
+            by_option = {
+                option: row
+                for (qid, gid, option), row in rows.items()
+                if qid == question.pk and gid == group.pk and option is not None
+            }
+            breakdowns.append(breakdown(group, by_option, question.options, min_size))
+    plan = (
+        plan_for(question.get_design(), estimate, target=target, level=run.level)
+        if estimate is not None and run is not None
+        else None
+    )
+    return QuestionResult(
+        question=question, estimate=estimate, breakdowns=tuple(breakdowns), plan=plan
+    )
+
+
+def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboard:
+    """Everything the results page shows, from saved rows only.
+
+    ``survey`` comes from :func:`surveys.selectors.survey_for_owner`, with its
+    questions prefetched and its responses counted.
+    """
+    questions = list(survey.questions.all())
+    designs = {q.pk: q.get_design() for q in questions}
+    latest, finished = latest_runs(survey)
+    rows = saved_rows(finished) if finished is not None else {}
+    direct = [q for q in questions if not q.is_sensitive]
+    privacy = tuple(
+        PrivacyRow(
+            question=q,
+            epsilon=designs[q.pk].epsilon if designs[q.pk].private else None,
+            observer=what_an_observer_learns(designs[q.pk].epsilon),
+        )
+        for q in questions
+    )
+    total = math.fsum(d.epsilon for d in designs.values() if d.randomized)
+    results = tuple(
+        _question_result(
+            q, direct, rows, run=finished, target=target, min_size=min_size
+        )
+        for q in questions
+        if q.is_sensitive
+    )
+    per_day = tuple(responses_per_day(survey))
+    return Dashboard(
+        survey=survey,
+        n=sum(count for _, count in per_day),
+        per_day=per_day,
+        latest_run=latest,
+        finished_run=finished,
+        privacy=privacy,
+        total_epsilon=total,
+        total_observer=what_an_observer_learns(total),
+        results=results,
+        target=target,
+    )
