@@ -21,6 +21,8 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from kombu.exceptions import KombuError
+from redis.exceptions import RedisError
 
 from surveys.models import Answer, Question, Survey
 
@@ -107,7 +109,7 @@ def _enqueue(run_id: int, delay: float) -> None:
         return
     try:
         estimate_survey.apply_async(args=[run_id], countdown=delay, retry=False)
-    except Exception:  # noqa: BLE001 - any broker failure: the sweep will retry
+    except (KombuError, RedisError, OSError):
         logger.warning(
             "estimate run %s not queued: broker unavailable; the sweep will "
             "schedule it",
