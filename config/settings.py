@@ -94,6 +94,15 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The embedded default runs estimate jobs in a thread of the web process:
+    # take the write lock when a transaction starts and wait for it, rather than
+    # fail with "database is locked" when a job and a submission meet.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Optional: without it, background jobs run in-process (see config/celery_app.py).
