@@ -53,6 +53,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m benchmarks.estimate
 	$(PY) -m benchmarks.page_weight
+	$(PY) -m benchmarks.estimate_run
 
 ## Regenerate the golden fixture of designs after changing estimation/designs.py.
 golden: $(STAMP)
