@@ -193,6 +193,8 @@ ANSWER_ROW = np.dtype(
         ("report", ">i2"),
         ("spec_len", ">i4"),
         ("spec_version", "S16"),
+        ("stratum_len", ">i4"),
+        ("stratum", ">i4"),
     ]
 )
 RESPONSE_ROW = np.dtype(
@@ -214,6 +216,7 @@ ANSWER_COLUMNS = {
     "question_id": "bigint",
     "report": "smallint",
     "spec_version": "character varying",
+    "stratum": "integer",
 }
 RESPONSE_COLUMNS = {
     "id": "bigint",
@@ -333,8 +336,9 @@ def _answers_block(
 
     q = len(questions)
     rows = np.zeros((m, q), dtype=ANSWER_ROW)
-    rows["fields"], rows["id_len"], rows["response_len"] = 5, 8, 8
+    rows["fields"], rows["id_len"], rows["response_len"] = 6, 8, 8
     rows["question_len"], rows["report_len"], rows["spec_len"] = 8, 2, 16
+    rows["stratum_len"] = 4
     rows["id"] = (first_answer + np.arange(m * q)).reshape(m, q)
     rows["response_id"] = (first_response + np.arange(m))[:, None]
     for j, (question, design) in enumerate(zip(questions, designs, strict=True)):
@@ -343,6 +347,14 @@ def _answers_block(
         rows["question_id"][:, j] = question.pk
         rows["report"][:, j] = simulate_reports(design, truths, rng)
         rows["spec_version"][:, j] = question.spec_version.encode()
+    # Each answer carries its response's direct answers, as the app stores them
+    # (surveys/strata.py: mixed radix over the direct questions in order).
+    stratum, scale = np.zeros(m, dtype=np.int64), 1
+    for j, question in enumerate(questions):
+        if not question.is_sensitive:
+            stratum += rows["report"][:, j].astype(np.int64) * scale
+            scale *= len(question.options)
+    rows["stratum"] = stratum[:, None]
     return rows.tobytes()
 
 
@@ -397,7 +409,7 @@ def load(database_url: str, surveys: Sequence[tuple[Any, int]]) -> dict[str, Any
                 responses.write(COPY_TRAILER)
             with cur.copy(
                 "COPY surveys_answer (id, response_id, question_id, report, "
-                "spec_version) FROM STDIN (FORMAT BINARY)"
+                "spec_version, stratum) FROM STDIN (FORMAT BINARY)"
             ) as answers:
                 answers.write(COPY_HEADER)
                 for start in range(0, n, CHUNK):

@@ -36,6 +36,8 @@ class EstimateRun(models.Model):
     questions_done = models.PositiveIntegerField(default=0)
     attempts = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    # [[ISO date, responses], ...] as counted by this run, for the dashboard.
+    responses_per_day = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -24,7 +24,8 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
 
-from surveys.models import Answer, Question, Survey
+from surveys.models import Answer, Question, Response, Survey
+from surveys.strata import stratum_decode
 
 from .intervals import DEFAULT_METHOD, validate_level, validate_method
 from .models import EstimateRun, OptionEstimate, QuestionEstimate
@@ -131,47 +132,54 @@ def _run_in_process(run_id: int) -> None:
 # -- counting ------------------------------------------------------------------
 
 
-def survey_report_counts(survey: Survey) -> dict[int, dict[int, int]]:
-    """``{question_id: {report: count}}`` in one GROUP BY."""
-    counts: dict[int, dict[int, int]] = defaultdict(dict)
-    rows = (
-        Answer.objects.filter(question__survey=survey)
-        .values_list("question_id", "report")
-        .annotate(count=Count("id"))
-        .order_by()
-    )
-    for question_id, report, count in rows:
-        counts[question_id][report] = count
-    return counts
+Counts = dict[int, dict[int, int]]
+GroupCounts = dict[tuple[int, int], dict[int, dict[int, int]]]
 
 
-def survey_subgroup_counts(
-    survey: Survey,
-) -> dict[tuple[int, int], dict[int, dict[int, int]]]:
-    """``{(question_id, group_question_id): {group_option: {report: count}}}``.
+def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
+    """Overall and per-subgroup report counts from one GROUP BY.
 
-    One GROUP BY over the answers joined to the same response's answers to the
-    survey's direct questions.
+    Returns ``{question_id: {report: count}}`` and
+    ``{(question_id, group_question_id): {group_option: {report: count}}}``.
+    Every answer carries its response's stratum (its answers to the direct
+    questions), so grouping by it yields every breakdown without a self-join.
     """
-    counts: dict[tuple[int, int], dict[int, dict[int, int]]] = defaultdict(
-        lambda: defaultdict(dict)
-    )
+    direct = [q for q in survey.questions.all() if not q.is_sensitive]
+    sizes = [len(q.options) for q in direct]
+    overall: Counts = defaultdict(lambda: defaultdict(int))
+    groups: GroupCounts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
     rows = (
         Answer.objects.filter(question__survey=survey)
-        .exclude(question__kind=Question.Kind.DIRECT)
-        .filter(response__answers__question__kind=Question.Kind.DIRECT)
-        .values_list(
-            "question_id",
-            "report",
-            "response__answers__question_id",
-            "response__answers__report",
-        )
+        .values_list("question_id", "report", "stratum")
         .annotate(count=Count("id"))
         .order_by()
     )
-    for question_id, report, group_id, group_option, count in rows:
-        counts[(question_id, group_id)][group_option][report] = count
-    return counts
+    for question_id, report, stratum, count in rows:
+        overall[question_id][report] += count
+        for group, level in zip(direct, stratum_decode(stratum, sizes), strict=True):
+            groups[(question_id, group.pk)][level][report] += count
+    return overall, groups
+
+
+def survey_report_counts(survey: Survey) -> Counts:
+    """``{question_id: {report: count}}``."""
+    return survey_counts(survey)[0]
+
+
+def survey_subgroup_counts(survey: Survey) -> GroupCounts:
+    """``{(question_id, group_question_id): {group_option: {report: count}}}``."""
+    return survey_counts(survey)[1]
+
+
+def responses_per_day(survey: Survey) -> list[list[Any]]:
+    """``[[ISO date, responses], ...]`` in date order, from one GROUP BY."""
+    rows = (
+        Response.objects.filter(survey=survey)
+        .values_list("received_on")
+        .annotate(count=Count("id"))
+        .order_by("received_on")
+    )
+    return [[day.isoformat(), count] for day, count in rows]
 
 
 def _vector(by_report: dict[int, int], k: int) -> list[int]:
@@ -235,8 +243,8 @@ def _claim_run(run_id: int) -> EstimateRun | None:
 
 
 def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
-    counts = survey_report_counts(survey)
-    groups = survey_subgroup_counts(survey)
+    counts, groups = survey_counts(survey)
+    per_day = responses_per_day(survey)
     questions = list(survey.questions.all())
     direct = [q for q in questions if not q.is_sensitive]
     rows: list[dict[str, Any]] = []
@@ -261,7 +269,7 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
                         )
                     )
         EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
-    EstimateRun.objects.filter(pk=run.pk).update(n=n)
+    EstimateRun.objects.filter(pk=run.pk).update(n=n, responses_per_day=per_day)
     return rows
 
 

@@ -120,6 +120,9 @@ class Answer(models.Model):
         Question, on_delete=models.PROTECT, related_name="answers"
     )
     report = models.PositiveSmallIntegerField(help_text="The randomized option index.")
+    stratum = models.PositiveIntegerField(
+        default=0, help_text="The response's direct answers (surveys/strata.py)."
+    )
     spec_version = models.CharField(max_length=16)
 
     class Meta:

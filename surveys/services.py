@@ -22,6 +22,7 @@ from estimation import Design, design_from_dict
 from estimation.services import survey_mark_stale
 
 from .models import Answer, Question, Response, Survey
+from .strata import stratum_encode
 
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]
@@ -273,12 +274,14 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
             response = Response.objects.create(
                 survey=survey, respondent_key=key, received_on=timezone.localdate()
             )
+            stratum = response_stratum(answers)
             Answer.objects.bulk_create(
                 Answer(
                     response=response,
                     question=q,
                     report=report,
                     spec_version=q.spec_version,
+                    stratum=stratum,
                 )
                 for q, report in answers
             )
@@ -342,6 +345,18 @@ def _validated_answers(survey: Survey, answers: Any) -> list[tuple[Question, int
             "answers",
         )
     return list(seen.values())
+
+
+def response_stratum(answers: Sequence[tuple[Question, int]]) -> int:
+    """The stratum of a response: its answers to the direct questions, in order."""
+    direct = sorted(
+        (
+            (q.position, q.pk, len(q.options), r)
+            for q, r in answers
+            if not q.is_sensitive
+        )
+    )
+    return stratum_encode([d[3] for d in direct], [d[2] for d in direct])
 
 
 def _is_int(value: Any) -> bool:

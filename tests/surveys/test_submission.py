@@ -85,7 +85,7 @@ def test_nothing_identifying_is_stored_with_a_response(client, open_survey):
     }
     assert fields == {
         "id", "survey", "respondent_key", "received_on", "answers",
-        "response", "question", "report", "spec_version",
+        "response", "question", "report", "spec_version", "stratum",
     }  # fmt: skip
     row = json.dumps(
         list(Response.objects.values()) + list(Answer.objects.values()), default=str
