@@ -14,13 +14,12 @@ operation, in a shuffled order), it times:
 - ``groupby``: the bare aggregation, the baseline. ``SELECT question_id,
   report, count(*) ... WHERE q.survey_id = %s GROUP BY 1, 2`` through a cursor,
   fetching every row;
-- ``report_counts``: ``estimation.services.survey_report_counts``;
-- ``subgroup_counts``: ``estimation.services.survey_subgroup_counts``, the
-  self-join that cross-tabulates every randomized question with every direct
-  one;
+- ``counts``: ``estimation.services.survey_counts``, the run's one GROUP BY
+  over (question, report, stratum) that yields the overall counts and every
+  breakdown by a direct question;
 - ``run``: one estimate run, ``estimate_run_request`` + ``estimate_run_execute``
-  with the default method and level (it does both counts above, estimates every
-  question overall and per subgroup, and saves the rows).
+  with the default method and level (the counts above, responses per day,
+  every question estimated overall and per subgroup, and the rows saved).
 
 Each figure is the median over the rounds; the run is also given as a ratio to
 the bare aggregation of the same run. Memory: ``groupby`` and ``run`` are each
@@ -168,15 +167,6 @@ SELECT a.question_id, a.report, count(*)
 FROM surveys_answer a JOIN surveys_question q ON q.id = a.question_id
 WHERE q.survey_id = %s
 GROUP BY 1, 2
-"""
-
-# The cross-tabulation without the join through surveys_response (the ORM's
-# ``response__answers`` adds it) and with the question ids spelled out.
-SUBGROUP_DIRECT_SQL = """
-SELECT s.question_id, s.report, g.question_id, g.report, count(*)
-FROM surveys_answer s JOIN surveys_answer g ON g.response_id = s.response_id
-WHERE s.question_id = ANY(%s) AND g.question_id = ANY(%s)
-GROUP BY 1, 2, 3, 4
 """
 
 # Binary COPY rows: a field count, then (length, value) per field, big-endian.
@@ -490,8 +480,7 @@ def operations(survey: Any) -> dict[str, Callable[[], Any]]:
     from estimation.services import (
         estimate_run_execute,
         estimate_run_request,
-        survey_report_counts,
-        survey_subgroup_counts,
+        survey_counts,
     )
 
     def groupby() -> Any:
@@ -508,8 +497,7 @@ def operations(survey: Any) -> dict[str, Callable[[], Any]]:
 
     return {
         "groupby": groupby,
-        "report_counts": lambda: survey_report_counts(survey),
-        "subgroup_counts": lambda: survey_subgroup_counts(survey),
+        "counts": lambda: survey_counts(survey),
         "run": run,
     }
 
@@ -656,25 +644,17 @@ def explain(sql: str, params: Sequence[Any] = (), setting: str = "") -> dict[str
 
 
 def explain_all(survey: Any) -> dict[str, Any]:
-    from estimation.services import survey_report_counts, survey_subgroup_counts
+    """Query plans of the bare GROUP BY and of the run's one aggregation."""
+    from estimation.services import survey_counts
 
-    questions = list(survey.questions.all())
-    sensitive = [q.pk for q in questions if q.is_sensitive]
-    direct = [q.pk for q in questions if not q.is_sensitive]
-    (report_sql,) = captured_sql(lambda: survey_report_counts(survey))
-    (subgroup_sql,) = captured_sql(lambda: survey_subgroup_counts(survey))
+    (counts_sql,) = [
+        sql
+        for sql in captured_sql(lambda: survey_counts(survey))
+        if "surveys_answer" in sql
+    ]
     return {
         "groupby": {"sql": GROUPBY_SQL, **explain(GROUPBY_SQL, [survey.pk])},
-        "report_counts": {"sql": report_sql, **explain(report_sql)},
-        "subgroup_counts": {"sql": subgroup_sql, **explain(subgroup_sql)},
-        "subgroup_counts_work_mem_256MB": {
-            "sql": subgroup_sql,
-            **explain(subgroup_sql, setting="work_mem = '256MB'"),
-        },
-        "subgroup_without_response_join": {
-            "sql": SUBGROUP_DIRECT_SQL,
-            **explain(SUBGROUP_DIRECT_SQL, [sensitive, direct]),
-        },
+        "survey_counts": {"sql": counts_sql, **explain(counts_sql)},
     }
 
 
@@ -816,13 +796,8 @@ def print_size(n: int, ops: dict[str, dict[str, Any]], memory: dict[str, Any]) -
             f"{row['max_s']:>8.3f} {row['cpu_median_s']:>7.3f} "
             f"{row['ratio_to_groupby']:>10.2f}"
         )
-    rest = ops["run"]["median_s"] - (
-        ops["report_counts"]["median_s"] + ops["subgroup_counts"]["median_s"]
-    )
-    print(
-        f"  run = report_counts + subgroup_counts + {rest:.3f} s "
-        "(estimating and saving, from the medians)"
-    )
+    rest = ops["run"]["median_s"] - ops["counts"]["median_s"]
+    print(f"  run = counts + {rest:.3f} s (estimating and saving, from the medians)")
     for name, mem in memory.items():
         print(
             f"  memory of one {name:<8}: tracemalloc peak "
