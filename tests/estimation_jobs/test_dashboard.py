@@ -27,29 +27,12 @@ from estimation.selectors import (
 from estimation.services import estimate_run_execute, estimate_run_request
 from surveys.charts import WIDTH, daily_chart, interval_chart
 from surveys.models import Question, Response
-from surveys.services import response_record
+from tests.estimation_jobs.responses import submit
 
 pytestmark = pytest.mark.django_db
 
 # Session, user, survey, questions, responses per day, two runs, rows, options.
 MAX_QUERIES = 9
-
-
-def submit(survey, rng, count):
-    questions = list(survey.questions.all())
-    for _ in range(count):
-        answers = [
-            {
-                "question": q.pk,
-                "report": int(rng.integers(0, len(q.options))),
-                "spec_version": q.spec_version,
-            }
-            for q in questions
-        ]
-        key = "".join(f"{int(v):02x}" for v in rng.integers(0, 256, 16))
-        response_record(
-            survey=survey, payload={"respondent_key": key, "answers": answers}
-        )
 
 
 def estimate(survey):

@@ -11,26 +11,9 @@ from estimation import estimate_question
 from estimation import services as runs
 from estimation.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Survey
-from surveys.services import response_record
+from tests.estimation_jobs.responses import submit
 
 pytestmark = pytest.mark.django_db
-
-
-def submit(survey, rng, count):
-    questions = list(survey.questions.all())
-    for _ in range(count):
-        answers = [
-            {
-                "question": q.pk,
-                "report": int(rng.integers(0, len(q.options))),
-                "spec_version": q.spec_version,
-            }
-            for q in questions
-        ]
-        key = "".join(f"{int(v):02x}" for v in rng.integers(0, 256, 16))
-        response_record(
-            survey=survey, payload={"respondent_key": key, "answers": answers}
-        )
 
 
 @pytest.fixture
