@@ -32,7 +32,12 @@ from estimation.simulate import simulate_reports
 from estimation.tasks import sweep_stale_surveys
 from surveys.design_text import format_epsilon
 from surveys.models import Answer, Response, Survey
-from surveys.services import question_create, survey_create, survey_publish
+from surveys.services import (
+    question_create,
+    response_stratum,
+    survey_create,
+    survey_publish,
+)
 
 from .conftest import WORKER_ESTIMATE_DELAY, WORKER_VISIBILITY_TIMEOUT, wait_for
 
@@ -313,16 +318,21 @@ def test_a_run_whose_worker_is_killed_is_redelivered_and_finishes_once(jobs, own
         )
         for i in range(400)
     )
-    Answer.objects.bulk_create(
-        Answer(
-            response=response,
-            question=q,
-            report=int(rng.integers(0, len(q.options))),
-            spec_version=q.spec_version,
+    answers = []
+    for response in responses:
+        reports = [(q, int(rng.integers(0, len(q.options)))) for q in questions]
+        stratum = response_stratum(reports)
+        answers.extend(
+            Answer(
+                response=response,
+                question=q,
+                report=report,
+                spec_version=q.spec_version,
+                stratum=stratum,
+            )
+            for q, report in reports
         )
-        for response in responses
-        for q in questions
-    )
+    Answer.objects.bulk_create(answers)
 
     run = estimate_run_request(survey=survey, ci_method="exact")
     wait_for(
