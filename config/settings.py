@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "surveys",
     "estimation",
 ]
@@ -144,9 +147,34 @@ X_FRAME_OPTIONS = "DENY"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "surveys.api.pagination.NewestFirst",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "surveys.api.errors.error_body",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_THROTTLE_RATES": {
+        # Per client; the client's address is hashed and kept only in the cache.
+        "submissions": os.environ.get("API_THROTTLE_SUBMISSIONS", "120/minute"),
+        "public_reads": os.environ.get("API_THROTTLE_PUBLIC_READS", "600/minute"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Randomized-response surveys API",
+    "DESCRIPTION": (
+        "Design surveys, read estimates and export the randomized answers. "
+        "Researchers authenticate with `Authorization: Token <key>` (create the "
+        "key on the Account page) or a browser session."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from static/, never a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 LOGGING = {

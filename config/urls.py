@@ -1,11 +1,22 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from surveys.account_views import api_token
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="surveys:list"), name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/token/", api_token, name="api-token"),
     path("surveys/", include("surveys.urls")),
     path("s/", include("surveys.respondent_urls")),
+    path("api/v1/", include("surveys.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema"),
+        name="api-docs",
+    ),
 ]

@@ -78,7 +78,7 @@ def survey_update(*, survey: Survey, **fields: Any) -> Survey:
     return _save_survey(survey)
 
 
-def _require_draft(survey: Survey, action: str) -> None:
+def survey_require_draft(survey: Survey, action: str) -> None:
     if not survey.is_draft:
         raise SurveyStateError(
             f"Cannot {action}: the survey is published, so its questions and designs "
@@ -90,7 +90,7 @@ def _require_draft(survey: Survey, action: str) -> None:
 def survey_publish(*, survey: Survey) -> Survey:
     """Freeze every question's design into the spec the browser will use."""
     survey = Survey.objects.select_for_update().get(pk=survey.pk)
-    _require_draft(survey, "publish again")
+    survey_require_draft(survey, "publish again")
     questions = list(survey.questions.all())
     if not questions:
         raise SurveyStateError("Add at least one question before publishing.")
@@ -117,6 +117,16 @@ def survey_reopen(*, survey: Survey) -> Survey:
     survey.status = Survey.Status.OPEN
     survey.save(update_fields=["status"])
     return survey
+
+
+def survey_delete(*, survey: Survey) -> None:
+    """Delete a survey that nobody has answered; answered data is never thrown away."""
+    if survey.responses.exists():
+        raise SurveyStateError(
+            "Cannot delete: the survey has responses. Close it instead; its data "
+            "stays available for export."
+        )
+    survey.delete()
 
 
 def spec_digest(spec: Mapping[str, Any]) -> str:
@@ -186,7 +196,7 @@ def question_create(
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
 ) -> Question:
-    _require_draft(survey, "add questions")
+    survey_require_draft(survey, "add questions")
     labels, design_data = _question_content(kind, options, design)
     last = (
         survey.questions.order_by("-position")
@@ -214,7 +224,7 @@ def question_update(
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
 ) -> Question:
-    _require_draft(question.survey, "change questions")
+    survey_require_draft(question.survey, "change questions")
     labels, design_data = _question_content(kind, options, design)
     question.text, question.kind = text.strip(), kind
     question.options, question.design = labels, design_data
@@ -224,14 +234,14 @@ def question_update(
 
 
 def question_delete(*, question: Question) -> None:
-    _require_draft(question.survey, "delete questions")
+    survey_require_draft(question.survey, "delete questions")
     question.delete()
 
 
 @transaction.atomic
 def question_move(*, question: Question, offset: int) -> None:
     """Move a question up (-1) or down (+1) in its survey."""
-    _require_draft(question.survey, "reorder questions")
+    survey_require_draft(question.survey, "reorder questions")
     ordered = list(question.survey.questions.select_for_update())
     index = next(i for i, q in enumerate(ordered) if q.pk == question.pk)
     target = min(max(index + offset, 0), len(ordered) - 1)
@@ -240,6 +250,25 @@ def question_move(*, question: Question, offset: int) -> None:
         if item.position != position:
             item.position = position
             item.save(update_fields=["position"])
+
+
+@transaction.atomic
+def question_reorder(*, survey: Survey, order: Sequence[int]) -> None:
+    """Put the survey's questions in the order of ``order``, a list of all their ids."""
+    survey_require_draft(survey, "reorder questions")
+    questions = {q.pk: q for q in survey.questions.select_for_update()}
+    if sorted(order) != sorted(questions):
+        raise ValidationError(
+            {
+                "order": "List every question id of this survey exactly once: "
+                f"{', '.join(map(str, sorted(questions)))}."
+            }
+        )
+    for position, pk in enumerate(order):
+        question = questions[pk]
+        if question.position != position:
+            question.position = position
+            question.save(update_fields=["position"])
 
 
 # -- responses ---------------------------------------------------------------

@@ -1,0 +1,71 @@
+"""One error body for every API failure: ``{"error": ..., "field": ...}``.
+
+``error`` is a sentence a person can act on; ``field`` names the offending input
+for validation errors, and ``errors`` keeps every message by field. Service
+exceptions map to statuses here, so views just call the service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from surveys.services import SubmissionError, SurveyStateError
+
+
+def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, SubmissionError):
+        return _response(exc.status, exc.message, exc.field)
+    if isinstance(exc, SurveyStateError):
+        return _response(status.HTTP_409_CONFLICT, str(exc))
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_error(response.data)
+        response.data = {"error": message, "errors": response.data}
+        if field:
+            response.data["field"] = field
+    else:
+        detail = response.data.get("detail", response.data)
+        response.data = {"error": str(detail)}
+    return response
+
+
+def _response(code: int, message: str, field: str | None = None) -> Response:
+    body = {"error": message} if field is None else {"error": message, "field": field}
+    return Response(body, status=code)
+
+
+def _first_error(data: Any, path: str = "") -> tuple[str, str]:
+    """The first message and the dotted path of the field it belongs to."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            name = path if key == "non_field_errors" else _join(path, str(key))
+            return _first_error(value, name)
+    if isinstance(data, list) and data:
+        first = data[0]
+        if isinstance(first, (dict, list)):
+            index = next((i for i, item in enumerate(data) if item), 0)
+            return _first_error(data[index], _join(path, str(index)))
+        return path, _sentence(path, str(first))
+    return path, _sentence(path, str(data) or "Invalid input.")
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _sentence(field: str, message: str) -> str:
+    return f"{field}: {message}" if field else message

@@ -1,0 +1,123 @@
+"""The respondents' side of the API: a published survey's definition, and the
+endpoint the respondent page posts its randomized answers to.
+
+No authentication, so no session and no CSRF; throttled per client.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import APIException, UnsupportedMediaType
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from surveys.selectors import epsilon_of, published_survey, respondent_questions
+from surveys.services import response_receipt, response_record
+
+from .serializers import (
+    ErrorSerializer,
+    PublicSurveySerializer,
+    ReceiptSerializer,
+    SubmissionSerializer,
+)
+
+
+class ClientThrottle(SimpleRateThrottle):
+    """Per-client rate limit; the client's address is hashed, kept only in the cache."""
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        client = self.get_ident(request).encode()
+        digest = hashlib.sha256(settings.SECRET_KEY.encode() + client).hexdigest()
+        return f"throttle:{self.scope}:{digest[:32]}"
+
+
+class SubmissionThrottle(ClientThrottle):
+    scope = "submissions"
+
+
+class PublicReadThrottle(ClientThrottle):
+    scope = "public_reads"
+
+
+class PayloadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The submission is too large."
+
+
+class PublicView(APIView):
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+
+class PublicSurvey(PublicView):
+    throttle_classes = [PublicReadThrottle]
+
+    @extend_schema(
+        responses={
+            200: PublicSurveySerializer,
+            404: OpenApiResponse(ErrorSerializer, description="No published survey."),
+        }
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        """A published survey as the respondent page uses it."""
+        survey = published_survey(slug)
+        questions = respondent_questions(survey)
+        return Response(
+            {
+                "slug": survey.slug,
+                "title": survey.title,
+                "introduction": survey.introduction,
+                "accepting_responses": survey.accepts_responses_at(timezone.now()),
+                "epsilon": epsilon_of(survey),
+                "submit_url": reverse("api:submit", args=[survey.slug]),
+                "questions": questions,
+            }
+        )
+
+
+class Submission(PublicView):
+    throttle_classes = [SubmissionThrottle]
+
+    @extend_schema(
+        request=SubmissionSerializer,
+        responses={
+            201: ReceiptSerializer,
+            200: OpenApiResponse(
+                ReceiptSerializer, description="Already received with this key."
+            ),
+            **{
+                code: OpenApiResponse(ErrorSerializer, description=text)
+                for code, text in {
+                    400: "Invalid submission; `field` names what is wrong.",
+                    404: "No published survey has this address.",
+                    409: "Not accepting responses, or the design changed.",
+                    413: "Too large.",
+                    415: "Not JSON.",
+                }.items()
+            },
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        """Store one respondent's randomized answers; idempotent per respondent key."""
+        survey = published_survey(slug)
+        if request.content_type.split(";")[0].strip() != "application/json":
+            raise UnsupportedMediaType(
+                request.content_type, "Send the answers as application/json."
+            )
+        limit = settings.SUBMISSION_MAX_BYTES
+        if len(request.body) > limit:
+            raise PayloadTooLarge(f"The submission is larger than {limit} bytes.")
+        response, created = response_record(survey=survey, payload=request.data)
+        return Response(
+            response_receipt(response),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )

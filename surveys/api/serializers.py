@@ -1,0 +1,225 @@
+"""What the API reads and writes. Validation of designs and states stays in the
+services; these only shape data and declare it for the OpenAPI schema."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.reverse import reverse
+
+from estimation import CI_METHODS, DEFAULT_METHOD
+from estimation.models import EstimateRun
+from estimation.results import DEFAULT_LEVEL
+from surveys.models import Question, Survey
+from surveys.selectors import epsilon_of
+
+# The levels a dashboard offers, and anything between them.
+MIN_LEVEL, MAX_LEVEL = 0.5, 0.999
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+class SurveySerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.get_username", read_only=True)
+    response_count = serializers.SerializerMethodField()
+    epsilon = serializers.SerializerMethodField()
+    questions_url = serializers.SerializerMethodField()
+    respondent_url = serializers.SerializerMethodField()
+    planned_responses = serializers.IntegerField(
+        min_value=1, max_value=10_000_000, required=False
+    )
+
+    class Meta:
+        model = Survey
+        fields = [
+            "id",
+            "title",
+            "introduction",
+            "status",
+            "slug",
+            "owner",
+            "opens_at",
+            "closes_at",
+            "planned_responses",
+            "created_at",
+            "published_at",
+            "response_count",
+            "epsilon",
+            "questions_url",
+            "respondent_url",
+        ]
+        read_only_fields = ["status", "slug", "created_at", "published_at"]
+
+    @extend_schema_field(serializers.IntegerField())
+    def get_response_count(self, survey: Survey) -> int:
+        counted = getattr(survey, "response_count", None)
+        return survey.responses.count() if counted is None else counted
+
+    @extend_schema_field(
+        serializers.FloatField(help_text="Sum over the randomized questions.")
+    )
+    def get_epsilon(self, survey: Survey) -> float:
+        return epsilon_of(survey)
+
+    def get_questions_url(self, survey: Survey) -> str:
+        return reverse(
+            "api:questions", args=[survey.pk], request=self.context.get("request")
+        )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_respondent_url(self, survey: Survey) -> str | None:
+        if survey.is_draft:
+            return None
+        return reverse(
+            "respond:page", args=[survey.slug], request=self.context.get("request")
+        )
+
+
+class QuestionSerializer(serializers.ModelSerializer):
+    options = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        max_length=20,
+        required=False,
+        help_text="Option labels in order; leave out for yes/no ([No, Yes]).",
+    )
+    design = serializers.DictField(
+        help_text='The design as {"name": ..., **parameters}, e.g. '
+        '{"name": "warner", "p": 0.75} or {"name": "krr", "epsilon": 1}.'
+    )
+    epsilon = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField()
+    client_spec = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Question
+        fields = [
+            "id",
+            "position",
+            "text",
+            "kind",
+            "options",
+            "design",
+            "epsilon",
+            "description",
+            "client_spec",
+            "spec_version",
+        ]
+        read_only_fields = ["position", "spec_version"]
+
+    @extend_schema_field(
+        serializers.FloatField(
+            allow_null=True, help_text="null: asked directly, not private."
+        )
+    )
+    def get_epsilon(self, question: Question) -> float | None:
+        return _finite(question.get_design().epsilon)
+
+    def get_description(self, question: Question) -> str:
+        return question.get_design().describe(labels=question.options)
+
+    @extend_schema_field(
+        serializers.DictField(
+            help_text="The exact data the respondent's browser randomizes with."
+        )
+    )
+    def get_client_spec(self, question: Question) -> dict[str, Any]:
+        return question.spec or question.get_design().client_spec()
+
+
+class QuestionOrderSerializer(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        help_text="Every question id of the survey, in the new order.",
+    )
+
+
+class RunRequestSerializer(serializers.Serializer):
+    ci_method = serializers.ChoiceField(
+        choices=list(CI_METHODS), default=DEFAULT_METHOD
+    )
+    level = serializers.FloatField(
+        min_value=MIN_LEVEL, max_value=MAX_LEVEL, default=DEFAULT_LEVEL
+    )
+
+
+class RunSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = EstimateRun
+        fields = [
+            "id",
+            "url",
+            "status",
+            "trigger",
+            "ci_method",
+            "level",
+            "n",
+            "questions_done",
+            "questions_total",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    def get_url(self, run: EstimateRun) -> str:
+        return reverse(
+            "api:run", args=[run.survey_id, run.pk], request=self.context.get("request")
+        )
+
+
+class PublicQuestionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    text = serializers.CharField()
+    kind = serializers.CharField()
+    options = serializers.ListField(child=serializers.CharField())
+    sensitive = serializers.BooleanField()
+    protection = serializers.CharField(help_text="How the answer is protected.")
+    spec = serializers.DictField(help_text="What the browser randomizes with.")
+    spec_version = serializers.CharField()
+
+
+class PublicSurveySerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    introduction = serializers.CharField()
+    accepting_responses = serializers.BooleanField()
+    epsilon = serializers.FloatField()
+    submit_url = serializers.CharField()
+    questions = PublicQuestionSerializer(many=True)
+
+
+class AnswerSerializer(serializers.Serializer):
+    question = serializers.IntegerField()
+    report = serializers.IntegerField(help_text="The randomized option's index.")
+    spec_version = serializers.CharField()
+
+
+class SubmissionSerializer(serializers.Serializer):
+    """For the schema only: the services validate submissions themselves."""
+
+    respondent_key = serializers.RegexField(r"^[0-9a-f]{32}$")
+    answers = AnswerSerializer(many=True)
+
+
+class ReceiptAnswerSerializer(AnswerSerializer):
+    label = serializers.CharField()
+
+
+class ReceiptSerializer(serializers.Serializer):
+    respondent_key = serializers.CharField()
+    received_on = serializers.DateField()
+    answers = ReceiptAnswerSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    field = serializers.CharField(required=False)
+    errors = serializers.DictField(required=False)

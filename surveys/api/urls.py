@@ -1,0 +1,36 @@
+from django.urls import path
+
+from . import public, views
+
+app_name = "api"
+urlpatterns = [
+    path("surveys/", views.SurveyList.as_view(), name="surveys"),
+    path("surveys/<int:pk>/", views.SurveyDetail.as_view(), name="survey"),
+    *(
+        path(
+            f"surveys/<int:pk>/{action}/",
+            views.SurveyAction.as_view(action_name=action),
+            name=f"survey-{action}",
+        )
+        for action in views.ACTIONS
+    ),
+    path("surveys/<int:pk>/questions/", views.QuestionList.as_view(), name="questions"),
+    path(
+        "surveys/<int:pk>/questions/order/",
+        views.QuestionOrder.as_view(),
+        name="question-order",
+    ),
+    path(
+        "surveys/<int:pk>/questions/<int:qid>/",
+        views.QuestionDetail.as_view(),
+        name="question",
+    ),
+    path("surveys/<int:pk>/runs/", views.RunList.as_view(), name="runs"),
+    path("surveys/<int:pk>/runs/<int:run_id>/", views.RunDetail.as_view(), name="run"),
+    path("public/surveys/<slug:slug>/", public.PublicSurvey.as_view(), name="public"),
+    path(
+        "public/surveys/<slug:slug>/responses/",
+        public.Submission.as_view(),
+        name="submit",
+    ),
+]

@@ -1,0 +1,266 @@
+"""Researchers' API: surveys, questions, estimate runs.
+
+Each view finds the survey through :mod:`surveys.api.permissions` and calls one
+service; errors from the services become the common error body
+(:mod:`surveys.api.errors`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from estimation.models import EstimateRun
+from estimation.services import estimate_run_request
+from surveys import services
+from surveys.models import Question, Survey
+
+from .pagination import InPosition
+from .permissions import survey_for_request, visible_surveys
+from .serializers import (
+    ErrorSerializer,
+    QuestionOrderSerializer,
+    QuestionSerializer,
+    RunRequestSerializer,
+    RunSerializer,
+    SurveySerializer,
+)
+
+ERRORS = {
+    code: OpenApiResponse(ErrorSerializer, description=text)
+    for code, text in {
+        400: "Invalid input; `field` names it.",
+        401: "Not authenticated.",
+        403: "Staff reading another's survey cannot change it.",
+        404: "No such survey (or not yours).",
+        409: "The survey's state does not allow this.",
+    }.items()
+}
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: ERRORS[code] for code in (401, 404, *codes)}
+
+
+class SurveyScoped:
+    """Mixin: ``self.survey`` is the URL's survey, checked for this request."""
+
+    request: Request
+    kwargs: dict[str, Any]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """Check access before reading the body: 401, then 404, then 403."""
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        self.survey  # noqa: B018
+
+    @property
+    def survey(self) -> Survey:
+        if not hasattr(self, "_survey"):
+            self._survey = survey_for_request(self.request, self.kwargs["pk"])
+        return self._survey
+
+
+# -- surveys -------------------------------------------------------------------
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "status",
+            enum=Survey.Status.values,
+            description="Only surveys in this state.",
+        )
+    ],
+    responses={200: SurveySerializer(many=True), **errors(400)},
+)
+class SurveyList(generics.ListCreateAPIView):
+    serializer_class = SurveySerializer
+
+    def get_queryset(self) -> QuerySet[Survey]:
+        surveys = visible_surveys(self.request.user)
+        wanted = self.request.query_params.get("status")
+        if wanted is not None:
+            if wanted not in Survey.Status.values:
+                raise ValidationError(
+                    {"status": f"Use one of {', '.join(Survey.Status.values)}."}
+                )
+            surveys = surveys.filter(status=wanted)
+        return (
+            surveys.select_related("owner")
+            .prefetch_related("questions")
+            .annotate(response_count=Count("responses"))
+        )
+
+    @extend_schema(responses={201: SurveySerializer, **errors(400)})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)
+
+    def perform_create(self, serializer: SurveySerializer) -> None:
+        serializer.instance = services.survey_create(
+            owner=self.request.user, **serializer.validated_data
+        )
+
+
+class SurveyDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
+    serializer_class = SurveySerializer
+
+    def get_object(self) -> Survey:
+        return self.survey
+
+    @extend_schema(responses={200: SurveySerializer, **errors(400, 403, 409)})
+    def put(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().put(request, *args, **kwargs)
+
+    @extend_schema(responses={200: SurveySerializer, **errors(400, 403, 409)})
+    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().patch(request, *args, **kwargs)
+
+    @extend_schema(responses={204: None, **errors(403, 409)})
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().delete(request, *args, **kwargs)
+
+    def perform_update(self, serializer: SurveySerializer) -> None:
+        services.survey_require_draft(self.survey, "change the survey")
+        serializer.instance = services.survey_update(
+            survey=self.survey, **serializer.validated_data
+        )
+
+    def perform_destroy(self, instance: Survey) -> None:
+        services.survey_delete(survey=instance)
+
+
+ACTIONS = {
+    "publish": services.survey_publish,
+    "close": services.survey_close,
+    "reopen": services.survey_reopen,
+}
+
+
+class SurveyAction(SurveyScoped, APIView):
+    """Publish (freezing every design), close or reopen a survey."""
+
+    action_name = ""
+
+    @extend_schema(request=None, responses={200: SurveySerializer, **errors(403, 409)})
+    def post(self, request: Request, pk: int) -> Response:
+        survey = ACTIONS[self.action_name](survey=self.survey)
+        return Response(SurveySerializer(survey, context={"request": request}).data)
+
+
+# -- questions -----------------------------------------------------------------
+
+
+class QuestionList(SurveyScoped, generics.ListCreateAPIView):
+    serializer_class = QuestionSerializer
+    pagination_class = InPosition
+
+    def get_queryset(self) -> QuerySet[Question]:
+        return self.survey.questions.all()
+
+    @extend_schema(responses={201: QuestionSerializer, **errors(400, 403, 409)})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)
+
+    def perform_create(self, serializer: QuestionSerializer) -> None:
+        serializer.instance = services.question_create(
+            survey=self.survey, **serializer.validated_data
+        )
+
+
+class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
+    serializer_class = QuestionSerializer
+
+    def get_object(self) -> Question:
+        return get_object_or_404(self.survey.questions, pk=self.kwargs["qid"])
+
+    @extend_schema(responses={200: QuestionSerializer, **errors(400, 403, 409)})
+    def put(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().put(request, *args, **kwargs)
+
+    @extend_schema(responses={200: QuestionSerializer, **errors(400, 403, 409)})
+    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().patch(request, *args, **kwargs)
+
+    @extend_schema(responses={204: None, **errors(403, 409)})
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().delete(request, *args, **kwargs)
+
+    def perform_update(self, serializer: QuestionSerializer) -> None:
+        question = serializer.instance
+        current = {
+            "text": question.text,
+            "kind": question.kind,
+            "options": question.options,
+            "design": question.design,
+        }
+        if "kind" in serializer.validated_data and "options" not in (
+            serializer.validated_data
+        ):
+            current["options"] = None  # a new kind starts from its own options
+        serializer.instance = services.question_update(
+            question=question, **{**current, **serializer.validated_data}
+        )
+
+    def perform_destroy(self, instance: Question) -> None:
+        services.question_delete(question=instance)
+
+
+class QuestionOrder(SurveyScoped, APIView):
+    @extend_schema(
+        request=QuestionOrderSerializer,
+        responses={200: QuestionSerializer(many=True), **errors(400, 403, 409)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Reorder a draft's questions: send every question id in the new order."""
+        serializer = QuestionOrderSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.question_reorder(
+            survey=self.survey, order=serializer.validated_data["order"]
+        )
+        questions = self.survey.questions.order_by("position")
+        return Response(
+            QuestionSerializer(questions, many=True, context={"request": request}).data
+        )
+
+
+# -- estimate runs -------------------------------------------------------------
+
+
+class RunList(SurveyScoped, generics.ListAPIView):
+    """Estimate runs, newest first; POST starts a recomputation."""
+
+    serializer_class = RunSerializer
+
+    def get_queryset(self) -> QuerySet[EstimateRun]:
+        return EstimateRun.objects.filter(survey=self.survey)
+
+    @extend_schema(
+        request=RunRequestSerializer,
+        responses={202: RunSerializer, **errors(400, 403)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Recompute with a chosen interval method and level; poll the run's URL."""
+        serializer = RunRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        run = estimate_run_request(survey=self.survey, **serializer.validated_data)
+        body = RunSerializer(run, context={"request": request}).data
+        return Response(
+            body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]}
+        )
+
+
+class RunDetail(SurveyScoped, generics.RetrieveAPIView):
+    serializer_class = RunSerializer
+
+    def get_object(self) -> EstimateRun:
+        return get_object_or_404(
+            EstimateRun.objects.filter(survey=self.survey), pk=self.kwargs["run_id"]
+        )
