@@ -35,7 +35,7 @@ class ClientThrottle(SimpleRateThrottle):
     """Per-client rate limit; the client's address is hashed, kept only in the cache."""
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
-        client = self.get_ident(request).encode()
+        client = (self.get_ident(request) or "").encode()
         digest = hashlib.sha256(settings.SECRET_KEY.encode() + client).hexdigest()
         return f"throttle:{self.scope}:{digest[:32]}"
 
@@ -61,12 +61,7 @@ class PublicView(APIView):
 class PublicSurvey(PublicView):
     throttle_classes = [PublicReadThrottle]
 
-    @extend_schema(
-        responses={
-            200: PublicSurveySerializer,
-            404: OpenApiResponse(ErrorSerializer, description="No published survey."),
-        }
-    )
+    @extend_schema(responses=PublicSurveySerializer)
     def get(self, request: Request, slug: str) -> Response:
         """A published survey as the respondent page uses it."""
         survey = published_survey(slug)
@@ -94,16 +89,12 @@ class Submission(PublicView):
             200: OpenApiResponse(
                 ReceiptSerializer, description="Already received with this key."
             ),
-            **{
-                code: OpenApiResponse(ErrorSerializer, description=text)
-                for code, text in {
-                    400: "Invalid submission; `field` names what is wrong.",
-                    404: "No published survey has this address.",
-                    409: "Not accepting responses, or the design changed.",
-                    413: "Too large.",
-                    415: "Not JSON.",
-                }.items()
-            },
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="Not accepting responses now, or the design changed "
+                "since the page was loaded.",
+            ),
+            413: OpenApiResponse(ErrorSerializer, description="Too large."),
         },
     )
     def post(self, request: Request, slug: str) -> Response:

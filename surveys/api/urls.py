@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from . import public, views
 
@@ -33,4 +33,6 @@ urlpatterns = [
         public.Submission.as_view(),
         name="submit",
     ),
+    # Anything else under /api/v1/ is a JSON 404, not the site's HTML page.
+    re_path(r"", views.no_such_endpoint),
 ]

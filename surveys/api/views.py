@@ -11,9 +11,15 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.decorators import (
+    api_view,
+    authentication_classes,
+    permission_classes,
+)
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,28 +32,12 @@ from surveys.models import Question, Survey
 from .pagination import InPosition
 from .permissions import survey_for_request, visible_surveys
 from .serializers import (
-    ErrorSerializer,
     QuestionOrderSerializer,
     QuestionSerializer,
     RunRequestSerializer,
     RunSerializer,
     SurveySerializer,
 )
-
-ERRORS = {
-    code: OpenApiResponse(ErrorSerializer, description=text)
-    for code, text in {
-        400: "Invalid input; `field` names it.",
-        401: "Not authenticated.",
-        403: "Staff reading another's survey cannot change it.",
-        404: "No such survey (or not yours).",
-        409: "The survey's state does not allow this.",
-    }.items()
-}
-
-
-def errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {code: ERRORS[code] for code in (401, 404, *codes)}
 
 
 class SurveyScoped:
@@ -68,6 +58,16 @@ class SurveyScoped:
         return self._survey
 
 
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@permission_classes([AllowAny])
+@authentication_classes([])
+def no_such_endpoint(request: Request) -> Response:
+    raise NotFound(
+        f"No API endpoint at {request.path}. The endpoints are listed at /api/docs/."
+    )
+
+
 # -- surveys -------------------------------------------------------------------
 
 
@@ -79,7 +79,6 @@ class SurveyScoped:
             description="Only surveys in this state.",
         )
     ],
-    responses={200: SurveySerializer(many=True), **errors(400)},
 )
 class SurveyList(generics.ListCreateAPIView):
     serializer_class = SurveySerializer
@@ -99,10 +98,6 @@ class SurveyList(generics.ListCreateAPIView):
             .annotate(response_count=Count("responses"))
         )
 
-    @extend_schema(responses={201: SurveySerializer, **errors(400)})
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
-
     def perform_create(self, serializer: SurveySerializer) -> None:
         serializer.instance = services.survey_create(
             owner=self.request.user, **serializer.validated_data
@@ -114,18 +109,6 @@ class SurveyDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
 
     def get_object(self) -> Survey:
         return self.survey
-
-    @extend_schema(responses={200: SurveySerializer, **errors(400, 403, 409)})
-    def put(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().put(request, *args, **kwargs)
-
-    @extend_schema(responses={200: SurveySerializer, **errors(400, 403, 409)})
-    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().patch(request, *args, **kwargs)
-
-    @extend_schema(responses={204: None, **errors(403, 409)})
-    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().delete(request, *args, **kwargs)
 
     def perform_update(self, serializer: SurveySerializer) -> None:
         services.survey_require_draft(self.survey, "change the survey")
@@ -149,7 +132,7 @@ class SurveyAction(SurveyScoped, APIView):
 
     action_name = ""
 
-    @extend_schema(request=None, responses={200: SurveySerializer, **errors(403, 409)})
+    @extend_schema(request=None, responses=SurveySerializer)
     def post(self, request: Request, pk: int) -> Response:
         survey = ACTIONS[self.action_name](survey=self.survey)
         return Response(SurveySerializer(survey, context={"request": request}).data)
@@ -165,10 +148,6 @@ class QuestionList(SurveyScoped, generics.ListCreateAPIView):
     def get_queryset(self) -> QuerySet[Question]:
         return self.survey.questions.all()
 
-    @extend_schema(responses={201: QuestionSerializer, **errors(400, 403, 409)})
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
-
     def perform_create(self, serializer: QuestionSerializer) -> None:
         serializer.instance = services.question_create(
             survey=self.survey, **serializer.validated_data
@@ -180,18 +159,6 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
 
     def get_object(self) -> Question:
         return get_object_or_404(self.survey.questions, pk=self.kwargs["qid"])
-
-    @extend_schema(responses={200: QuestionSerializer, **errors(400, 403, 409)})
-    def put(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().put(request, *args, **kwargs)
-
-    @extend_schema(responses={200: QuestionSerializer, **errors(400, 403, 409)})
-    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().patch(request, *args, **kwargs)
-
-    @extend_schema(responses={204: None, **errors(403, 409)})
-    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().delete(request, *args, **kwargs)
 
     def perform_update(self, serializer: QuestionSerializer) -> None:
         question = serializer.instance
@@ -216,7 +183,7 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
 class QuestionOrder(SurveyScoped, APIView):
     @extend_schema(
         request=QuestionOrderSerializer,
-        responses={200: QuestionSerializer(many=True), **errors(400, 403, 409)},
+        responses=QuestionSerializer(many=True),
     )
     def post(self, request: Request, pk: int) -> Response:
         """Reorder a draft's questions: send every question id in the new order."""
@@ -244,7 +211,7 @@ class RunList(SurveyScoped, generics.ListAPIView):
 
     @extend_schema(
         request=RunRequestSerializer,
-        responses={202: RunSerializer, **errors(400, 403)},
+        responses={202: RunSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         """Recompute with a chosen interval method and level; poll the run's URL."""

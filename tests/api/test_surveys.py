@@ -347,3 +347,10 @@ def test_a_bad_recompute_request_is_400(as_owner, open_survey, data, field):
     assert response.status_code == 400
     assert response.json()["field"] == field
     assert not EstimateRun.objects.exists()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nothing/", "/api/v1/surveys/abc/"])
+def test_an_unknown_api_address_is_a_json_404(anonymous, path):
+    response = anonymous.delete(path)
+    assert response.status_code == 404
+    assert response.json()["error"].startswith(f"No API endpoint at {path}.")
