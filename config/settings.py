@@ -156,11 +156,13 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "surveys.api.errors.error_body",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_THROTTLE_RATES": {
-        # Per client; the client's address is hashed and kept only in the cache.
-        "submissions": os.environ.get("API_THROTTLE_SUBMISSIONS", "120/minute"),
-        "public_reads": os.environ.get("API_THROTTLE_PUBLIC_READS", "600/minute"),
-    },
+}
+# Requests per client on the public endpoints ("N/second|minute|hour|day"). The
+# client's address is hashed and kept only in the cache, never stored or logged.
+# Respondents behind one NAT share a client, so keep these generous.
+THROTTLE_RATES = {
+    "submissions": os.environ.get("THROTTLE_SUBMISSIONS", "120/minute"),
+    "public_reads": os.environ.get("THROTTLE_PUBLIC_READS", "600/minute"),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Randomized-response surveys API",

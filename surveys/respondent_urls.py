@@ -5,5 +5,4 @@ from . import respondent_views
 app_name = "respond"
 urlpatterns = [
     path("<slug:slug>/", respondent_views.survey_page, name="page"),
-    path("<slug:slug>/responses", respondent_views.submit, name="submit"),
 ]

@@ -33,6 +33,14 @@ def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def generous_throttles(settings):
+    """Tests post many responses from one client; the throttle tests lower these."""
+    settings.THROTTLE_RATES = {
+        scope: "100000/minute" for scope in settings.THROTTLE_RATES
+    }
+
+
 def skip_or_fail(reason: str) -> None:
     """Skip a test whose service is missing, except in CI where that fails."""
     if IN_CI:

@@ -109,7 +109,7 @@ async function send(state) {
     reply = await fetch(config.submitUrl, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": config.csrfToken },
+      headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ respondent_key: state.key, answers: state.answers }),
     });
   } catch {

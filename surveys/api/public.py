@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import APIException, UnsupportedMediaType
+from rest_framework.exceptions import APIException, ParseError, UnsupportedMediaType
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,6 +33,9 @@ from .serializers import (
 
 class ClientThrottle(SimpleRateThrottle):
     """Per-client rate limit; the client's address is hashed, kept only in the cache."""
+
+    def get_rate(self) -> str:
+        return settings.THROTTLE_RATES[self.scope]
 
     def get_cache_key(self, request: Request, view: APIView) -> str:
         client = (self.get_ident(request) or "").encode()
@@ -107,7 +110,11 @@ class Submission(PublicView):
         limit = settings.SUBMISSION_MAX_BYTES
         if len(request.body) > limit:
             raise PayloadTooLarge(f"The submission is larger than {limit} bytes.")
-        response, created = response_record(survey=survey, payload=request.data)
+        try:
+            payload = request.data
+        except ParseError:
+            raise ParseError("The submission is not valid JSON.") from None
+        response, created = response_record(survey=survey, payload=payload)
         return Response(
             response_receipt(response),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

@@ -84,7 +84,7 @@ def simulated_payloads(survey: Survey, n: int, seed: int) -> list[dict]:
 
 def post_all(survey: Survey, payloads: list[dict]) -> None:
     client = Client()
-    url = f"/s/{survey.slug}/responses"
+    url = f"/api/v1/public/surveys/{survey.slug}/responses/"
     for payload in payloads:
         reply = client.post(
             url, data=json.dumps(payload), content_type="application/json"

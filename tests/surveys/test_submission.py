@@ -25,7 +25,7 @@ def answers_for(survey, reports=None):
 def post(client, survey, body, **extra):
     data = body if isinstance(body, (str, bytes)) else json.dumps(body)
     return client.post(
-        f"/s/{survey.slug}/responses",
+        f"/api/v1/public/surveys/{survey.slug}/responses/",
         data=data,
         content_type="application/json",
         **extra,
@@ -155,7 +155,9 @@ def test_a_malformed_or_oversized_body_is_a_4xx(
 
 
 def test_a_form_encoded_post_is_refused(client, open_survey):
-    reply = client.post(f"/s/{open_survey.slug}/responses", {"respondent_key": KEY})
+    reply = client.post(
+        f"/api/v1/public/surveys/{open_survey.slug}/responses/", {"respondent_key": KEY}
+    )
     assert reply.status_code == 415
 
 
@@ -189,12 +191,25 @@ def test_a_survey_outside_its_dates_takes_no_answers(client, open_survey):
     assert reply.status_code == 409
 
 
-def test_the_endpoint_requires_the_csrf_token():
+def test_the_old_page_relative_address_is_gone(client, open_survey):
+    reply = client.post(
+        f"/s/{open_survey.slug}/responses", data="{}", content_type="application/json"
+    )
+    assert reply.status_code in (404, 405)
+
+
+def test_the_endpoint_needs_no_session_or_csrf_token(open_survey):
+    """Anonymous and cookie-less: a forged cross-site request gains nothing, and a
+    plain HTML form cannot send application/json (see the 415 test above)."""
     from django.test import Client
 
     strict = Client(enforce_csrf_checks=True)
-    reply = strict.post("/s/demo/responses", data="{}", content_type="application/json")
-    assert reply.status_code == 403
+    reply = post(
+        strict,
+        open_survey,
+        {"respondent_key": KEY, "answers": answers_for(open_survey)},
+    )
+    assert reply.status_code == 201
 
 
 def test_the_page_hands_the_browser_specs_as_data_and_no_named_answer_fields(
