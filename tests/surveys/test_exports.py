@@ -359,3 +359,24 @@ def test_the_results_page_links_to_the_downloads(client, owner, answered):
     for name, _, _ in DOWNLOADS:
         assert url(name, answered) in page
     assert url("codebook", answered) in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_abandoned_download_leaves_the_connection_usable(owner, monkeypatch):
+    from surveys.demo import DEMO_QUESTIONS
+    from surveys.services import question_create, survey_create, survey_publish
+
+    # Committed responses would schedule estimate runs; none is needed here.
+    monkeypatch.setattr("estimation.services._enqueue", lambda run_id, delay: None)
+    survey = survey_create(owner=owner, title="Abandoned")
+    for question in DEMO_QUESTIONS:
+        question_create(survey=survey, **question)
+    survey = survey_publish(survey=survey)
+    store_simulated(survey, 200)
+    monkeypatch.setattr(exports, "CHUNK_BYTES", 128)
+    for export in (exports.answers_csv, exports.answers_jsonl):
+        stream = export(survey)
+        next(stream)
+        next(stream)
+        stream.close()  # what the web server does when the client goes away
+        assert Response.objects.filter(survey=survey).count() == 200
