@@ -72,10 +72,9 @@ def answers_jsonl(survey: Survey) -> Iterator[bytes]:
 def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
     """``COPY`` of the answers pivoted to one row per response, in id order.
 
-    One filtered aggregate per question reads each answer once, in the order of
-    the (response, question) unique index, so no sort is needed; a missing
-    answer is NULL. COPY takes no bind parameters; the ids inlined are integers
-    from our own rows.
+    One filtered aggregate per question, so each answer is read once, with no
+    self-join; a missing answer is NULL. COPY takes no bind parameters; the ids
+    inlined are integers from our own rows.
     """
     columns = ", ".join(
         f"max(a.report) FILTER (WHERE a.question_id = {int(q.pk)}) AS q{i}"
