@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint bench golden clean
+.PHONY: setup run test lint bench bench-export golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.estimate
 	$(PY) -m benchmarks.page_weight
 	$(PY) -m benchmarks.estimate_run
+	$(PY) -m benchmarks.export
+
+## Export of 10^6 responses over HTTP against a bare COPY (PostgreSQL).
+bench-export: $(STAMP)
+	$(PY) -m benchmarks.export
 
 ## Regenerate the golden fixture of designs after changing estimation/designs.py.
 golden: $(STAMP)

@@ -230,11 +230,11 @@ def _with_dbname(url: str, name: str) -> str:
 
 
 @contextmanager
-def bench_database(server_url: str) -> Iterator[str]:
+def bench_database(server_url: str, prefix: str = "bench_estimate") -> Iterator[str]:
     """A fresh database on the server, dropped afterwards whatever happens."""
     import psycopg
 
-    name = f"bench_estimate_{os.getpid()}"
+    name = f"{prefix}_{os.getpid()}"
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         admin.execute(f'CREATE DATABASE "{name}"')

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .designs import Design, design_from_dict, design_from_epsilon
+from .exported import UsageError, estimate_exported, read_rows
 from .golden import golden_fixture
-from .intervals import DEFAULT_METHOD, SHARE_METHODS
+from .intervals import DEFAULT_METHOD, SHARE_METHODS, validate_level, validate_method
 from .planning import (
     detectable_prevalence,
     expected_half_width,
@@ -29,8 +30,7 @@ from .results import DEFAULT_LEVEL, estimate_question
 CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
 
 
-class UsageError(ValueError):
-    """Bad input from the command line or a case file."""
+__all__ = ["UsageError", "estimate_case", "main"]
 
 
 def estimate_case(case: Any) -> dict[str, Any]:
@@ -80,6 +80,13 @@ def _read_json(path: str | None, stdin: TextIO) -> Any:
 
 
 def _command_estimate(args: argparse.Namespace, stdin: TextIO) -> Any:
+    if args.codebook is not None:
+        return _estimate_export(args, stdin)
+    if args.level is not None or args.ci_method is not None:
+        raise UsageError(
+            "--level and --ci-method go with --codebook; a case gives its own "
+            "level and ci_method"
+        )
     data = _read_json(args.file, stdin)
     if not isinstance(data, list):
         return estimate_case(data)
@@ -90,6 +97,24 @@ def _command_estimate(args: argparse.Namespace, stdin: TextIO) -> Any:
         except ValueError as error:
             results.append({"error": str(error)})
     return results
+
+
+def _estimate_export(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Tally an exported answers file with its codebook and estimate every question."""
+    if args.file is None:
+        raise UsageError("give the answers file (CSV or JSON lines, - for stdin)")
+    codebook = _read_json(args.codebook, stdin)
+    level = validate_level(DEFAULT_LEVEL if args.level is None else args.level)
+    method = validate_method(args.ci_method or DEFAULT_METHOD)
+    if args.file == "-":
+        rows = read_rows(stdin, "standard input")
+        return estimate_exported(codebook, rows, level=level, ci_method=method)
+    try:
+        with open(args.file, encoding="utf-8", newline="") as handle:
+            rows = read_rows(handle, args.file)
+            return estimate_exported(codebook, rows, level=level, ci_method=method)
+    except OSError as error:
+        raise UsageError(f"cannot read {args.file}: {error.strerror}") from error
 
 
 def _design(args: argparse.Namespace) -> Design:
@@ -169,7 +194,27 @@ def _parser() -> argparse.ArgumentParser:
         '"level": 0.95, "ci_method": "mid_p"}; counts per reported option, [no, yes] '
         f"for yes/no. Methods: {', '.join(SHARE_METHODS)}.",
     )
-    estimate.add_argument("file", nargs="?", help="JSON file (default: standard input)")
+    estimate.add_argument(
+        "file",
+        nargs="?",
+        help="JSON file (default: standard input); with --codebook, the exported "
+        "answers (CSV or JSON lines; - for standard input)",
+    )
+    estimate.add_argument(
+        "--codebook",
+        metavar="JSON",
+        help="the survey's codebook.json: FILE is then its exported answers, and "
+        "every question is estimated overall and by each direct question",
+    )
+    estimate.add_argument(
+        "--level",
+        type=float,
+        help=f"with --codebook: confidence level (default {DEFAULT_LEVEL})",
+    )
+    estimate.add_argument(
+        "--ci-method",
+        help=f"with --codebook: interval method (default {DEFAULT_METHOD})",
+    )
     estimate.set_defaults(run=_command_estimate)
 
     for name, run, text in (

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import export_views, views
 
 app_name = "surveys"
 urlpatterns = [
@@ -15,6 +15,32 @@ urlpatterns = [
         "<int:pk>/results/runs/<int:run_id>/",
         views.run_status,
         name="run_progress",
+    ),
+    path(
+        "<int:pk>/export/answers.csv",
+        export_views.answers_csv,
+        name="export_answers_csv",
+    ),
+    path(
+        "<int:pk>/export/answers.jsonl",
+        export_views.answers_jsonl,
+        name="export_answers_jsonl",
+    ),
+    path(
+        "<int:pk>/export/codebook.json",
+        export_views.codebook_json,
+        name="export_codebook_json",
+    ),
+    path("<int:pk>/export/codebook/", export_views.codebook_page, name="codebook"),
+    path(
+        "<int:pk>/export/estimates.csv",
+        export_views.estimates_csv,
+        name="export_estimates_csv",
+    ),
+    path(
+        "<int:pk>/export/estimates.json",
+        export_views.estimates_json,
+        name="export_estimates_json",
     ),
     path("<int:pk>/preview/", views.survey_preview, name="preview"),
     path("<int:pk>/publish/", views.survey_publish, name="publish"),

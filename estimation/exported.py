@@ -1,0 +1,255 @@
+"""Re-analyse a survey from its exported answers and codebook, without the platform.
+
+Reads the codebook (JSON) and the answers (CSV or JSON lines, one row per
+response, one column per question holding the reported option's code), tallies
+each question's reports overall and within each answer to the direct questions,
+and estimates them exactly as the platform does: the same counts into the same
+:func:`~estimation.results.estimate_question` give the same numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .designs import Design, design_from_dict
+from .results import estimate_question
+
+CODEBOOK_FORMATS = (1,)
+
+
+class UsageError(ValueError):
+    """Bad input from the command line, a case file or an export."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One question of the codebook: its export column and its design."""
+
+    name: str
+    question_id: Any
+    text: str
+    labels: tuple[str, ...]
+    design: Design
+    sensitive: bool
+
+
+@dataclass
+class Tally:
+    """Report counts per column, and per (sensitive, direct) column pair the
+    counts of the sensitive question's reports within each direct answer."""
+
+    responses: int = 0
+    counts: dict[str, list[int]] = field(default_factory=dict)
+    tables: dict[tuple[str, str], list[list[int]]] = field(default_factory=dict)
+
+
+def read_codebook(data: Any) -> list[Column]:
+    """The codebook's questions, validated; a :class:`UsageError` names the fault."""
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        raise UsageError("the codebook must be a JSON object with a list of questions")
+    if data.get("format") not in CODEBOOK_FORMATS:
+        raise UsageError(
+            f"codebook format {data.get('format')!r} is not one this version reads "
+            f"({', '.join(map(str, CODEBOOK_FORMATS))})"
+        )
+    columns = []
+    for index, entry in enumerate(data["questions"]):
+        where = f"codebook question {index + 1}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("column"), str):
+            raise UsageError(f"{where} has no column name")
+        try:
+            design = design_from_dict(entry["design"])
+            labels = tuple(str(o["label"]) for o in entry["options"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise UsageError(f"{where} ({entry['column']}): {error}") from error
+        if len(labels) != design.k:
+            raise UsageError(
+                f"{where} ({entry['column']}) has {len(labels)} options but its "
+                f"design has {design.k}"
+            )
+        columns.append(
+            Column(
+                name=entry["column"],
+                question_id=entry.get("question_id"),
+                text=str(entry.get("text", "")),
+                labels=labels,
+                design=design,
+                sensitive=bool(entry.get("sensitive", design.randomized)),
+            )
+        )
+    names = [c.name for c in columns]
+    if len(set(names)) != len(names):
+        raise UsageError("the codebook names a column twice")
+    return columns
+
+
+def read_rows(stream: TextIO, source: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """``(where, row)`` per response, from CSV or JSON lines (told by the first line)."""
+    first = stream.readline()
+    if first.lstrip().startswith("{"):
+        yield from _jsonl_rows(first, stream, source)
+    else:
+        yield from _csv_rows(first, stream, source)
+
+
+def _csv_rows(
+    first: str, stream: TextIO, source: str
+) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    header = next(csv.reader([first]), None)
+    if not header:
+        raise UsageError(f"{source} is empty: expected a header line")
+    width = len(header)
+    for number, values in enumerate(csv.reader(stream), start=2):
+        if not values:
+            continue
+        if len(values) != width:
+            raise UsageError(
+                f"{source}, line {number}: {len(values)} cells, the header has {width}"
+            )
+        yield f"{source}, line {number}", dict(zip(header, values, strict=True))
+
+
+def _jsonl_rows(
+    first: str, stream: TextIO, source: str
+) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for number, line in enumerate(_chain(first, stream), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise UsageError(
+                f"{source}, line {number}: not JSON ({error.msg})"
+            ) from None
+        if not isinstance(row, dict):
+            raise UsageError(f"{source}, line {number}: expected a JSON object")
+        yield f"{source}, line {number}", row
+
+
+def _chain(first: str, rest: Iterable[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+def _code(value: Any, column: Column, where: str) -> int | None:
+    """The reported option code of one cell; None for an unanswered question."""
+    if value is None or value == "":
+        return None
+    code: Any = value
+    if isinstance(value, str):
+        try:
+            code = int(value)
+        except ValueError:
+            code = None
+    if (
+        isinstance(code, bool)
+        or not isinstance(code, int)
+        or not 0 <= code < column.design.k
+    ):
+        raise UsageError(
+            f"{where}, column {column.name}: {value!r} is not an option code "
+            f"(a whole number from 0 to {column.design.k - 1})"
+        )
+    return code
+
+
+def tally(
+    columns: Sequence[Column], rows: Iterable[tuple[str, Mapping[str, Any]]]
+) -> Tally:
+    """Count every column's reports, overall and within each direct answer."""
+    direct = [c for c in columns if not c.sensitive]
+    result = Tally(
+        counts={c.name: [0] * c.design.k for c in columns},
+        tables={
+            (c.name, g.name): [[0] * c.design.k for _ in g.labels]
+            for c in columns
+            if c.sensitive
+            for g in direct
+        },
+    )
+    checked = False
+    for where, row in rows:
+        if not checked:
+            missing = [c.name for c in columns if c.name not in row]
+            if missing:
+                raise UsageError(
+                    f"{where}: no column {', '.join(missing)}, which the codebook lists"
+                )
+            checked = True
+        codes = {c.name: _code(row.get(c.name), c, where) for c in columns}
+        result.responses += 1
+        for column in columns:
+            code = codes[column.name]
+            if code is None:
+                continue
+            result.counts[column.name][code] += 1
+            if column.sensitive:
+                for group in direct:
+                    level = codes[group.name]
+                    if level is not None:
+                        result.tables[(column.name, group.name)][level][code] += 1
+    return result
+
+
+def _estimate(
+    counts: list[int], column: Column, level: float, ci_method: str
+) -> dict[str, Any] | None:
+    if sum(counts) == 0:
+        return None
+    return estimate_question(
+        counts, column.design, level=level, ci_method=ci_method, labels=column.labels
+    ).to_dict()
+
+
+def estimate_exported(
+    codebook: Any,
+    rows: Iterable[tuple[str, Mapping[str, Any]]],
+    *,
+    level: float,
+    ci_method: str,
+) -> dict[str, Any]:
+    """Every question's estimate, and by each direct question's answers."""
+    columns = read_codebook(codebook)
+    counts = tally(columns, rows)
+    direct = [c for c in columns if not c.sensitive]
+    questions = []
+    for column in columns:
+        subgroups = [
+            {
+                "group_column": group.name,
+                "group_question_id": group.question_id,
+                "group_option_code": code,
+                "group_option_label": label,
+                "n": sum(table_row),
+                "result": _estimate(table_row, column, level, ci_method),
+            }
+            for group in (direct if column.sensitive else [])
+            for code, (label, table_row) in enumerate(
+                zip(group.labels, counts.tables[(column.name, group.name)], strict=True)
+            )
+        ]
+        questions.append(
+            {
+                "column": column.name,
+                "question_id": column.question_id,
+                "text": column.text,
+                "sensitive": column.sensitive,
+                "n": sum(counts.counts[column.name]),
+                "result": _estimate(
+                    counts.counts[column.name], column, level, ci_method
+                ),
+                "subgroups": subgroups,
+            }
+        )
+    survey = codebook.get("survey") if isinstance(codebook, dict) else None
+    return {
+        "survey": survey,
+        "responses": counts.responses,
+        "level": level,
+        "ci_method": ci_method,
+        "questions": questions,
+    }

@@ -1,0 +1,144 @@
+"""The codebook: what each column of the answers export means and how it was made.
+
+With the answers and this codebook anyone can re-analyse a survey without us:
+each question's matrix P(report | truth) is the one the browser randomized
+with, exactly as :mod:`estimation.designs` rounds it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.db.models import Count
+
+from estimation import Design, survey_epsilon
+
+from .models import Question, Survey
+
+CODEBOOK_FORMAT = 1
+ORIENTATION = (
+    "matrix[t][r] = P(report r | true answer t): rows are true answers, columns "
+    "are reported answers, both by option code; each row sums to 1."
+)
+REANALYSE = (
+    "python -m estimation estimate --codebook codebook.json answers.csv "
+    "(or answers.jsonl) tallies each column and prints the same estimates, "
+    "intervals and subgroup breakdowns as the platform, with --level and "
+    "--ci-method to choose the interval. For R, see docs/methodology.md, "
+    "section 'Re-analysing the data in R'; for yes/no designs each question's "
+    "r_packages gives the parameters of rr::rrreg and RRreg::RRuni, taken from "
+    "the matrix and following those packages' documentation."
+)
+
+
+def answer_columns(survey: Survey) -> list[tuple[str, Question]]:
+    """The export's question columns, ``q1 .. qN`` in question order."""
+    return [(f"q{i}", q) for i, q in enumerate(survey.questions.all(), start=1)]
+
+
+def layout(survey: Survey) -> dict[str, Any]:
+    """The columns of the CSV and JSON lines exports and what they hold."""
+    columns = [
+        {"name": "response", "meaning": "running number 1..n in order of arrival"},
+        {"name": "received_on", "meaning": "date the response arrived (ISO 8601)"},
+    ]
+    columns += [
+        {"name": name, "meaning": f"reported option code of question {q.pk}"}
+        for name, q in answer_columns(survey)
+    ]
+    return {
+        "row": "one response",
+        "columns": columns,
+        "codes": "a reported option's code is its index 0..k-1 in the question's "
+        "options (0 = No, 1 = Yes for yes/no), which is the matrix's column; "
+        "an empty cell (CSV) or null (JSON) is a question left unanswered",
+        "respondent_key": "omitted",
+    }
+
+
+def _r_packages(design: Design) -> dict[str, Any] | None:
+    """Parameters of R's ``rr`` and ``RRreg`` for the yes/no designs, from the matrix."""
+    m = design.matrix
+    if design.k != 2 or not design.randomized:
+        return None
+    truth, no, yes = design.diagonal, float(design.base[0]), float(design.base[1])
+    if design.name == "warner":
+        p = float(m[1][1])
+        return {
+            "rr": {"design": "mirrored", "p": p},
+            "RRreg": {"model": "Warner", "p": p},
+        }
+    if design.name == "forced_response":
+        return {
+            "rr": {"design": "forced-known", "p": truth, "p0": no, "p1": yes},
+            "RRreg": {"model": "FR", "p": [no, yes]},
+        }
+    if design.name == "unrelated_question":
+        q = yes / (no + yes)
+        return {
+            "rr": {"design": "unrelated-known", "p": truth, "q": q},
+            "RRreg": {"model": "UQTknown", "p": [truth, q]},
+        }
+    return None
+
+
+def question_entry(column: str, question: Question) -> dict[str, Any]:
+    design = question.get_design()
+    private = math.isfinite(design.epsilon)
+    return {
+        "column": column,
+        "question_id": question.pk,
+        "position": question.position,
+        "text": question.text,
+        "kind": question.kind,
+        "sensitive": question.is_sensitive,
+        "options": [
+            {"code": i, "label": label} for i, label in enumerate(question.options)
+        ],
+        "design": design.to_dict(),
+        "matrix": design.matrix.tolist(),
+        "matrix_orientation": ORIENTATION,
+        "epsilon": design.epsilon if private else None,
+        "privacy": "epsilon-LDP" if private else "not private (asked plainly)",
+        "spec_version": question.spec_version,
+        "client_spec": question.spec or design.client_spec(),
+        "description": design.describe(labels=question.options),
+        "r_packages": _r_packages(design),
+    }
+
+
+def codebook(survey: Survey) -> dict[str, Any]:
+    """The survey's codebook as plain JSON-ready data."""
+    columns = answer_columns(survey)
+    designs = [q.get_design() for _, q in columns]
+    total = survey_epsilon(designs)
+    responses = survey.responses.aggregate(n=Count("id"))["n"]
+    return {
+        "format": CODEBOOK_FORMAT,
+        "survey": {
+            "id": survey.pk,
+            "title": survey.title,
+            "slug": survey.slug,
+            "status": survey.status,
+            "published_at": (
+                survey.published_at.isoformat() if survey.published_at else None
+            ),
+            "responses": responses,
+            "epsilon": total if math.isfinite(total) else None,
+            "epsilon_note": "the sum over the randomized questions (sequential "
+            "composition); direct questions are not protected and not counted",
+        },
+        "layout": layout(survey),
+        "matrix_orientation": ORIENTATION,
+        "reanalyse": REANALYSE,
+        "questions": [question_entry(name, q) for name, q in columns],
+    }
+
+
+def page_questions(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The codebook's questions with each matrix row beside its true answer."""
+    return [
+        {**q, "matrix_rows": list(zip(q["options"], q["matrix"], strict=True))}
+        for q in data["questions"]
+    ]

@@ -1,0 +1,202 @@
+"""The latest finished estimates as JSON and CSV: the saved rows, never recomputed.
+
+The numbers are those the dashboard shows, read the same way
+(:func:`estimation.selectors.latest_runs` and :func:`~estimation.selectors.saved_rows`),
+and subgroups smaller than ``DASHBOARD_MIN_GROUP_SIZE`` are withheld as the
+dashboard withholds them: too imprecise to read, and able to single people out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from django.conf import settings
+
+from estimation import survey_epsilon
+from estimation.models import EstimateRun, QuestionEstimate
+from estimation.selectors import METHOD_NAMES, latest_runs, saved_rows
+
+from .cells import csv_line
+from .codebook import answer_columns
+from .models import Question, Survey
+
+EXPORT_FORMAT = 1
+NO_RUN = (
+    "No estimates yet: they are saved once a computation has finished. "
+    "Estimates are computed in the background after responses arrive, or when "
+    "the researcher asks for them on the results page."
+)
+OPTION_FIELDS = (
+    "reported",
+    "estimate",
+    "unbiased",
+    "std_error",
+    "ci_lower",
+    "ci_upper",
+)
+CSV_HEADER = (
+    "question_column",
+    "question_id",
+    "question_text",
+    "group_column",
+    "group_question_id",
+    "group_question_text",
+    "group_option_code",
+    "group_option_label",
+    "n",
+    "option_code",
+    "option_label",
+    *OPTION_FIELDS,
+    "level",
+    "ci_method",
+    "warnings",
+)
+
+Rows = dict[tuple[int, int | None, int | None], QuestionEstimate]
+
+
+def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "code": o.option,
+            "label": labels[o.option] if o.option < len(labels) else str(o.option),
+            **{name: getattr(o, name) for name in OPTION_FIELDS},
+        }
+        for o in row.options.all()
+    ]
+
+
+def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, Any]:
+    if row is None:
+        return {"n": 0, "epsilon": None, "warnings": [], "options": []}
+    return {
+        "n": row.n,
+        "epsilon": row.epsilon,
+        "warnings": row.warnings,
+        "options": _options(row, labels),
+    }
+
+
+def _subgroups(
+    question: Question,
+    direct: Sequence[tuple[str, Question]],
+    rows: Rows,
+    min_size: int,
+) -> tuple[list[dict[str, Any]], int]:
+    """Shown subgroups by every direct question, and how many were withheld."""
+    shown, hidden = [], 0
+    for column, group in direct:
+        for code, label in enumerate(group.options):
+            row = rows.get((question.pk, group.pk, code))
+            # The dashboard's rule (estimation.selectors.breakdown).
+            if row is None or row.n == 0 or row.n < min_size or not row.options.all():
+                hidden += 1
+                continue
+            shown.append(
+                {
+                    "group_column": column,
+                    "group_question_id": group.pk,
+                    "group_question_text": group.text,
+                    "group_option_code": code,
+                    "group_option_label": label,
+                    **_estimate(row, question.options),
+                }
+            )
+    return shown, hidden
+
+
+def _run(run: EstimateRun, total: float) -> dict[str, Any]:
+    return {
+        "id": run.pk,
+        "ci_method": run.ci_method,
+        "method_name": METHOD_NAMES.get(run.ci_method, run.ci_method),
+        "level": run.level,
+        "n": run.n,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "trigger": run.trigger,
+        "survey_epsilon": total if math.isfinite(total) else None,
+    }
+
+
+def estimates_export(survey: Survey) -> dict[str, Any]:
+    """The latest finished run's saved estimates, overall and by subgroup."""
+    columns = answer_columns(survey)
+    min_size = settings.DASHBOARD_MIN_GROUP_SIZE
+    _, finished = latest_runs(survey)
+    head: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "survey": {"id": survey.pk, "title": survey.title, "slug": survey.slug},
+        "min_group_size": min_size,
+        "subgroup_rule": f"subgroups with fewer than {min_size} responses are "
+        "withheld, as on the dashboard: too imprecise to read, and small "
+        "groups could single out respondents",
+    }
+    if finished is None:
+        return {**head, "run": None, "message": NO_RUN, "questions": []}
+    rows = saved_rows(finished)
+    total = survey_epsilon(q.get_design() for _, q in columns)
+    direct = [(name, q) for name, q in columns if not q.is_sensitive]
+    questions = []
+    for column, question in columns:
+        subgroups, hidden = (
+            _subgroups(question, direct, rows, min_size)
+            if question.is_sensitive
+            else ([], 0)
+        )
+        questions.append(
+            {
+                "column": column,
+                "question_id": question.pk,
+                "text": question.text,
+                "kind": question.kind,
+                "sensitive": question.is_sensitive,
+                **_estimate(rows.get((question.pk, None, None)), question.options),
+                "subgroups": subgroups,
+                "hidden_subgroups": hidden,
+            }
+        )
+    return {
+        **head,
+        "run": _run(finished, total),
+        "message": None,
+        "questions": questions,
+    }
+
+
+def estimates_csv(survey: Survey) -> Iterator[str]:
+    """One CSV row per option, overall (empty group columns) and per subgroup.
+
+    Every cell is neutralised, numbers too: a negative unbiased estimate is
+    written ``'-0.01`` so that no cell starts with ``-``; the JSON export keeps
+    it a number.
+    """
+    data = estimates_export(survey)
+    yield csv_line(CSV_HEADER)
+    run = data["run"]
+    if run is None:
+        return
+    for question in data["questions"]:
+        lead = [question["column"], question["question_id"], question["text"]]
+        groups = [({}, question), *((g, g) for g in question["subgroups"])]
+        for group, estimate in groups:
+            codes = ";".join(w.get("code", "") for w in estimate["warnings"])
+            for option in estimate["options"]:
+                yield csv_line(
+                    [
+                        *lead,
+                        group.get("group_column"),
+                        group.get("group_question_id"),
+                        group.get("group_question_text"),
+                        group.get("group_option_code"),
+                        group.get("group_option_label"),
+                        estimate["n"],
+                        option["code"],
+                        option["label"],
+                        *(option[name] for name in OPTION_FIELDS),
+                        run["level"],
+                        run["ci_method"],
+                        codes,
+                    ]
+                )

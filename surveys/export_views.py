@@ -1,0 +1,84 @@
+"""Researcher downloads: the answers, the codebook and the estimates.
+
+Owner only, like every researcher page: another researcher's survey is a 404.
+Each view looks the survey up, calls one export function and responds; large
+files are streamed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from . import exports
+from .codebook import page_questions
+from .models import Survey
+from .selectors import owned_survey
+
+CSV = "text/csv; charset=utf-8"
+JSONL = "application/jsonl; charset=utf-8"
+JSON = "application/json"
+
+
+def _download(
+    survey: Survey, name: str, content: Iterable[bytes | str], content_type: str
+) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(content, content_type=content_type)
+    filename = f"{survey.slug}-{name}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _json(data: object) -> Iterable[str]:
+    yield json.dumps(data, indent=2, allow_nan=False) + "\n"
+
+
+@login_required
+@require_GET
+def answers_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = owned_survey(request.user, pk)
+    return _download(survey, "answers.csv", exports.answers_csv(survey), CSV)
+
+
+@login_required
+@require_GET
+def answers_jsonl(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = owned_survey(request.user, pk)
+    return _download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
+
+
+@login_required
+@require_GET
+def codebook_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = owned_survey(request.user, pk)
+    return _download(survey, "codebook.json", _json(exports.codebook(survey)), JSON)
+
+
+@login_required
+@require_GET
+def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = owned_survey(request.user, pk)
+    data = exports.codebook(survey)
+    context = {"survey": survey, "codebook": data, "questions": page_questions(data)}
+    return render(request, "surveys/codebook.html", context)
+
+
+@login_required
+@require_GET
+def estimates_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = owned_survey(request.user, pk)
+    return _download(survey, "estimates.csv", exports.estimates_csv(survey), CSV)
+
+
+@login_required
+@require_GET
+def estimates_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = owned_survey(request.user, pk)
+    data = exports.estimates_export(survey)
+    return _download(survey, "estimates.json", _json(data), JSON)

@@ -1,0 +1,167 @@
+"""Exports of a survey: its randomized answers, codebook and estimates.
+
+The answers are one row per response, one column per question holding the
+reported option's code; never the respondent key. They are streamed: on
+PostgreSQL the server pivots the answers and writes the rows itself
+(``COPY ... TO STDOUT``), which we pass on block by block, so memory stays flat
+and the export runs near the speed of a bare COPY. Elsewhere (SQLite on a
+laptop) a server-side cursor over the answers is grouped in Python.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from itertools import groupby
+from typing import Any
+
+from django.db import connection
+
+from .cells import csv_line
+from .codebook import answer_columns, codebook
+from .estimate_exports import estimates_csv, estimates_export
+from .models import Answer, Question, Survey
+
+__all__ = [
+    "answer_columns",
+    "answers_csv",
+    "answers_jsonl",
+    "codebook",
+    "estimates_csv",
+    "estimates_export",
+]
+
+# Bytes handed to the web server at a time: large enough that per-chunk costs
+# vanish, small enough that memory does not notice.
+CHUNK_BYTES = 1 << 16
+# Rows fetched per round trip on the portable path.
+FETCH_ROWS = 2000
+
+
+def _header(survey: Survey) -> list[str]:
+    return ["response", "received_on", *(name for name, _ in answer_columns(survey))]
+
+
+def answers_csv(survey: Survey) -> Iterator[bytes]:
+    """The answers as CSV (UTF-8, ``\\n`` line ends), header first."""
+    questions = [q for _, q in answer_columns(survey)]
+    yield csv_line(_header(survey)).encode()
+    if connection.vendor == "postgresql":
+        yield from _copy_chunks(_pivot_sql(survey, questions, "csv"))
+        return
+    yield from _batched_lines(_portable_rows(survey, questions), _csv_row)
+
+
+def answers_jsonl(survey: Survey) -> Iterator[bytes]:
+    """The answers as JSON lines: one object per response, keys as the CSV header."""
+    questions = [q for _, q in answer_columns(survey)]
+    if connection.vendor == "postgresql":
+        yield from _copy_chunks(_pivot_sql(survey, questions, "jsonl"))
+        return
+    names = _header(survey)
+
+    def line(row: Sequence[Any]) -> str:
+        return json.dumps(dict(zip(names, row, strict=True)), separators=(",", ":"))
+
+    yield from _batched_lines(_portable_rows(survey, questions), line)
+
+
+# -- PostgreSQL: the server pivots and formats ---------------------------------
+
+
+def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
+    """``COPY`` of the answers pivoted to one row per response, in id order.
+
+    One filtered aggregate per question, so each answer is read once, with no
+    self-join; a missing answer is NULL. COPY takes no bind parameters; the ids
+    inlined are integers from our own rows.
+    """
+    columns = ", ".join(
+        f"max(a.report) FILTER (WHERE a.question_id = {int(q.pk)}) AS q{i}"
+        for i, q in enumerate(questions, start=1)
+    )
+    pivot = (
+        f"SELECT a.response_id, {columns} FROM surveys_answer a "
+        "JOIN surveys_response r ON r.id = a.response_id "
+        f"WHERE r.survey_id = {int(survey.pk)} GROUP BY a.response_id"
+    )
+    if not questions:
+        pivot = (
+            "SELECT r.id AS response_id FROM surveys_response r "
+            f"WHERE r.survey_id = {int(survey.pk)}"
+        )
+    names = [f"q{i}" for i in range(1, len(questions) + 1)]
+    number = "row_number() OVER (ORDER BY p.response_id)"
+    day = "to_char(r.received_on, 'YYYY-MM-DD')"
+    if fmt == "csv":
+        select = ", ".join([number, day, *(f"p.{n}" for n in names)])
+        options = "(FORMAT csv)"
+    else:
+        # Codes and ISO dates need no JSON escaping; text COPY leaves them as is.
+        parts = [
+            f"'{{\"response\":' || {number}",
+            f"',\"received_on\":\"' || {day} || '\"'",
+        ]
+        parts += [f"',\"{n}\":' || coalesce(p.{n}::text, 'null')" for n in names]
+        select = " || ".join(parts) + " || '}'"
+        options = "(FORMAT text)"
+    return (
+        f"COPY (SELECT {select} FROM ({pivot}) p "
+        "JOIN surveys_response r ON r.id = p.response_id "
+        f"ORDER BY p.response_id) TO STDOUT {options}"
+    )
+
+
+def _copy_chunks(sql: str) -> Iterator[bytes]:
+    """Stream a ``COPY ... TO STDOUT`` in chunks of about :data:`CHUNK_BYTES`."""
+    connection.ensure_connection()
+    with connection.connection.cursor() as cursor:
+        with cursor.copy(sql) as copy:
+            buffer = bytearray()
+            for block in copy:
+                buffer += block
+                if len(buffer) >= CHUNK_BYTES:
+                    yield bytes(buffer)
+                    buffer.clear()
+            if buffer:
+                yield bytes(buffer)
+
+
+# -- anywhere: group the answers in Python --------------------------------------
+
+
+def _portable_rows(
+    survey: Survey, questions: Sequence[Question]
+) -> Iterator[list[Any]]:
+    """``[number, ISO date, code per question]`` per response, in id order."""
+    index = {q.pk: i for i, q in enumerate(questions)}
+    answers = (
+        Answer.objects.filter(response__survey=survey)
+        .order_by("response_id")
+        .values_list("response_id", "response__received_on", "question_id", "report")
+        .iterator(chunk_size=FETCH_ROWS)
+    )
+    for number, (_, group) in enumerate(groupby(answers, key=lambda a: a[0]), start=1):
+        answers_of_one = list(group)
+        codes: list[Any] = [None] * len(questions)
+        for _, _, question_id, report in answers_of_one:
+            codes[index[question_id]] = report
+        yield [number, answers_of_one[0][1].isoformat(), *codes]
+
+
+def _csv_row(row: Sequence[Any]) -> str:
+    return csv_line(row)[:-1]
+
+
+def _batched_lines(rows: Iterator[list[Any]], line: Any) -> Iterator[bytes]:
+    batch: list[str] = []
+    size = 0
+    for row in rows:
+        text = line(row)
+        batch.append(text)
+        size += len(text) + 1
+        if size >= CHUNK_BYTES:
+            yield ("\n".join(batch) + "\n").encode()
+            batch, size = [], 0
+    if batch:
+        yield ("\n".join(batch) + "\n").encode()
