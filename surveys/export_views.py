@@ -25,7 +25,7 @@ JSONL = "application/jsonl; charset=utf-8"
 JSON = "application/json"
 
 
-def _download(
+def download(
     survey: Survey, name: str, content: Iterable[bytes | str], content_type: str
 ) -> StreamingHttpResponse:
     response = StreamingHttpResponse(content, content_type=content_type)
@@ -43,21 +43,21 @@ def _json(data: object) -> Iterable[str]:
 @require_GET
 def answers_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     survey = owned_survey(request.user, pk)
-    return _download(survey, "answers.csv", exports.answers_csv(survey), CSV)
+    return download(survey, "answers.csv", exports.answers_csv(survey), CSV)
 
 
 @login_required
 @require_GET
 def answers_jsonl(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     survey = owned_survey(request.user, pk)
-    return _download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
+    return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
 
 
 @login_required
 @require_GET
 def codebook_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     survey = owned_survey(request.user, pk)
-    return _download(survey, "codebook.json", _json(exports.codebook(survey)), JSON)
+    return download(survey, "codebook.json", _json(exports.codebook(survey)), JSON)
 
 
 @login_required
@@ -73,7 +73,7 @@ def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def estimates_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     survey = owned_survey(request.user, pk)
-    return _download(survey, "estimates.csv", exports.estimates_csv(survey), CSV)
+    return download(survey, "estimates.csv", exports.estimates_csv(survey), CSV)
 
 
 @login_required
@@ -81,4 +81,4 @@ def estimates_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 def estimates_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     survey = owned_survey(request.user, pk)
     data = exports.estimates_export(survey)
-    return _download(survey, "estimates.json", _json(data), JSON)
+    return download(survey, "estimates.json", _json(data), JSON)

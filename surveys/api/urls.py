@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import public, views
+from . import exports, public, views
 
 app_name = "api"
 urlpatterns = [
@@ -27,6 +27,21 @@ urlpatterns = [
     ),
     path("surveys/<int:pk>/runs/", views.RunList.as_view(), name="runs"),
     path("surveys/<int:pk>/runs/<int:run_id>/", views.RunDetail.as_view(), name="run"),
+    path("surveys/<int:pk>/estimates/", exports.Estimates.as_view(), name="estimates"),
+    path(
+        "surveys/<int:pk>/estimates.csv",
+        exports.EstimatesCsv.as_view(),
+        name="estimates-csv",
+    ),
+    path("surveys/<int:pk>/codebook/", exports.Codebook.as_view(), name="codebook"),
+    path(
+        "surveys/<int:pk>/answers.csv", exports.AnswersCsv.as_view(), name="answers-csv"
+    ),
+    path(
+        "surveys/<int:pk>/answers.jsonl",
+        exports.AnswersJsonl.as_view(),
+        name="answers-jsonl",
+    ),
     path("public/surveys/<slug:slug>/", public.PublicSurvey.as_view(), name="public"),
     path(
         "public/surveys/<slug:slug>/responses/",

@@ -29,6 +29,11 @@ def routes(survey, run):
         f"{base}/questions/{question.pk}/": ("GET", "PUT", "PATCH", "DELETE"),
         f"{base}/runs/": ("GET", "POST"),
         f"{base}/runs/{run.pk}/": ("GET",),
+        f"{base}/estimates/": ("GET",),
+        f"{base}/estimates.csv": ("GET",),
+        f"{base}/codebook/": ("GET",),
+        f"{base}/answers.csv": ("GET",),
+        f"{base}/answers.jsonl": ("GET",),
     }
 
 
@@ -89,7 +94,7 @@ def test_every_route_and_method(
             assert status not in (401, 403, 404, 405), where
             assert status < 500, where
         checked += 1
-    assert checked == 27
+    assert checked == 42
 
 
 def test_methods_a_route_does_not_have_are_405(as_owner, draft_survey):

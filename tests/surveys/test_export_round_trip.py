@@ -28,10 +28,10 @@ def write(path: Path, chunks) -> Path:
     return path
 
 
-def cli(codebook: Path, answers: Path) -> dict:
+def cli(codebook: Path, answers: Path, *options: str) -> dict:
     done = subprocess.run(
         [sys.executable, "-m", "estimation", "estimate", "--codebook", str(codebook)]
-        + [str(answers)],
+        + [*options, str(answers)],
         cwd=REPO,
         capture_output=True,
         text=True,

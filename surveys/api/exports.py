@@ -1,0 +1,96 @@
+"""Exports through the API: the same files as the results page's downloads.
+
+The answers stream block by block (memory stays flat at any size); errors are
+JSON like everywhere else in the API, whatever the client asked to accept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from surveys import exports
+from surveys.export_views import CSV, JSONL, download
+
+from .views import SurveyScoped
+
+
+class ExportView(SurveyScoped, APIView):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        """Downloads carry their own type; everything else here is JSON."""
+        return super().perform_content_negotiation(request, force=True)
+
+
+def _file(media_type: str, text: str) -> dict[tuple[int, str], OpenApiResponse]:
+    return {(200, media_type): OpenApiResponse(OpenApiTypes.STR, description=text)}
+
+
+class AnswersCsv(ExportView):
+    @extend_schema(
+        responses=_file(
+            "text/csv",
+            "One row per response (respondent key omitted): response, received_on, "
+            "then q1..qN holding each reported option's code. The codebook says "
+            "what the codes and columns mean.",
+        )
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        survey = self.survey
+        return download(survey, "answers.csv", exports.answers_csv(survey), CSV)
+
+
+class AnswersJsonl(ExportView):
+    @extend_schema(
+        responses=_file(
+            "application/jsonl", "The answers as JSON lines, keyed as the CSV header."
+        )
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        survey = self.survey
+        return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
+
+
+class Codebook(SurveyScoped, APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="Each column's question, options, design, matrix "
+                "P(report | truth) and epsilon: enough to re-analyse the answers "
+                "with rr, RRreg or `python -m estimation estimate --codebook`.",
+            )
+        }
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(exports.codebook(self.survey))
+
+
+class Estimates(SurveyScoped, APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The latest finished run's estimates, as the dashboard "
+                "shows them: method, level, n, warnings, the survey's epsilon, and "
+                "every option's estimate, standard error and interval, overall and "
+                "by subgroup. `run` is null until a run has finished.",
+            )
+        }
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(exports.estimates_export(self.survey))
+
+
+class EstimatesCsv(ExportView):
+    @extend_schema(
+        responses=_file("text/csv", "The estimates, a row per option and group.")
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        survey = self.survey
+        return download(survey, "estimates.csv", exports.estimates_csv(survey), CSV)

@@ -1,0 +1,104 @@
+"""Exports through the API, and the round trip through the command line: the
+answers and codebook the API hands out, re-analysed by ``python -m estimation
+estimate``, give the estimates the API reports, to 1e-9."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.http import StreamingHttpResponse
+
+from estimation.services import estimate_run_execute, estimate_run_request
+from tests.surveys.export_data import store_simulated
+from tests.surveys.test_export_round_trip import assert_same, cli
+
+pytestmark = pytest.mark.django_db
+
+
+def url(survey, tail):
+    return f"/api/v1/surveys/{survey.pk}/{tail}"
+
+
+def body(response) -> bytes:
+    if isinstance(response, StreamingHttpResponse):
+        return b"".join(response.streaming_content)
+    return response.content
+
+
+@pytest.fixture
+def survey(open_survey, settings):
+    settings.DASHBOARD_MIN_GROUP_SIZE = 20
+    store_simulated(open_survey, 300, seed=11)
+    run = estimate_run_request(survey=open_survey, ci_method="wilson", level=0.9)
+    estimate_run_execute(run_id=run.pk)
+    return open_survey
+
+
+@pytest.mark.parametrize("answers_name", ["answers.csv", "answers.jsonl"])
+def test_round_trip_through_the_api_and_the_cli(
+    as_owner, survey, tmp_path, answers_name
+):
+    answers = as_owner.get(url(survey, answers_name))
+    assert answers.status_code == 200
+    assert isinstance(answers, StreamingHttpResponse)
+    assert f'filename="{survey.slug}-{answers_name}"' in answers["Content-Disposition"]
+    (tmp_path / answers_name).write_bytes(body(answers))
+    codebook = as_owner.get(url(survey, "codebook/"))
+    assert codebook.status_code == 200
+    (tmp_path / "codebook.json").write_text(json.dumps(codebook.json()))
+
+    reported = as_owner.get(url(survey, "estimates/")).json()
+    assert (reported["run"]["ci_method"], reported["run"]["level"]) == ("wilson", 0.9)
+    run = reported["run"]
+    output = cli(
+        tmp_path / "codebook.json",
+        tmp_path / answers_name,
+        *("--ci-method", run["ci_method"], "--level", str(run["level"])),
+    )
+    assert (output["ci_method"], output["level"]) == ("wilson", 0.9)
+
+    by_column = {q["column"]: q for q in output["questions"]}
+    compared = 0
+    for question in reported["questions"]:
+        mine = by_column[question["column"]]
+        compared += assert_same(question, mine["result"])
+        groups = {
+            (g["group_column"], g["group_option_code"]): g for g in mine["subgroups"]
+        }
+        for group in question["subgroups"]:
+            key = (group["group_column"], group["group_option_code"])
+            compared += assert_same(group, groups[key]["result"])
+    assert compared > 100
+
+
+def test_the_answers_csv_has_one_row_per_response_and_no_key(as_owner, survey):
+    text = body(as_owner.get(url(survey, "answers.csv"))).decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["response", "received_on", "q1", "q2", "q3", "q4"]
+    assert len(rows) == 301
+    keys = set(survey.responses.values_list("respondent_key", flat=True))
+    assert not any(key in text for key in keys)
+    assert not any(cell.startswith(("=", "+", "-", "@")) for r in rows for cell in r)
+
+
+def test_estimates_before_any_run_say_so(as_owner, open_survey):
+    reported = as_owner.get(url(open_survey, "estimates/")).json()
+    assert reported["run"] is None
+    assert reported["questions"] == []
+    assert reported["message"]
+
+
+def test_estimates_csv_and_an_accept_header_that_asks_for_something_else(
+    as_owner, survey
+):
+    response = as_owner.get(url(survey, "estimates.csv"), HTTP_ACCEPT="text/csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    header = body(response).decode().splitlines()[0]
+    assert "ci_lower" in header
+    missing = as_owner.get("/api/v1/surveys/999999/answers.csv", HTTP_ACCEPT="text/csv")
+    assert missing.status_code == 404
+    assert missing["Content-Type"] == "application/json"
