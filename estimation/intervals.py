@@ -61,7 +61,6 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
 from scipy.special import bdtrc, betaincinv, ndtri
 
 FloatArray = NDArray[np.float64]
@@ -246,6 +245,10 @@ def _blaker_lower(x: FloatArray, n: float, level: float) -> FloatArray:
 
 def _acceptability(x: FloatArray, n: float, share: FloatArray) -> FloatArray:
     """Blaker's acceptability: P(the smaller tail of X is at most that of x)."""
+    # Imported here: scipy.stats adds about 45 MB to every web process, and
+    # only this exact method needs it.
+    from scipy import stats
+
     binom = stats.binom(n, share)
     upper_tail = binom.sf(x - 1)
     lower_tail = binom.cdf(x)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from scipy import optimize
 from scipy.special import ndtr, ndtri
 
 from .designs import Design, percent
@@ -144,6 +143,8 @@ def detectable_prevalence(
 
     if shortfall(1.0) < 0:
         return None
+    from scipy import optimize  # here: only this search needs it (~25 MB)
+
     return float(optimize.brentq(shortfall, 0.0, 1.0, xtol=1e-12))
 
 
