@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from .models import Survey
+from .ratelimit import client_identity, rate_hit, wait_text
 from .selectors import published_survey, respondent_questions
 from .services import SubmissionError, response_receipt, response_record
 
@@ -55,6 +56,19 @@ def _error(status: int, message: str, field: str | None = None) -> JsonResponse:
 @require_POST
 def submit(request: HttpRequest, slug: str) -> JsonResponse:
     """Store one respondent's randomized answers; idempotent per respondent key."""
+    decision = rate_hit(
+        scope="submit",
+        identity=client_identity(request),
+        rate=settings.THROTTLE_SUBMISSIONS,
+    )
+    if not decision.allowed:
+        response = _error(
+            429,
+            "Too many submissions from your connection. Your answers are kept in "
+            f"this page: try again in {wait_text(decision.retry_after)}.",
+        )
+        response["Retry-After"] = str(decision.retry_after)
+        return response
     try:
         survey = published_survey(slug)
     except Http404:

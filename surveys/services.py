@@ -72,7 +72,16 @@ def survey_create(*, owner: Any, title: str, **fields: Any) -> Survey:
     return _save_survey(survey)
 
 
+# Everything else (status, slug, owner) changes only through its own service.
+EDITABLE_SURVEY_FIELDS = frozenset(
+    {"title", "introduction", "opens_at", "closes_at", "planned_responses"}
+)
+
+
 def survey_update(*, survey: Survey, **fields: Any) -> Survey:
+    refused = sorted(set(fields) - EDITABLE_SURVEY_FIELDS)
+    if refused:
+        raise SurveyStateError(f"Cannot edit {', '.join(refused)} here.")
     for name, value in fields.items():
         setattr(survey, name, value)
     return _save_survey(survey)

@@ -7,6 +7,7 @@ service there is a failure, never a skip.
 from __future__ import annotations
 
 import os
+import uuid
 
 import pytest
 
@@ -31,6 +32,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def fast_password_hasher(settings):
     """Real hashing is deliberately slow; tests only need it to round-trip."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def roomy_rate_limits(settings):
+    """Tests submit many responses from one address: limits out of the way, and
+    a fresh in-memory cache per test so no count leaks from one to the next.
+    tests/deploy/test_ratelimit.py sets real limits to see them trigger."""
+    settings.THROTTLE_SUBMISSIONS = "100000/minute"
+    settings.THROTTLE_LOGIN_USERNAME = "100000/minute"
+    settings.THROTTLE_LOGIN_CLIENT = "100000/minute"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": uuid.uuid4().hex,
+        }
+    }
 
 
 def skip_or_fail(reason: str) -> None:
