@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint bench golden clean
+.PHONY: setup run test lint bench golden clean serve bench-submit
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.estimate
 	$(PY) -m benchmarks.page_weight
 	$(PY) -m benchmarks.estimate_run
+	$(PY) -m benchmarks.submission
 
 ## Regenerate the golden fixture of designs after changing estimation/designs.py.
 golden: $(STAMP)
@@ -61,3 +62,12 @@ golden: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+
+## The production process layout without containers: gunicorn and a Celery
+## worker (with the periodic sweep) on DATABASE_URL and REDIS_URL; see docs/deploy.md.
+serve: $(STAMP)
+	PYTHON=$(abspath $(PY)) BIND=$(HOST):$(PORT) docker/serve.sh all
+
+## Submission throughput under load, on the production layout (docs/benchmarks.md).
+bench-submit: $(STAMP)
+	$(PY) -m benchmarks.submission
