@@ -38,8 +38,11 @@ class ProductionLayout:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = directory / "serve.log"
+        inherited = {
+            k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"
+        }
         self.env = {
-            **os.environ,
+            **inherited,
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url,
             "SECRET_KEY": secrets.token_urlsafe(50),
@@ -50,7 +53,6 @@ class ProductionLayout:
             "PYTHONUNBUFFERED": "1",
             **env,
         }
-        self.env.pop("DJANGO_SETTINGS_MODULE", None)
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 120.0) -> None:

@@ -11,6 +11,9 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Sync workers: requests are short and database-bound; about two per core
 # plus one (docs/deploy.md has the measured figures).
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
+# Threads let a worker take another request while one waits on PostgreSQL's
+# commit; more than one switches gunicorn to its gthread worker.
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 # The proxy in front terminates TLS; trust its X-Forwarded-Proto only from

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
 
 logger = logging.getLogger(__name__)
@@ -84,14 +85,28 @@ def rate_hit(*, scope: str, identity: str, rate: str) -> Decision:
     window, remaining = _window(parsed, time.time())
     key = _key(scope, identity, window)
     try:
-        cache.add(key, 0, timeout=parsed.seconds + 1)
-        count = cache.incr(key)
+        count = _increment(key, parsed.seconds + 1)
     except Exception:  # any cache backend's connection error
         logger.warning("rate limit %s not checked: cache unavailable", scope)
         return Decision(True, 0)
     if count > parsed.count:
         return Decision(False, remaining)
     return Decision(True, 0)
+
+
+def _increment(key: str, timeout: int) -> int:
+    """Add one to the counter; one round trip when the cache is Redis."""
+    if isinstance(cache, RedisCache):
+        # Django's RedisCache takes three round trips (add, exists, incr);
+        # submissions are the hot path, so pipeline INCR and EXPIRE NX.
+        redis_key = cache.make_and_validate_key(key)
+        client = cache._cache.get_client(redis_key, write=True)
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(redis_key)
+        pipe.expire(redis_key, timeout, nx=True)
+        return int(pipe.execute()[0])
+    cache.add(key, 0, timeout=timeout)
+    return int(cache.incr(key))
 
 
 def rate_check(*, scope: str, identity: str, rate: str) -> Decision:
