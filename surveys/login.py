@@ -48,9 +48,11 @@ class ThrottledLoginView(auth_views.LoginView):
         blocked = login_blocked(request)
         if blocked.allowed:
             return super().post(request, *args, **kwargs)
-        # Unbound, so no password is checked; the username stays filled in.
+        # Bound without the password, so none is checked; the username stays.
         username = str(request.POST.get("username", ""))
-        form = self.get_form_class()(request, initial={"username": username})
+        form = self.get_form_class()(request, data={"username": username})
+        form.is_valid()
+        form.errors.clear()
         form.add_error(
             None,
             "Too many failed log-ins. For your account's safety, try again in "
