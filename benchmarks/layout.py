@@ -38,8 +38,11 @@ class ProductionLayout:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = directory / "serve.log"
+        # Test-only variables (settings module, async-unsafe) stay behind.
         inherited = {
-            k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
         }
         self.env = {
             **inherited,

@@ -12,8 +12,13 @@ from benchmarks.layout import ROOT
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    # The browser tests' conftest sets DJANGO_ALLOW_ASYNC_UNSAFE for this
+    # process; a deployment never has it, so neither does this check.
+    inherited = {
+        k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"
+    }
     environment = {
-        **os.environ,
+        **inherited,
         "DJANGO_SETTINGS_MODULE": "config.settings_production",
         **env,
     }
