@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint bench bench-export golden clean
+.PHONY: setup run test lint bench bench-export bench-submit golden clean serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.page_weight
 	$(PY) -m benchmarks.estimate_run
 	$(PY) -m benchmarks.export
+	$(PY) -m benchmarks.submission
 
 ## Export of 10^6 responses over HTTP against a bare COPY (PostgreSQL).
 bench-export: $(STAMP)
@@ -66,3 +67,12 @@ golden: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+
+## The production process layout without containers: gunicorn and a Celery
+## worker (with the periodic sweep) on DATABASE_URL and REDIS_URL; see docs/deploy.md.
+serve: $(STAMP)
+	PYTHON=$(abspath $(PY)) BIND=$(HOST):$(PORT) docker/serve.sh all
+
+## Submission throughput under load, on the production layout (docs/benchmarks.md).
+bench-submit: $(STAMP)
+	$(PY) -m benchmarks.submission

@@ -62,7 +62,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.logging.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -157,13 +159,6 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
 }
-# Requests per client on the public endpoints ("N/second|minute|hour|day"). The
-# client's address is hashed and kept only in the cache, never stored or logged.
-# Respondents behind one NAT share a client, so keep these generous.
-THROTTLE_RATES = {
-    "submissions": os.environ.get("THROTTLE_SUBMISSIONS", "120/minute"),
-    "public_reads": os.environ.get("THROTTLE_PUBLIC_READS", "600/minute"),
-}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Randomized-response surveys API",
     "DESCRIPTION": (
@@ -187,9 +182,16 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        # One JSON object per line, never a body, IP or user agent (config/logging.py).
+        "json": {"()": "config.logging.JsonFormatter"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": os.environ.get("LOG_FORMAT", "json"),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         # The development server logs each request line with the client's
@@ -224,3 +226,46 @@ CELERY_BEAT_SCHEDULE = {
 ESTIMATE_DELAY_SECONDS = float(os.environ.get("ESTIMATE_DELAY_SECONDS", "30"))
 # Subgroups with fewer responses than this are not shown on dashboards.
 DASHBOARD_MIN_GROUP_SIZE = int(os.environ.get("DASHBOARD_MIN_GROUP_SIZE", "20"))
+
+# -- production readiness ---------------------------------------------------
+
+# Only the site's own scripts and styles, in every profile (config/csp.py).
+# No inline script or style anywhere: data reaches pages through json_script.
+CONTENT_SECURITY_POLICY = os.environ.get("CONTENT_SECURITY_POLICY") or (
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+# Celery's workers log through LOGGING above, as JSON lines like the web.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Shared by every process when Redis is configured, so rate limits hold
+# across web processes and hosts; short timeouts, because a lost cache only
+# switches throttling off (surveys/ratelimit.py), it must not stall requests.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "rr",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# Rate limits, "count/period" as DRF writes them ("60/minute", "5/15minutes").
+THROTTLE_SUBMISSIONS = os.environ.get("THROTTLE_SUBMISSIONS", "60/minute")
+THROTTLE_PUBLIC_READS = os.environ.get("THROTTLE_PUBLIC_READS", "600/minute")
+THROTTLE_LOGIN_USERNAME = os.environ.get("THROTTLE_LOGIN_USERNAME", "5/15minutes")
+THROTTLE_LOGIN_CLIENT = os.environ.get("THROTTLE_LOGIN_CLIENT", "20/15minutes")
+# Behind a reverse proxy, the header that carries the client's address (e.g.
+# X-Forwarded-For); unset, the connection's address is used. Only set it when
+# the proxy overwrites or appends to that header, or clients can forge it.
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "")
+
+# Seconds /healthz waits for the broker before calling it down.
+HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1"))

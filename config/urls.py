@@ -3,11 +3,13 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config.health import healthz
 from surveys.account_views import api_token
+from surveys.login import ThrottledLoginView
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="surveys:list"), name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", api_token, name="api-token"),
     path("surveys/", include("surveys.urls")),
@@ -19,4 +21,5 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema"),
         name="api-docs",
     ),
+    path("healthz", healthz, name="healthz"),
 ]

@@ -8,11 +8,24 @@ agent is stored anywhere.
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 
 from estimation import Design, design_from_dict
+
+
+class FrozenDesignError(Exception):
+    """Privacy only tightens: once a survey has responses, no save may change
+    what its answers were randomized with, nor add a question (which would
+    raise the survey's total epsilon), nor make it a draft again."""
+
+
+def _has_responses(survey_id: int | None) -> bool:
+    return (
+        survey_id is not None and Response.objects.filter(survey_id=survey_id).exists()
+    )
 
 
 class Survey(models.Model):
@@ -47,6 +60,13 @@ class Survey(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.is_draft and _has_responses(self.pk):
+            raise FrozenDesignError(
+                "A survey with responses cannot become a draft again."
+            )
+        super().save(*args, **kwargs)
+
     @property
     def is_draft(self) -> bool:
         return self.status == self.Status.DRAFT
@@ -80,11 +100,33 @@ class Question(models.Model):
     spec = models.JSONField(null=True, blank=True)
     spec_version = models.CharField(max_length=16, blank=True)
 
+    # What a stored answer was randomized with, and what it means.
+    FROZEN_FIELDS = ("kind", "options", "design", "spec", "spec_version")
+
     class Meta:
         ordering = ["position", "id"]
 
     def __str__(self) -> str:
         return self.text[:60]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if _has_responses(self.survey_id):
+            stored = (
+                Question.objects.filter(pk=self.pk).values(*self.FROZEN_FIELDS).first()
+                if self.pk is not None
+                else None
+            )
+            if stored is None:
+                raise FrozenDesignError(
+                    "Cannot add a question to a survey that has responses."
+                )
+            changed = [f for f in self.FROZEN_FIELDS if stored[f] != getattr(self, f)]
+            if changed:
+                raise FrozenDesignError(
+                    f"Cannot change {', '.join(changed)}: the survey has responses "
+                    "randomized with the current design."
+                )
+        super().save(*args, **kwargs)
 
     @property
     def is_sensitive(self) -> bool:

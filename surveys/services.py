@@ -6,6 +6,8 @@ survey's state allows live here and only here.
 
 from __future__ import annotations
 
+import datetime
+import functools
 import hashlib
 import json
 import re
@@ -72,7 +74,16 @@ def survey_create(*, owner: Any, title: str, **fields: Any) -> Survey:
     return _save_survey(survey)
 
 
+# Everything else (status, slug, owner) changes only through its own service.
+EDITABLE_SURVEY_FIELDS = frozenset(
+    {"title", "introduction", "opens_at", "closes_at", "planned_responses"}
+)
+
+
 def survey_update(*, survey: Survey, **fields: Any) -> Survey:
+    refused = sorted(set(fields) - EDITABLE_SURVEY_FIELDS)
+    if refused:
+        raise SurveyStateError(f"Cannot edit {', '.join(refused)} here.")
     for name, value in fields.items():
         setattr(survey, name, value)
     return _save_survey(survey)
@@ -278,7 +289,9 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
     """Store one respondent's randomized answers, exactly once.
 
     Returns the response and whether it was created now; a second submission
-    with the same respondent key gets the first one back unchanged.
+    with the same respondent key gets the first one back unchanged. This is
+    the path a viral survey hits, so it costs one lookup-free validation
+    (frozen questions are cached), one transaction and nothing else.
     """
     if not isinstance(payload, dict):
         raise SubmissionError(400, "The submission must be a JSON object.")
@@ -292,10 +305,11 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
             "respondent_key must be 32 lowercase hexadecimal characters.",
             "respondent_key",
         )
-    existing = Response.objects.filter(survey=survey, respondent_key=key).first()
-    if existing is not None:
-        return existing, False
     if not survey.accepts_responses_at(timezone.now()):
+        # A retry of a response stored before the survey closed gets its receipt.
+        existing = Response.objects.filter(survey=survey, respondent_key=key).first()
+        if existing is not None:
+            return existing, False
         raise SubmissionError(409, "This survey is not accepting responses now.")
     answers = _validated_answers(survey, payload.get("answers"))
     try:
@@ -307,7 +321,7 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
             Answer.objects.bulk_create(
                 Answer(
                     response=response,
-                    question=q,
+                    question_id=q.pk,
                     report=report,
                     spec_version=q.spec_version,
                     stratum=stratum,
@@ -315,8 +329,11 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
                 for q, report in answers
             )
             survey_mark_stale(survey_id=survey.pk)
+        # What was stored, so the receipt needs no second read.
+        response.stored_reports = [(q.pk, r, q.spec_version) for q, r in answers]
     except IntegrityError:
-        # The same key arrived twice at once: the other request stored it.
+        # The key was stored before (a retry, or the same key twice at once):
+        # the first response stands and is returned unchanged.
         return Response.objects.get(survey=survey, respondent_key=key), False
     return response, True
 
@@ -326,7 +343,7 @@ def _validated_answers(survey: Survey, answers: Any) -> list[tuple[Question, int
         raise SubmissionError(
             400, "answers must be a list, one entry per question.", "answers"
         )
-    questions = {q.pk: q for q in survey.questions.all()}
+    questions = frozen_questions(survey)
     seen: dict[int, tuple[Question, int]] = {}
     for index, entry in enumerate(answers):
         where = f"answers[{index}]"
@@ -394,17 +411,40 @@ def _is_int(value: Any) -> bool:
 
 def response_receipt(response: Response) -> dict[str, Any]:
     """What the server holds for a response: the randomized reports only."""
-    answers = response.answers.select_related("question").order_by("question__position")
+    questions = frozen_questions(response.survey)
+    rows = getattr(response, "stored_reports", None) or response.answers.values_list(
+        "question_id", "report", "spec_version"
+    )
+    ordered = sorted(rows, key=lambda row: questions[row[0]].position)
     return {
         "respondent_key": response.respondent_key,
         "received_on": response.received_on.isoformat(),
         "answers": [
             {
-                "question": a.question_id,
-                "report": a.report,
-                "label": a.question.options[a.report],
-                "spec_version": a.spec_version,
+                "question": question_id,
+                "report": report,
+                "label": questions[question_id].options[report],
+                "spec_version": spec_version,
             }
-            for a in answers
+            for question_id, report, spec_version in ordered
         ],
     }
+
+
+def frozen_questions(survey: Survey) -> dict[int, Question]:
+    """A published survey's questions by id, read once per process.
+
+    Safe to keep: designs freeze at publication and the models refuse any
+    change once there are responses (surveys/models.py). A draft is read fresh.
+    """
+    if survey.is_draft or survey.published_at is None:
+        return {q.pk: q for q in survey.questions.all()}
+    return _published_questions(survey.pk, survey.published_at)
+
+
+@functools.lru_cache(maxsize=512)
+def _published_questions(
+    survey_id: int, published_at: datetime.datetime
+) -> dict[int, Question]:
+    fields = ("id", "survey_id", "position", "kind", "options", "spec_version")
+    return {q.pk: q for q in Question.objects.filter(survey_id=survey_id).only(*fields)}

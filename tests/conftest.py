@@ -7,6 +7,7 @@ service there is a failure, never a skip.
 from __future__ import annotations
 
 import os
+import uuid
 
 import pytest
 
@@ -34,10 +35,19 @@ def fast_password_hasher(settings):
 
 
 @pytest.fixture(autouse=True)
-def generous_throttles(settings):
-    """Tests post many responses from one client; the throttle tests lower these."""
-    settings.THROTTLE_RATES = {
-        scope: "100000/minute" for scope in settings.THROTTLE_RATES
+def roomy_rate_limits(settings):
+    """Tests submit many responses from one address: limits out of the way, and
+    a fresh in-memory cache per test so no count leaks from one to the next.
+    tests/deploy/test_ratelimit.py sets real limits to see them trigger."""
+    settings.THROTTLE_SUBMISSIONS = "100000/minute"
+    settings.THROTTLE_PUBLIC_READS = "100000/minute"
+    settings.THROTTLE_LOGIN_USERNAME = "100000/minute"
+    settings.THROTTLE_LOGIN_CLIENT = "100000/minute"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": uuid.uuid4().hex,
+        }
     }
 
 

@@ -91,7 +91,6 @@ def test_make_run_serves_the_demo_survey_and_takes_an_answer(running_platform):
         data=body,
         headers={
             "Content-Type": "application/json",
-            "X-CSRFToken": config["csrfToken"],
             "Referer": f"{base}/s/demo/",
         },
     )

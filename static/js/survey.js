@@ -127,7 +127,8 @@ async function send(state) {
   if (reply.status >= 500 || reply.status === 429) {
     sendButton.disabled = false;
     sendButton.textContent = "Try sending again";
-    say("The server could not take your answers just now. Please try again in a moment.", true);
+    const wait = "The server could not take your answers just now. Please try again in a moment.";
+    say(reply.status === 429 && body.error ? body.error : wait, true);
     return;
   }
   // Refused (for example, the survey has closed). The reports stay stored and

@@ -6,20 +6,24 @@ No authentication, so no session and no CSRF; throttled per client.
 
 from __future__ import annotations
 
-import hashlib
-
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import APIException, ParseError, UnsupportedMediaType
+from rest_framework.exceptions import (
+    APIException,
+    ParseError,
+    Throttled,
+    UnsupportedMediaType,
+)
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from surveys.ratelimit import client_identity, rate_hit, wait_text
 from surveys.selectors import epsilon_of, published_survey, respondent_questions
 from surveys.services import response_receipt, response_record
 
@@ -31,34 +35,53 @@ from .serializers import (
 )
 
 
-class ClientThrottle(SimpleRateThrottle):
-    """Per-client rate limit; the client's address is hashed, kept only in the cache."""
+class ClientThrottle(BaseThrottle):
+    """Per-client limits from :mod:`surveys.ratelimit`, the login's limiter too:
+    the client's address is hashed and kept only in the cache, for one window."""
 
-    def get_rate(self) -> str:
-        return settings.THROTTLE_RATES[self.scope]
+    scope = ""
+    setting = ""
+    retry_after = 0
 
-    def get_cache_key(self, request: Request, view: APIView) -> str:
-        client = (self.get_ident(request) or "").encode()
-        digest = hashlib.sha256(settings.SECRET_KEY.encode() + client).hexdigest()
-        return f"throttle:{self.scope}:{digest[:32]}"
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        decision = rate_hit(
+            scope=self.scope,
+            identity=client_identity(request),
+            rate=getattr(settings, self.setting),
+        )
+        self.retry_after = decision.retry_after
+        return decision.allowed
+
+    def wait(self) -> float:
+        return float(self.retry_after)
 
 
 class SubmissionThrottle(ClientThrottle):
-    scope = "submissions"
+    scope, setting = "submit", "THROTTLE_SUBMISSIONS"
 
 
 class PublicReadThrottle(ClientThrottle):
-    scope = "public_reads"
-
-
-class PayloadTooLarge(APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The submission is too large."
+    scope, setting = "public-read", "THROTTLE_PUBLIC_READS"
 
 
 class PublicView(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
+
+    too_many = "Too many requests from your connection"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        seconds = max(1, int(wait or 1))
+        refusal = Throttled(
+            detail=f"{self.too_many}: try again in {wait_text(seconds)}."
+        )
+        refusal.wait = seconds  # becomes the Retry-After header
+        raise refusal
+
+
+class PayloadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The submission is too large."
 
 
 class PublicSurvey(PublicView):
@@ -84,6 +107,9 @@ class PublicSurvey(PublicView):
 
 class Submission(PublicView):
     throttle_classes = [SubmissionThrottle]
+    too_many = (
+        "Too many submissions from your connection. Your answers are kept in this page."
+    )
 
     @extend_schema(
         request=SubmissionSerializer,

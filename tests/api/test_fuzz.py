@@ -12,7 +12,9 @@ import itertools
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
@@ -39,7 +41,20 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 
 
 @pytest.fixture
-def world(owner, open_survey, django_user_model, settings):
+def keep_test_connection():
+    """Requests go through the real WSGI handler, which closes the database
+    connection after each one; inside the test's transaction that would close
+    it for good. Django's own test client disconnects the same handlers."""
+    signals = (request_started, request_finished)
+    for signal in signals:
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in signals:
+        signal.connect(close_old_connections)
+
+
+@pytest.fixture
+def world(keep_test_connection, owner, open_survey, django_user_model, settings):
     """A published and a draft survey with a run, and every client's credentials."""
     from surveys.services import question_create, survey_create
 

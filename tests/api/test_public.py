@@ -118,27 +118,11 @@ def test_a_closed_survey_is_readable_but_takes_no_answers(anonymous, open_survey
     assert response.status_code == 409
 
 
-def test_submissions_are_throttled_per_client(anonymous, open_survey, settings):
-    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "submissions": "3/minute"}
-    codes = []
-    for i in range(4):
-        codes.append(
-            anonymous.post(
-                submit_url(open_survey),
-                {"respondent_key": f"{i:032x}", "answers": answers(open_survey)},
-                format="json",
-                REMOTE_ADDR="198.51.100.7",
-            ).status_code
-        )
-    other = anonymous.post(
-        submit_url(open_survey),
-        {"respondent_key": "f" * 32, "answers": answers(open_survey)},
-        format="json",
-        REMOTE_ADDR="198.51.100.8",
-    )
-    assert codes == [201, 201, 201, 429]
-    assert other.status_code == 201
-    assert Response.objects.count() == 4
+def test_reads_of_a_definition_are_throttled_too(anonymous, open_survey, settings):
+    """Submissions' limits are tested in tests/deploy/test_ratelimit.py."""
+    settings.THROTTLE_PUBLIC_READS = "2/minute"
+    codes = [anonymous.get(definition_url(open_survey)).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
 
 
 def test_public_endpoints_ignore_researcher_credentials(as_owner, open_survey):

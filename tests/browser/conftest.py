@@ -3,7 +3,8 @@
 Every page is opened through the ``visit`` fixture, which records each request
 the page makes (with its body) and each console or page error, and fails the
 test on any request to another origin than the live server, on any console
-error and on any uncaught page error.
+error, on any uncaught page error, on any Content Security Policy violation
+and on any page the site served without its policy.
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 HERE = Path(__file__).resolve().parent
 # Schemes that name no network origin (the page's ``<link rel=icon href="data:,">``).
 LOCAL_SCHEMES = {"data", "blob", "about"}
+# Runs in every page before its own scripts: reports each violation of the
+# Content Security Policy to the test (a CSP cannot block this injected script).
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__reportCspViolation(
+    `${event.violatedDirective} blocked ${event.blockedURI || "inline"}` +
+    ` at ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -102,6 +112,8 @@ class Visit:
     requests: list[Recorded] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
+    pages_without_csp: list[str] = field(default_factory=list)
     closed: bool = False
 
     def goto(self, path: str, **options: Any) -> Any:
@@ -123,6 +135,8 @@ class Visit:
         assert self.third_party() == [], "requests to another origin"
         assert self.console_errors == [], "console errors"
         assert self.page_errors == [], "uncaught page errors"
+        assert self.csp_violations == [], "Content Security Policy violations"
+        assert self.pages_without_csp == [], "pages served without the CSP"
 
     def storage(self) -> dict[str, Any]:
         """Cookies and this origin's localStorage, as {"cookies": {name: value},
@@ -172,7 +186,22 @@ def visit(
             text = f"{message.text} @ {message.location.get('url', '')}"
             recorded.console_errors.append(text)
 
+        def on_response(response: Any) -> None:
+            request = response.request
+            if (
+                request.resource_type == "document"
+                and origin_of(response.url) == origin
+                and "content-security-policy" not in response.headers
+            ):
+                recorded.pages_without_csp.append(response.url)
+
+        def on_violation(text: str) -> None:
+            recorded.csp_violations.append(text)
+
+        context.expose_function("__reportCspViolation", on_violation)
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
         context.on("request", on_request)
+        context.on("response", on_response)
         page.on("console", on_console)
         page.on("pageerror", lambda error: recorded.page_errors.append(str(error)))
         opened.append(recorded)

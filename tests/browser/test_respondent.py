@@ -331,3 +331,22 @@ def test_closed_survey_says_so_and_offers_no_send(visit, open_survey):
     assert not any(r.path.endswith(".js") for r in respondent.requests)
     assert not Response.objects.exists()
     respondent.assert_clean()
+
+
+def test_an_inline_script_is_blocked_and_reported_as_a_violation(visit, open_survey):
+    """The policy really holds in the browser: the check above is not vacuous."""
+    from tests.browser.helpers import page_path
+
+    recorded = visit()
+    recorded.goto(page_path(open_survey))
+    recorded.page.evaluate(
+        """() => { const s = document.createElement("script");
+        s.textContent = "window.__ran = true"; document.body.append(s); }"""
+    )
+    recorded.page.wait_for_function("() => true")
+    assert recorded.page.evaluate("window.__ran === true") is False
+    recorded.page.wait_for_timeout(200)
+    assert any("script-src" in v for v in recorded.csp_violations)
+    # Expected here: clear them (and the console error) so teardown passes.
+    recorded.csp_violations.clear()
+    recorded.console_errors.clear()

@@ -1,0 +1,115 @@
+"""Start and stop the production process layout (``docker/serve.sh all``).
+
+The smoke test and the submission benchmark both run exactly what ``make
+serve`` runs: migrate, collectstatic, gunicorn and a Celery worker with the
+periodic sweep, under ``config.settings_production``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE = ROOT / "docker" / "serve.sh"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ProductionLayout:
+    """``docker/serve.sh all`` on a free loopback port, logging to a file."""
+
+    def __init__(
+        self, *, database_url: str, redis_url: str, directory: Path, **env: str
+    ) -> None:
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.log_path = directory / "serve.log"
+        # Test-only variables (settings module, async-unsafe) stay behind.
+        inherited = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+        }
+        self.env = {
+            **inherited,
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "BIND": f"127.0.0.1:{self.port}",
+            "PYTHON": sys.executable,
+            "VAR_DIR": str(directory / "var"),
+            "STATIC_ROOT": str(directory / "static"),
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 120.0) -> None:
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                ["bash", str(SERVE), "all"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while self.health() is None:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"serve.sh exited:\n{self.log()[-4000:]}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"no /healthz in {timeout:.0f} s:\n{self.log()}")
+            time.sleep(0.3)
+
+    def health(self) -> dict[str, object] | None:
+        """``/healthz``'s body, or None while nothing answers."""
+        try:
+            with urllib.request.urlopen(f"{self.base_url}/healthz", timeout=3) as r:
+                return dict(json.load(r))
+        except urllib.error.HTTPError as error:
+            return dict(json.load(error))
+        except OSError:
+            return None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        """SIGTERM the whole process group we started; SIGKILL it if it lingers."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+        except ProcessLookupError:
+            pass
+        # Children outlive the shell for a moment; wait until the group is gone.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+        else:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process = None

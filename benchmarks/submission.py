@@ -1,0 +1,286 @@
+"""Submission throughput on the production layout, against a bare view.
+
+Starts ``docker/serve.sh all`` (gunicorn and a Celery worker, production
+profile) on a free loopback port, on a fresh PostgreSQL database
+``bench_submit_<pid>`` with the demo survey seeded, under
+``benchmarks.settings_bench``: the production settings plus ``/bench/bare``, a
+Django view that returns a constant JSON through the same middleware. The rate
+limit is raised through the environment so the run measures throughput, not
+the throttle.
+
+A load generator of ``--concurrency`` threads on loopback then sends, in
+interleaved rounds (bare, submissions, bare, ...), ``--requests`` requests of
+each kind: every submission is a new respondent's full set of answers, built
+beforehand exactly as the page builds it (benchmarks/respondent.py). The run
+stops early at ``--time-limit`` seconds. It reports requests per second for
+each kind, their ratio, p50 and p99 latency and errors, and counts the stored
+responses in the database: each one sent must be stored exactly once.
+
+Target: submissions at least ``MIN_RATIO`` (0.4) of the bare view's requests
+per second, no error, stored == sent. Exit status 1 when missed.
+
+Run with ``make bench-submit`` or::
+
+    python -m benchmarks.submission [--requests N] [--concurrency C]
+        [--workers W] [--rounds R] [--time-limit S] [--json PATH]
+
+PostgreSQL: ``--postgres`` (default ``BENCH_POSTGRES_URL`` or
+``postgresql://postgres@127.0.0.1:5432/postgres``), with the right to create
+databases; Redis: ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.layout import ROOT, ProductionLayout
+from benchmarks.respondent import (
+    PROXY_HEADERS,
+    SurveyPage,
+    open_survey_page,
+    request,
+    submission,
+)
+
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+MIN_RATIO = 0.4
+SEED = 20261122
+
+
+@dataclass
+class Sample:
+    """The requests of one kind: latencies in seconds, statuses, busy time."""
+
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, status: int, latency: float) -> None:
+        self.latencies.append(latency)
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def summary(self, ok: int) -> dict[str, Any]:
+        ordered = sorted(self.latencies)
+        return {
+            "requests": len(ordered),
+            "seconds": round(self.seconds, 3),
+            "rps": round(len(ordered) / self.seconds, 1) if self.seconds else 0.0,
+            "p50_ms": round(1000 * statistics.median(ordered), 1),
+            "p99_ms": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1),
+            "errors": len(ordered) - self.statuses.get(ok, 0),
+            "statuses": self.statuses,
+        }
+
+
+@contextmanager
+def bench_database(server_url: str) -> Iterator[str]:
+    """A fresh database on the server, dropped afterwards whatever happens."""
+    import psycopg
+
+    name = f"bench_submit_{os.getpid()}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{server_url.rpartition('/')[0]}/{name}"
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def stored_responses(database_url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM surveys_response r JOIN surveys_survey s "
+            "ON s.id = r.survey_id WHERE s.slug = 'demo'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def run_batch(
+    send: Callable[[int], int], count: int, concurrency: int, sample: Sample
+) -> None:
+    """``count`` calls of ``send(i)`` on ``concurrency`` threads, timed."""
+
+    def one(index: int) -> None:
+        started = time.perf_counter()
+        status = send(index)
+        sample.add(status, time.perf_counter() - started)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as pool:
+        list(pool.map(one, range(count)))
+    sample.seconds += time.perf_counter() - started
+
+
+def load(
+    page: SurveyPage, args: argparse.Namespace
+) -> tuple[Sample, Sample, int, bool]:
+    """Interleaved rounds of bare and submission requests; (bare, submit, sent)."""
+    rng = np.random.default_rng(SEED)
+    bodies = [submission(page, rng)[1] for _ in range(args.requests)]
+    headers = page.headers()
+    url = page.base_url
+
+    def bare(_: int) -> int:
+        return request(url, "GET", "/bench/bare", headers=PROXY_HEADERS)[0]
+
+    def submit(index: int) -> int:
+        return request(
+            url, "POST", page.config["submitUrl"], body=bodies[index], headers=headers
+        )[0]
+
+    # Warm up both paths (connections, caches) before timing; not counted.
+    warm = Sample()
+    run_batch(bare, 50, args.concurrency, warm)
+    per_round = args.requests // args.rounds
+    bare_sample, submit_sample = Sample(), Sample()
+    deadline, sent, cut = time.monotonic() + args.time_limit, 0, False
+    for _ in range(args.rounds):
+        if time.monotonic() > deadline:
+            cut = True
+            break
+        run_batch(bare, per_round, args.concurrency, bare_sample)
+        batch = bodies[sent : sent + per_round]
+        offset = sent
+        run_batch(
+            lambda i, offset=offset: submit(offset + i),
+            len(batch),
+            args.concurrency,
+            submit_sample,
+        )
+        sent += len(batch)
+    return bare_sample, submit_sample, sent, cut
+
+
+def machine_facts() -> dict[str, Any]:
+    return {
+        "date": date.today().isoformat(),
+        "cpus": os.cpu_count(),
+        "usable_cpus": len(os.sched_getaffinity(0)),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=3000, help="of each kind")
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
+    parser.add_argument("--threads", type=int, default=1, help="per gunicorn worker")
+    parser.add_argument("--time-limit", type=float, default=180.0)
+    parser.add_argument(
+        "--postgres", default=os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES)
+    )
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+
+    facts = machine_facts()
+    print(f"Machine: {facts}")
+    with (
+        bench_database(args.postgres) as database_url,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
+        layout = ProductionLayout(
+            database_url=database_url,
+            redis_url=redis_url,
+            directory=Path(tmp),
+            DJANGO_SETTINGS_MODULE="benchmarks.settings_bench",
+            WEB_CONCURRENCY=str(args.workers),
+            GUNICORN_THREADS=str(args.threads),
+            THROTTLE_SUBMISSIONS="1000000000/minute",
+            LOG_LEVEL="WARNING",
+        )
+        layout.start()
+        try:
+            subprocess.run(
+                [sys.executable, "manage.py", "seed_demo"],
+                cwd=ROOT,
+                env=layout.env,
+                check=True,
+                capture_output=True,
+            )
+            page = open_survey_page(layout.base_url)
+            bare, submit, sent, cut = load(page, args)
+            stored = stored_responses(database_url)
+        finally:
+            layout.stop()
+
+    results = report(bare, submit, sent, stored, cut, args)
+    if args.json:
+        args.json.write_text(json.dumps({"machine": facts, **results}, indent=2))
+    return 0 if results["pass"] else 1
+
+
+def report(
+    bare: Sample,
+    submit: Sample,
+    sent: int,
+    stored: int,
+    cut: bool,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    bare_s, submit_s = bare.summary(ok=200), submit.summary(ok=201)
+    ratio = submit_s["rps"] / bare_s["rps"] if bare_s["rps"] else 0.0
+    print(
+        f"\ngunicorn workers: {args.workers} x {args.threads} thread(s); "
+        f"load: {args.concurrency} threads "
+        f"on loopback, {args.rounds} interleaved rounds"
+        + (" (cut short by the time limit)" if cut else "")
+    )
+    print(
+        f"{'kind':<12}{'requests':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+    )
+    for name, row in (("bare view", bare_s), ("submission", submit_s)):
+        print(
+            f"{name:<12}{row['requests']:>9}{row['rps']:>9.1f}{row['p50_ms']:>9.1f}"
+            f"{row['p99_ms']:>9.1f}{row['errors']:>8}"
+        )
+    print(f"ratio submissions / bare: {ratio:.2f} (target >= {MIN_RATIO})")
+    print(f"responses sent {sent}, stored {stored}")
+    passed = (
+        ratio >= MIN_RATIO
+        and submit_s["errors"] == 0
+        and bare_s["errors"] == 0
+        and stored == sent
+    )
+    print("PASS" if passed else "FAIL")
+    return {
+        "workers": args.workers,
+        "threads": args.threads,
+        "concurrency": args.concurrency,
+        "bare": bare_s,
+        "submission": submit_s,
+        "ratio": round(ratio, 3),
+        "sent": sent,
+        "stored": stored,
+        "pass": passed,
+        "args": {k: str(v) for k, v in vars(args).items()},
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())

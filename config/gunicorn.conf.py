@@ -1,0 +1,37 @@
+"""gunicorn's settings for the production layout (docker/serve.sh).
+
+No access log: the request-logging middleware writes one JSON line per
+request without the client's address or user agent, which gunicorn's access
+log format would carry. gunicorn's own messages use the same JSON lines.
+"""
+
+import os
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+# Sync workers: requests are short and database-bound; about two per core
+# plus one (docs/deploy.md has the measured figures).
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
+# Threads let a worker take another request while one waits on PostgreSQL's
+# commit; more than one switches gunicorn to its gthread worker.
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+# The proxy in front terminates TLS; trust its X-Forwarded-Proto only from
+# the addresses listed (gunicorn's own default is 127.0.0.1).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = None
+# No control socket: its default path is shared by every gunicorn of the user.
+control_socket_disable = True
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "config.logging.JsonFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "json"},
+    },
+    "loggers": {
+        "gunicorn.error": {"handlers": ["console"], "level": loglevel.upper()},
+        "gunicorn.access": {"handlers": [], "propagate": False},
+    },
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The production process layout, with or without containers.
+#
+#   docker/serve.sh all      migrate, collectstatic, then gunicorn + a Celery
+#                            worker with the periodic sweep (make serve)
+#   docker/serve.sh web      gunicorn only          (one per web container/host)
+#   docker/serve.sh worker   a Celery worker only   (any number, on any host)
+#   docker/serve.sh beat     the periodic sweep     (exactly one in the cluster)
+#   docker/serve.sh migrate  migrate the database   (once per release)
+#
+# Needs DATABASE_URL, REDIS_URL and SECRET_KEY; see docs/deploy.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${DATABASE_URL:?set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/rr_survey}"
+: "${REDIS_URL:?set REDIS_URL, e.g. redis://127.0.0.1:6379/0}"
+: "${SECRET_KEY:?set SECRET_KEY to a long random string}"
+export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings_production}"
+PY="${PYTHON:-python}"
+VAR_DIR="${VAR_DIR:-var}"
+mkdir -p "$VAR_DIR"
+
+web() { exec "$PY" -m gunicorn config.wsgi -c config/gunicorn.conf.py; }
+worker() {
+  exec "$PY" -m celery -A config worker --loglevel="${LOG_LEVEL:-INFO}" \
+    --without-gossip --without-mingle "$@"
+}
+beat() {
+  exec "$PY" -m celery -A config beat --loglevel="${LOG_LEVEL:-INFO}" \
+    --schedule "$VAR_DIR/celerybeat-schedule"
+}
+migrate() { "$PY" manage.py migrate --noinput; }
+
+case "${1:-all}" in
+  web) web ;;
+  worker) worker ;;
+  beat) beat ;;
+  migrate) migrate ;;
+  all)
+    migrate
+    "$PY" manage.py collectstatic --noinput --verbosity 0
+    # One host: the worker also runs the sweep. Stop both when either stops.
+    (worker --beat --schedule "$VAR_DIR/celerybeat-schedule") &
+    jobs_pid=$!
+    (web) &
+    web_pid=$!
+    trap 'kill -TERM "$web_pid" "$jobs_pid" 2>/dev/null || true' EXIT INT TERM
+    wait -n "$web_pid" "$jobs_pid"
+    ;;
+  *) echo "usage: $0 [all|web|worker|beat|migrate]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,39 @@
+"""The container files refer to things that exist (no engine runs here)."""
+
+from __future__ import annotations
+
+import re
+
+from benchmarks.layout import ROOT
+
+DOCKER = ROOT / "docker"
+
+
+def test_the_dockerfile_copies_only_files_that_exist():
+    text = (DOCKER / "Dockerfile").read_text()
+    assert text.startswith("# ") or "FROM python:3.11-slim" in text
+    assert re.search(r"^USER \w+", text, re.M), "the image runs as a non-root user"
+    for line in re.findall(r"^COPY (?!--from)(.+)$", text, re.M):
+        *sources, _ = line.split()
+        for source in sources:
+            if not source.startswith("--"):
+                assert (ROOT / source).exists(), source
+
+
+def test_compose_runs_every_role_of_serve_sh_with_health_checks():
+    text = (DOCKER / "compose.yaml").read_text()
+    for service in ("web", "worker", "beat", "migrate", "postgres", "redis"):
+        assert re.search(rf"^  {service}:$", text, re.M), service
+    for role in ("web", "worker", "beat", "migrate"):
+        assert f'"docker/serve.sh", "{role}"' in text, role
+    assert text.count("healthcheck:") >= 3
+    assert "pgdata:/var/lib/postgresql/data" in text
+    assert (DOCKER / ".env.example").exists()
+
+
+def test_the_env_example_names_every_variable_compose_needs():
+    compose = (DOCKER / "compose.yaml").read_text()
+    example = (DOCKER / ".env.example").read_text()
+    needed = set(re.findall(r"\$\{(\w+)(?::?[-?][^}]*)?\}", compose))
+    defined = set(re.findall(r"^(\w+)=", example, re.M))
+    assert needed <= defined, needed - defined

@@ -1,0 +1,176 @@
+"""The rate limits trigger, say when to come back, and never keep an address."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from django.core.cache import cache
+
+from benchmarks.layout import ROOT
+from surveys.ratelimit import Rate, parse_rate, rate_hit, wait_text
+
+pytestmark = pytest.mark.django_db
+
+
+def _submit(client, survey, key: str, **headers):
+    answers = [
+        {"question": q.pk, "report": 0, "spec_version": q.spec_version}
+        for q in survey.questions.all()
+    ]
+    body = json.dumps({"respondent_key": key, "answers": answers})
+    return client.post(
+        f"/api/v1/public/surveys/{survey.slug}/responses/",
+        body,
+        "application/json",
+        **headers,
+    )
+
+
+def test_rates_are_written_as_drf_writes_them():
+    assert parse_rate("60/minute") == Rate(60, 60)
+    assert parse_rate("5/15minutes") == Rate(5, 900)
+    assert parse_rate("1000/day") == Rate(1000, 86400)
+    assert parse_rate("3/s") == Rate(3, 1)
+    with pytest.raises(ValueError, match="not a rate"):
+        parse_rate("sixty a minute")
+    assert wait_text(1) == "1 second"
+    assert wait_text(61) == "2 minutes"
+
+
+def test_submissions_past_the_limit_get_a_429_that_says_when(
+    client, open_survey, settings
+):
+    settings.THROTTLE_SUBMISSIONS = "3/minute"
+    for index in range(3):
+        assert _submit(client, open_survey, f"{index:032x}").status_code == 201
+    refused = _submit(client, open_survey, f"{9:032x}")
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert "try again in" in refused.json()["error"]
+    assert open_survey.responses.count() == 3
+
+
+def test_the_limit_is_per_client_and_a_proxy_header_counts_only_when_trusted(
+    client, open_survey, settings
+):
+    settings.THROTTLE_SUBMISSIONS = "1/minute"
+    assert (
+        _submit(
+            client, open_survey, "a" * 32, HTTP_X_FORWARDED_FOR="198.51.100.1"
+        ).status_code
+        == 201
+    )
+    # Untrusted header: the same connection address, so the same client.
+    assert (
+        _submit(
+            client, open_survey, "b" * 32, HTTP_X_FORWARDED_FOR="198.51.100.2"
+        ).status_code
+        == 429
+    )
+    settings.CLIENT_IP_HEADER = "X-Forwarded-For"
+    assert (
+        _submit(
+            client, open_survey, "c" * 32, HTTP_X_FORWARDED_FOR="198.51.100.3"
+        ).status_code
+        == 201
+    )
+    # Only the last entry (the one our proxy appended) identifies the client.
+    assert (
+        _submit(
+            client, open_survey, "d" * 32, HTTP_X_FORWARDED_FOR="10.0.0.9, 198.51.100.3"
+        ).status_code
+        == 429
+    )
+
+
+def test_the_cache_holds_a_keyed_hash_never_the_address(settings):
+    rate_hit(scope="probe", identity="203.0.113.77", rate="5/minute")
+    keys = list(cache._cache.keys())  # locmem's own store
+    assert keys
+    assert not [key for key in keys if "203.0.113.77" in key]
+
+
+def test_a_lost_cache_lets_submissions_through(client, open_survey, settings):
+    settings.THROTTLE_SUBMISSIONS = "1/minute"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    assert _submit(client, open_survey, "e" * 32).status_code == 201
+    assert _submit(client, open_survey, "f" * 32).status_code == 201
+
+
+def test_failed_logins_lock_the_username_and_say_when(client, owner, settings):
+    settings.THROTTLE_LOGIN_USERNAME = "3/15minutes"
+    for _ in range(3):
+        reply = client.post("/accounts/login/", {"username": "owner", "password": "no"})
+        assert reply.status_code == 200
+    # Locked: even the right password is not checked until the window ends.
+    reply = client.post(
+        "/accounts/login/", {"username": "Owner", "password": "owner-pass-1"}
+    )
+    assert reply.status_code == 429
+    assert "Too many failed log-ins" in reply.content.decode()
+    assert "try again in" in reply.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_failed_logins_from_one_client_lock_it_out_of_every_account(
+    client, owner, colleague, settings
+):
+    settings.THROTTLE_LOGIN_CLIENT = "2/hour"
+    client.post("/accounts/login/", {"username": "owner", "password": "no"})
+    client.post("/accounts/login/", {"username": "someone", "password": "no"})
+    reply = client.post(
+        "/accounts/login/", {"username": "colleague", "password": "colleague-pass-1"}
+    )
+    assert reply.status_code == 429
+
+
+def test_a_good_login_clears_the_username_count(client, owner, settings):
+    settings.THROTTLE_LOGIN_USERNAME = "2/hour"
+    client.post("/accounts/login/", {"username": "owner", "password": "no"})
+    ok = client.post(
+        "/accounts/login/", {"username": "owner", "password": "owner-pass-1"}
+    )
+    assert ok.status_code == 302
+    client.logout()
+    client.post("/accounts/login/", {"username": "owner", "password": "no"})
+    assert (
+        client.post(
+            "/accounts/login/", {"username": "owner", "password": "owner-pass-1"}
+        ).status_code
+        == 302
+    )
+
+
+def test_with_redis_every_process_shares_one_cache():
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.CACHES['default']['BACKEND'])"
+    )
+    env = {"DJANGO_SETTINGS_MODULE": "config.settings", "PATH": "/usr/bin:/bin"}
+    shared = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**env, "REDIS_URL": "redis://127.0.0.1:6379/0"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shared.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+    local = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**env, "REDIS_URL": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert local.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"

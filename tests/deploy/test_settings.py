@@ -1,0 +1,50 @@
+"""The production profile passes Django's deployment checks, and refuses to
+start without a secret key."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+
+from benchmarks.layout import ROOT
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    # The browser tests' conftest sets DJANGO_ALLOW_ASYNC_UNSAFE for this
+    # process; a deployment never has it, so neither does this check.
+    inherited = {
+        k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"
+    }
+    environment = {
+        **inherited,
+        "DJANGO_SETTINGS_MODULE": "config.settings_production",
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_it_passes_check_deploy_with_no_warning():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SECRET_KEY=secrets.token_urlsafe(50),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_it_refuses_to_start_without_a_secret_key():
+    result = _manage("check", SECRET_KEY="")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set in production" in result.stderr

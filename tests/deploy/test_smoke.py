@@ -1,0 +1,95 @@
+"""The production layout answers the demo survey and estimates it."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from benchmarks.respondent import open_survey_page, request, submission, submit
+from estimation.models import EstimateRun
+from surveys.demo import demo_seed
+from surveys.models import Response
+
+pytestmark = pytest.mark.usefixtures("transactional_db")
+
+CLIENT_HEADERS = {
+    "User-Agent": "SmokeTestAgent/4.2 (distinctive; do-not-log)",
+    "X-Forwarded-For": "203.0.113.77",
+}
+RESPONSES = 12
+
+
+def test_it_takes_answers_over_http_and_the_worker_estimates_them(
+    production_layout,
+):
+    survey, _ = demo_seed(password="demo-password-42")
+    page = open_survey_page(production_layout.base_url, extra=CLIENT_HEADERS)
+    rng = np.random.default_rng(7)
+    keys = []
+    for _ in range(RESPONSES):
+        key, body = submission(page, rng)
+        status, reply = submit(page, body, CLIENT_HEADERS)
+        assert status == 201, reply
+        assert json.loads(reply)["respondent_key"] == key
+        keys.append(key)
+    # The same respondent again is answered with the first receipt, not stored.
+    status, _ = submit(page, body, CLIENT_HEADERS)
+    assert status == 200
+    assert Response.objects.filter(survey=survey).count() == RESPONSES
+
+    deadline = time.monotonic() + 60
+    finished = EstimateRun.objects.filter(survey=survey, n=RESPONSES)
+    while not finished.filter(status=EstimateRun.Status.FINISHED).exists():
+        assert time.monotonic() < deadline, production_layout.log()[-6000:]
+        time.sleep(0.3)
+    run = finished.get(status=EstimateRun.Status.FINISHED)
+    assert run.questions_done == survey.questions.count()
+
+    assert production_layout.health() == {
+        "status": "ok",
+        "database": "ok",
+        "broker": {"status": "ok"},
+    }
+    log = production_layout.log()
+    assert "203.0.113.77" not in log
+    assert "SmokeTestAgent" not in log
+    assert not [key for key in keys if key in log]
+    assert (
+        '"path": "/api/v1/public/surveys/demo/responses/"' in log
+    )  # the request lines are there
+
+
+def test_it_redirects_plain_http_to_https_but_not_the_health_check(
+    production_layout,
+):
+    status, headers, _ = request(production_layout.base_url, "GET", "/s/demo/")
+    assert status == 301
+    assert headers["Location"].startswith("https://")
+    status, headers, body = request(production_layout.base_url, "GET", "/healthz")
+    assert status == 200, body
+
+
+def test_it_serves_static_files_with_hashed_names_for_years(production_layout):
+    status, _, body = request(
+        production_layout.base_url,
+        "GET",
+        "/accounts/login/",
+        headers={"X-Forwarded-Proto": "https"},
+    )
+    assert status == 200
+    css = body.decode().split('href="/static/css/', 1)[1].split('"', 1)[0]
+    assert css.startswith("site.")
+    assert css != "site.css"  # site.<hash>.css
+    status, headers, _ = request(
+        production_layout.base_url,
+        "GET",
+        f"/static/css/{css}",
+        headers={"X-Forwarded-Proto": "https"},
+    )
+    assert status == 200
+    # WhiteNoise marks hashed names immutable: ten years, never revalidated.
+    assert "max-age=315360000" in headers["Cache-Control"]
+    assert "immutable" in headers["Cache-Control"]
