@@ -28,7 +28,6 @@ from surveys.selectors import epsilon_of, published_survey, respondent_questions
 from surveys.services import response_receipt, response_record
 
 from .serializers import (
-    ErrorSerializer,
     PublicSurveySerializer,
     ReceiptSerializer,
     SubmissionSerializer,
@@ -118,12 +117,6 @@ class Submission(PublicView):
             200: OpenApiResponse(
                 ReceiptSerializer, description="Already received with this key."
             ),
-            409: OpenApiResponse(
-                ErrorSerializer,
-                description="Not accepting responses now, or the design changed "
-                "since the page was loaded.",
-            ),
-            413: OpenApiResponse(ErrorSerializer, description="Too large."),
         },
     )
     def post(self, request: Request, slug: str) -> Response:

@@ -33,6 +33,12 @@ def _codes(path: str, method: str, operation: dict[str, Any]) -> dict[int, str]:
         codes[415] = "The body is not application/json."
     if public:
         codes[429] = "Too many requests from this client; retry later."
+        if method in WRITES:
+            codes[409] = (
+                "Not accepting responses now, or the design changed since the "
+                "page was loaded."
+            )
+            codes[413] = "The submission is too large."
     else:
         codes[401] = "Not authenticated: send `Authorization: Token <key>`."
         if method in WRITES:

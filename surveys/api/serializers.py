@@ -217,9 +217,3 @@ class ReceiptSerializer(serializers.Serializer):
     respondent_key = serializers.CharField()
     received_on = serializers.DateField()
     answers = ReceiptAnswerSerializer(many=True)
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField()
-    field = serializers.CharField(required=False)
-    errors = serializers.DictField(required=False)
