@@ -247,7 +247,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "rr",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},

@@ -97,7 +97,7 @@ def test_a_lost_cache_lets_submissions_through(client, open_survey, settings):
     settings.THROTTLE_SUBMISSIONS = "1/minute"
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
         }
@@ -164,7 +164,7 @@ def test_with_redis_every_process_shares_one_cache():
         text=True,
         check=True,
     )
-    assert shared.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+    assert shared.stdout.strip() == "config.cache.RedisCache"
     local = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
@@ -174,3 +174,61 @@ def test_with_redis_every_process_shares_one_cache():
         check=True,
     )
     assert local.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+
+
+def test_with_redis_one_count_is_shared_by_every_process(redis_server, settings):
+    """The web processes share one count per client and window, which expires."""
+    import redis
+
+    settings.SECRET_KEY = "k" * 50
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.RedisCache",
+            "LOCATION": redis_server.url,
+            "KEY_PREFIX": "rr",
+        }
+    }
+    from django.core.cache import caches
+
+    client = caches["default"]._cache.get_client(write=True)
+    assert caches["default"]._cache.get_client(write=True) is client  # reused
+    hit = {"scope": "probe", "identity": "198.51.100.9", "rate": "3/minute"}
+    assert rate_hit(**hit).allowed
+    assert rate_hit(**hit).allowed
+    other_process = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from surveys.ratelimit import rate_hit; "
+            f"print(rate_hit(**{hit!r}).allowed)",
+        ],
+        cwd=ROOT,
+        env={
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "PATH": "/usr/bin:/bin",
+            "REDIS_URL": redis_server.url,
+            "SECRET_KEY": settings.SECRET_KEY,
+        },
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert other_process.stdout.strip() == "True"  # the third of three
+    store = redis.Redis.from_url(redis_server.url)
+    store.config_resetstat()
+    refused = rate_hit(**hit)
+    # One pipelined INCRBY and EXPIRE NX: not Django's set NX, exists and incrby.
+    commands = {
+        name.removeprefix("cmdstat_"): stats["calls"]
+        for name, stats in store.info("commandstats").items()
+    }
+    assert {k: v for k, v in commands.items() if k != "info"} == {
+        "incrby": 1,
+        "expire": 1,
+        "config|resetstat": 1,
+    }
+    assert not refused.allowed
+    assert 1 <= refused.retry_after <= 60
+    [key] = store.keys("rr:*probe*")
+    assert store.get(key) == b"4"
+    assert 0 < store.ttl(key) <= 61
