@@ -99,6 +99,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # The submission statement is prepared once per connection (psycopg's
+    # prepare_threshold; Django's own queries never are). Turn it off behind a
+    # pooler in transaction mode that cannot keep prepared statements
+    # (PgBouncer before 1.21, or max_prepared_statements = 0).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        5 if os.environ.get("DB_PREPARED_STATEMENTS", "on") == "on" else None
+    )
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The embedded default runs estimate jobs in a thread of the web process:
     # take the write lock when a transaction starts and wait for it, rather than

@@ -37,15 +37,16 @@ logger = logging.getLogger(__name__)
 # -- scheduling ----------------------------------------------------------------
 
 
-def survey_mark_stale(*, survey_id: int) -> None:
-    """Note new responses; the first since the last run schedules the next one."""
-    flipped = Survey.objects.filter(
-        pk=survey_id, estimates_stale_since__isnull=True
-    ).update(estimates_stale_since=timezone.now())
-    if flipped:
-        run = _automatic_run(survey_id)
-        delay = settings.ESTIMATE_DELAY_SECONDS
-        transaction.on_commit(lambda: _enqueue(run.pk, delay))
+def survey_stale_schedule(*, survey_id: int) -> None:
+    """The survey has just been marked stale: queue a run a few seconds from now.
+
+    The statement that stores a response sets the mark (surveys/response_store.py)
+    and its caller calls this when that response was the one to set it. Should
+    this fail, the mark stays and the periodic sweep schedules the run.
+    """
+    run = _automatic_run(survey_id)
+    delay = settings.ESTIMATE_DELAY_SECONDS
+    transaction.on_commit(lambda: _enqueue(run.pk, delay))
 
 
 def _automatic_run(survey_id: int) -> EstimateRun:

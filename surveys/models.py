@@ -137,8 +137,10 @@ class Question(models.Model):
 
 
 class Response(models.Model):
+    # No index of its own: one_response_per_key (survey, respondent_key) serves
+    # lookups by survey, and every index is one more write per submission.
     survey = models.ForeignKey(
-        Survey, on_delete=models.CASCADE, related_name="responses"
+        Survey, on_delete=models.CASCADE, related_name="responses", db_index=False
     )
     respondent_key = models.CharField(max_length=32)
     received_on = models.DateField()
@@ -155,8 +157,9 @@ class Response(models.Model):
 
 
 class Answer(models.Model):
+    # Served by one_answer_per_question (response, question), like Response.survey.
     response = models.ForeignKey(
-        Response, on_delete=models.CASCADE, related_name="answers"
+        Response, on_delete=models.CASCADE, related_name="answers", db_index=False
     )
     question = models.ForeignKey(
         Question, on_delete=models.PROTECT, related_name="answers"

@@ -1,4 +1,4 @@
-"""Everything that changes surveys, questions and responses.
+"""Everything that changes surveys and questions (responses: surveys/submissions.py).
 
 Views and commands parse input and call one of these; the rules about what a
 survey's state allows live here and only here.
@@ -6,25 +6,20 @@ survey's state allows live here and only here.
 
 from __future__ import annotations
 
-import datetime
-import functools
 import hashlib
 import json
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from estimation import Design, design_from_dict
-from estimation.services import survey_mark_stale
 
-from .models import Answer, Question, Response, Survey
-from .strata import stratum_encode
+from .models import Question, Survey
 
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]
@@ -33,19 +28,10 @@ DESIGNS_FOR_KIND = {
     Question.Kind.MULTIPLE_CHOICE: ("krr", "forced_response"),
     Question.Kind.DIRECT: ("direct",),
 }
-RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
 
 
 class SurveyStateError(Exception):
     """The survey's state does not allow this action; the message says why."""
-
-
-class SubmissionError(Exception):
-    """A submission that must be refused, with the HTTP status and a clear message."""
-
-    def __init__(self, status: int, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.field = status, message, field
 
 
 # -- surveys ---------------------------------------------------------------
@@ -280,171 +266,3 @@ def question_reorder(*, survey: Survey, order: Sequence[int]) -> None:
         if question.position != position:
             question.position = position
             question.save(update_fields=["position"])
-
-
-# -- responses ---------------------------------------------------------------
-
-
-def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
-    """Store one respondent's randomized answers, exactly once.
-
-    Returns the response and whether it was created now; a second submission
-    with the same respondent key gets the first one back unchanged. This is
-    the path a viral survey hits, so it costs one lookup-free validation
-    (frozen questions are cached), one transaction and nothing else.
-    """
-    if not isinstance(payload, dict):
-        raise SubmissionError(400, "The submission must be a JSON object.")
-    unknown = set(payload) - {"respondent_key", "answers"}
-    if unknown:
-        raise SubmissionError(400, f"Unknown field(s): {', '.join(sorted(unknown))}.")
-    key = payload.get("respondent_key")
-    if not isinstance(key, str) or not RESPONDENT_KEY.match(key):
-        raise SubmissionError(
-            400,
-            "respondent_key must be 32 lowercase hexadecimal characters.",
-            "respondent_key",
-        )
-    if not survey.accepts_responses_at(timezone.now()):
-        # A retry of a response stored before the survey closed gets its receipt.
-        existing = Response.objects.filter(survey=survey, respondent_key=key).first()
-        if existing is not None:
-            return existing, False
-        raise SubmissionError(409, "This survey is not accepting responses now.")
-    answers = _validated_answers(survey, payload.get("answers"))
-    try:
-        with transaction.atomic():
-            response = Response.objects.create(
-                survey=survey, respondent_key=key, received_on=timezone.localdate()
-            )
-            stratum = response_stratum(answers)
-            Answer.objects.bulk_create(
-                Answer(
-                    response=response,
-                    question_id=q.pk,
-                    report=report,
-                    spec_version=q.spec_version,
-                    stratum=stratum,
-                )
-                for q, report in answers
-            )
-            survey_mark_stale(survey_id=survey.pk)
-        # What was stored, so the receipt needs no second read.
-        response.stored_reports = [(q.pk, r, q.spec_version) for q, r in answers]
-    except IntegrityError:
-        # The key was stored before (a retry, or the same key twice at once):
-        # the first response stands and is returned unchanged.
-        return Response.objects.get(survey=survey, respondent_key=key), False
-    return response, True
-
-
-def _validated_answers(survey: Survey, answers: Any) -> list[tuple[Question, int]]:
-    if not isinstance(answers, list):
-        raise SubmissionError(
-            400, "answers must be a list, one entry per question.", "answers"
-        )
-    questions = frozen_questions(survey)
-    seen: dict[int, tuple[Question, int]] = {}
-    for index, entry in enumerate(answers):
-        where = f"answers[{index}]"
-        if not isinstance(entry, dict) or set(entry) != {
-            "question",
-            "report",
-            "spec_version",
-        }:
-            raise SubmissionError(
-                400,
-                f"{where} must have exactly question, report and spec_version.",
-                where,
-            )
-        question = (
-            questions.get(entry["question"]) if _is_int(entry["question"]) else None
-        )
-        if question is None:
-            raise SubmissionError(
-                400, f"{where}: no such question in this survey.", where
-            )
-        if question.pk in seen:
-            raise SubmissionError(
-                400, f"{where}: question {question.pk} is answered twice.", where
-            )
-        report = entry["report"]
-        if not _is_int(report) or not 0 <= report < len(question.options):
-            raise SubmissionError(
-                400,
-                f"{where}: report must be a whole number from 0 to {len(question.options) - 1}.",
-                where,
-            )
-        if entry["spec_version"] != question.spec_version:
-            raise SubmissionError(
-                409,
-                f"{where}: the question's design has changed since the page was "
-                "loaded. Reload the page and answer again.",
-                where,
-            )
-        seen[question.pk] = (question, report)
-    missing = [pk for pk in questions if pk not in seen]
-    if missing:
-        raise SubmissionError(
-            400,
-            f"Every question needs an answer; missing: {', '.join(map(str, missing))}.",
-            "answers",
-        )
-    return list(seen.values())
-
-
-def response_stratum(answers: Sequence[tuple[Question, int]]) -> int:
-    """The stratum of a response: its answers to the direct questions, in order."""
-    direct = sorted(
-        (
-            (q.position, q.pk, len(q.options), r)
-            for q, r in answers
-            if not q.is_sensitive
-        )
-    )
-    return stratum_encode([d[3] for d in direct], [d[2] for d in direct])
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def response_receipt(response: Response) -> dict[str, Any]:
-    """What the server holds for a response: the randomized reports only."""
-    questions = frozen_questions(response.survey)
-    rows = getattr(response, "stored_reports", None) or response.answers.values_list(
-        "question_id", "report", "spec_version"
-    )
-    ordered = sorted(rows, key=lambda row: questions[row[0]].position)
-    return {
-        "respondent_key": response.respondent_key,
-        "received_on": response.received_on.isoformat(),
-        "answers": [
-            {
-                "question": question_id,
-                "report": report,
-                "label": questions[question_id].options[report],
-                "spec_version": spec_version,
-            }
-            for question_id, report, spec_version in ordered
-        ],
-    }
-
-
-def frozen_questions(survey: Survey) -> dict[int, Question]:
-    """A published survey's questions by id, read once per process.
-
-    Safe to keep: designs freeze at publication and the models refuse any
-    change once there are responses (surveys/models.py). A draft is read fresh.
-    """
-    if survey.is_draft or survey.published_at is None:
-        return {q.pk: q for q in survey.questions.all()}
-    return _published_questions(survey.pk, survey.published_at)
-
-
-@functools.lru_cache(maxsize=512)
-def _published_questions(
-    survey_id: int, published_at: datetime.datetime
-) -> dict[int, Question]:
-    fields = ("id", "survey_id", "position", "kind", "options", "spec_version")
-    return {q.pk: q for q in Question.objects.filter(survey_id=survey_id).only(*fields)}

@@ -15,7 +15,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from surveys.services import SubmissionError, SurveyStateError
+from surveys.services import SurveyStateError
+from surveys.submissions import SubmissionError
 
 
 def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:

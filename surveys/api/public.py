@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 
 from surveys.ratelimit import client_identity, rate_hit, wait_text
 from surveys.selectors import epsilon_of, published_survey, respondent_questions
-from surveys.services import response_receipt, response_record
+from surveys.submissions import response_receipt, submission_record
 
 from .serializers import (
     PublicSurveySerializer,
@@ -121,7 +121,6 @@ class Submission(PublicView):
     )
     def post(self, request: Request, slug: str) -> Response:
         """Store one respondent's randomized answers; idempotent per respondent key."""
-        survey = published_survey(slug)
         if request.content_type.split(";")[0].strip() != "application/json":
             raise UnsupportedMediaType(
                 request.content_type, "Send the answers as application/json."
@@ -133,7 +132,7 @@ class Submission(PublicView):
             payload = request.data
         except ParseError:
             raise ParseError("The submission is not valid JSON.") from None
-        response, created = response_record(survey=survey, payload=payload)
+        response, created = submission_record(slug=slug, payload=payload)
         return Response(
             response_receipt(response),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

@@ -34,10 +34,10 @@ from surveys.design_text import format_epsilon
 from surveys.models import Answer, Response, Survey
 from surveys.services import (
     question_create,
-    response_stratum,
     survey_create,
     survey_publish,
 )
+from surveys.submissions import response_stratum
 
 from .conftest import WORKER_ESTIMATE_DELAY, WORKER_VISIBILITY_TIMEOUT, wait_for
 

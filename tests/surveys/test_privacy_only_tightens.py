@@ -12,12 +12,12 @@ from surveys.services import (
     question_create,
     question_delete,
     question_update,
-    response_record,
     survey_close,
     survey_publish,
     survey_reopen,
     survey_update,
 )
+from surveys.submissions import response_record
 
 pytestmark = pytest.mark.django_db
 

@@ -1,12 +1,22 @@
 """The public submission endpoint: validation, idempotency, nothing identifying."""
 
 import json
+import time
 
+import psycopg
 import pytest
 from django.utils import timezone
 
+from surveys.demo import DEMO_QUESTIONS
 from surveys.models import Answer, Response, Survey
-from surveys.services import survey_close
+from surveys.services import (
+    question_create,
+    survey_close,
+    survey_create,
+    survey_delete,
+    survey_publish,
+    survey_reopen,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -242,3 +252,88 @@ def test_question_text_is_escaped_on_the_respondent_page(client, owner):
     assert "<script>alert(1)" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "&lt;i&gt;intro&lt;/i&gt;<br>line" in html
+
+
+# -- the open surveys a process remembers -------------------------------------
+
+
+def test_a_survey_closed_after_it_was_remembered_takes_no_answers(client, open_survey):
+    body = {"respondent_key": KEY, "answers": answers_for(open_survey)}
+    assert post(client, open_survey, body).status_code == 201
+    survey_close(survey=open_survey)
+    other = {"respondent_key": "f" * 32, "answers": answers_for(open_survey)}
+    reply = post(client, open_survey, other)
+    assert reply.status_code == 409
+    # A retry of the response stored while it was open still gets its receipt.
+    assert post(client, open_survey, body).status_code == 200
+    survey_reopen(survey=open_survey)
+    assert post(client, open_survey, other).status_code == 201
+    assert Response.objects.count() == 2
+
+
+def test_a_remembered_survey_whose_close_was_postponed_takes_answers(
+    client, open_survey
+):
+    closes_at = timezone.now() + timezone.timedelta(seconds=0.5)
+    Survey.objects.filter(pk=open_survey.pk).update(closes_at=closes_at)
+    first = {"respondent_key": KEY, "answers": answers_for(open_survey)}
+    assert post(client, open_survey, first).status_code == 201  # remembered
+    Survey.objects.filter(pk=open_survey.pk).update(
+        closes_at=closes_at + timezone.timedelta(days=1)
+    )
+    time.sleep(max(0.0, (closes_at - timezone.now()).total_seconds()) + 0.05)
+    second = {"respondent_key": "f" * 32, "answers": answers_for(open_survey)}
+    assert post(client, open_survey, second).status_code == 201
+
+
+def test_a_slug_that_now_names_another_survey_stores_into_that_one(
+    client, open_survey, owner
+):
+    slug = open_survey.slug
+    assert (
+        post(client, open_survey, {"respondent_key": KEY, "answers": []}).status_code
+        == 400
+    )  # remembered, nothing stored
+    survey_delete(survey=open_survey)
+    successor = survey_create(owner=owner, title="Successor")
+    for question in DEMO_QUESTIONS:
+        question_create(survey=successor, **question)
+    Survey.objects.filter(pk=successor.pk).update(slug=slug)
+    successor = survey_publish(survey=Survey.objects.get(pk=successor.pk))
+    reply = post(
+        client, successor, {"respondent_key": KEY, "answers": answers_for(successor)}
+    )
+    assert reply.status_code == 201
+    assert Response.objects.get().survey_id == successor.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dropped_database_connection_costs_no_submission(client, open_survey):
+    """The store has no per-request health check: it reconnects and runs again."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL to end a session from outside")
+    first = {"respondent_key": KEY, "answers": answers_for(open_survey)}
+    second = {"respondent_key": "f" * 32, "answers": answers_for(open_survey)}
+    assert post(client, open_survey, first).status_code == 201
+    connection.ensure_connection()
+    backend_pid = connection.connection.info.backend_pid
+    params = connection.settings_dict
+    with psycopg.connect(
+        host=params["HOST"] or "127.0.0.1",
+        port=params["PORT"] or 5432,
+        user=params["USER"],
+        password=params["PASSWORD"] or None,
+        dbname=params["NAME"],
+        autocommit=True,
+    ) as admin:
+        assert admin.execute(
+            "SELECT pg_terminate_backend(%s)", [backend_pid]
+        ).fetchone()[0]
+    assert post(client, open_survey, second).status_code == 201
+    assert connection.connection.info.backend_pid != backend_pid
+    assert sorted(Response.objects.values_list("respondent_key", flat=True)) == [
+        KEY,
+        "f" * 32,
+    ]

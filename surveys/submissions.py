@@ -1,0 +1,267 @@
+"""Respondents' submissions: validate, store exactly once, and give a receipt.
+
+This is the path a viral survey hits, so it costs no query before the store
+when the survey is already known to this process: the survey and its frozen
+questions come from per-process caches, and one statement on PostgreSQL
+(surveys/response_store.py) re-checks the survey's row while it stores, so a
+cache that is out of date can never let a response in that should be refused.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import functools
+import re
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from django.http import Http404
+from django.utils import timezone
+
+from estimation.services import survey_stale_schedule
+
+from .models import Question, Response, Survey
+from .response_store import NewResponse, response_store
+from .selectors import published_survey
+from .strata import stratum_encode
+
+RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
+
+
+class SubmissionError(Exception):
+    """A submission that must be refused, with the HTTP status and a clear message."""
+
+    def __init__(self, status: int, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.field = status, message, field
+
+
+def submission_record(*, slug: str, payload: Any) -> tuple[Response, bool]:
+    """:func:`response_record` for the survey at ``slug`` (404 if there is none).
+
+    An open survey this process has seen is taken from memory; the statement
+    that stores re-checks it against its row. A refusal decided on the
+    remembered survey (it closed, went, or its slug now names another survey)
+    is decided again on the survey as it is now.
+    """
+    remembered = _open_survey_seen(slug)
+    if remembered is not None:
+        try:
+            return response_record(survey=remembered, payload=payload)
+        except (Http404, SubmissionError):
+            _forget(slug)
+    return response_record(survey=_remember(published_survey(slug)), payload=payload)
+
+
+def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
+    """Store one respondent's randomized answers, exactly once.
+
+    Returns the response and whether it was created now; a second submission
+    with the same respondent key gets the first one back unchanged.
+    """
+    key = _validated_key(payload)
+    now = timezone.now()
+    if survey.accepts_responses_at(now):
+        answers = _validated_answers(survey, payload.get("answers"))
+        assert survey.published_at is not None  # an open survey was published
+        received_on = timezone.localdate(now)
+        rows = [(q.pk, report, q.spec_version) for q, report in answers]
+        stored = response_store(
+            NewResponse(
+                survey_id=survey.pk,
+                published_at=survey.published_at,
+                respondent_key=key,
+                received_on=received_on,
+                stratum=response_stratum(answers),
+                answers=rows,
+            ),
+            now=now,
+        )
+        if stored.accepted and stored.response_id is not None:
+            if stored.marked_stale:
+                survey_stale_schedule(survey_id=survey.pk)
+            response = Response(
+                pk=stored.response_id,
+                survey=survey,
+                respondent_key=key,
+                received_on=received_on,
+            )
+            # What was stored, so the receipt needs no second read.
+            response.stored_reports = rows  # type: ignore[attr-defined]
+            return response, True
+        if not stored.accepted:
+            # It closed (or went) since it was read: decide on its row as it is.
+            _forget(survey.slug)
+            try:
+                survey.refresh_from_db()
+            except Survey.DoesNotExist:
+                raise Http404("No such survey.") from None
+    # The key was stored before (a retry, or the same key twice at once), or
+    # the survey is not accepting: a response stored earlier gets its receipt.
+    existing = Response.objects.filter(survey=survey, respondent_key=key).first()
+    if existing is not None:
+        return existing, False
+    raise SubmissionError(409, "This survey is not accepting responses now.")
+
+
+def _validated_key(payload: Any) -> str:
+    if not isinstance(payload, dict):
+        raise SubmissionError(400, "The submission must be a JSON object.")
+    unknown = set(payload) - {"respondent_key", "answers"}
+    if unknown:
+        raise SubmissionError(400, f"Unknown field(s): {', '.join(sorted(unknown))}.")
+    key = payload.get("respondent_key")
+    if not isinstance(key, str) or not RESPONDENT_KEY.match(key):
+        raise SubmissionError(
+            400,
+            "respondent_key must be 32 lowercase hexadecimal characters.",
+            "respondent_key",
+        )
+    return key
+
+
+# -- open surveys this process has seen ---------------------------------------
+
+_SEEN_LIMIT = 512
+_seen: dict[str, Survey] = {}
+_seen_lock = threading.Lock()
+
+
+def _open_survey_seen(slug: str) -> Survey | None:
+    """A copy of the open survey at ``slug`` as last read, if by its own dates
+    it still accepts responses; the store re-checks it against its row."""
+    survey = _seen.get(slug)
+    if survey is None or not survey.accepts_responses_at(timezone.now()):
+        return None
+    return copy.copy(survey)
+
+
+def _remember(survey: Survey) -> Survey:
+    if survey.status == Survey.Status.OPEN:
+        with _seen_lock:
+            if len(_seen) >= _SEEN_LIMIT:
+                _seen.clear()
+            _seen[survey.slug] = copy.copy(survey)
+    return survey
+
+
+def _forget(slug: str) -> None:
+    with _seen_lock:
+        _seen.pop(slug, None)
+
+
+# -- validation and receipts -------------------------------------------------
+
+
+def _validated_answers(survey: Survey, answers: Any) -> list[tuple[Question, int]]:
+    if not isinstance(answers, list):
+        raise SubmissionError(
+            400, "answers must be a list, one entry per question.", "answers"
+        )
+    questions = frozen_questions(survey)
+    seen: dict[int, tuple[Question, int]] = {}
+    for index, entry in enumerate(answers):
+        where = f"answers[{index}]"
+        if not isinstance(entry, dict) or set(entry) != {
+            "question",
+            "report",
+            "spec_version",
+        }:
+            raise SubmissionError(
+                400,
+                f"{where} must have exactly question, report and spec_version.",
+                where,
+            )
+        question = (
+            questions.get(entry["question"]) if _is_int(entry["question"]) else None
+        )
+        if question is None:
+            raise SubmissionError(
+                400, f"{where}: no such question in this survey.", where
+            )
+        if question.pk in seen:
+            raise SubmissionError(
+                400, f"{where}: question {question.pk} is answered twice.", where
+            )
+        report = entry["report"]
+        if not _is_int(report) or not 0 <= report < len(question.options):
+            raise SubmissionError(
+                400,
+                f"{where}: report must be a whole number from 0 to {len(question.options) - 1}.",
+                where,
+            )
+        if entry["spec_version"] != question.spec_version:
+            raise SubmissionError(
+                409,
+                f"{where}: the question's design has changed since the page was "
+                "loaded. Reload the page and answer again.",
+                where,
+            )
+        seen[question.pk] = (question, report)
+    missing = [pk for pk in questions if pk not in seen]
+    if missing:
+        raise SubmissionError(
+            400,
+            f"Every question needs an answer; missing: {', '.join(map(str, missing))}.",
+            "answers",
+        )
+    return list(seen.values())
+
+
+def response_stratum(answers: Sequence[tuple[Question, int]]) -> int:
+    """The stratum of a response: its answers to the direct questions, in order."""
+    direct = sorted(
+        (
+            (q.position, q.pk, len(q.options), r)
+            for q, r in answers
+            if not q.is_sensitive
+        )
+    )
+    return stratum_encode([d[3] for d in direct], [d[2] for d in direct])
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def response_receipt(response: Response) -> dict[str, Any]:
+    """What the server holds for a response: the randomized reports only."""
+    questions = frozen_questions(response.survey)
+    rows = getattr(response, "stored_reports", None) or response.answers.values_list(
+        "question_id", "report", "spec_version"
+    )
+    ordered = sorted(rows, key=lambda row: questions[row[0]].position)
+    return {
+        "respondent_key": response.respondent_key,
+        "received_on": response.received_on.isoformat(),
+        "answers": [
+            {
+                "question": question_id,
+                "report": report,
+                "label": questions[question_id].options[report],
+                "spec_version": spec_version,
+            }
+            for question_id, report, spec_version in ordered
+        ],
+    }
+
+
+def frozen_questions(survey: Survey) -> dict[int, Question]:
+    """A published survey's questions by id, read once per process.
+
+    Safe to keep: designs freeze at publication and the models refuse any
+    change once there are responses (surveys/models.py). A draft is read fresh.
+    """
+    if survey.is_draft or survey.published_at is None:
+        return {q.pk: q for q in survey.questions.all()}
+    return _published_questions(survey.pk, survey.published_at)
+
+
+@functools.lru_cache(maxsize=512)
+def _published_questions(
+    survey_id: int, published_at: datetime.datetime
+) -> dict[int, Question]:
+    fields = ("id", "survey_id", "position", "kind", "options", "spec_version")
+    return {q.pk: q for q in Question.objects.filter(survey_id=survey_id).only(*fields)}
