@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache, caches
-from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
+
+from config.cache import RedisCache
 
 logger = logging.getLogger(__name__)
 
@@ -95,17 +96,11 @@ def rate_hit(*, scope: str, identity: str, rate: str) -> Decision:
 
 
 def _increment(key: str, timeout: int) -> int:
-    """Add one to the counter; one round trip when the cache is Redis."""
+    """Add one to the counter; one round trip when the cache is Redis (Django's
+    own add-then-incr takes three, and submissions are the hot path)."""
     backend = caches["default"]  # ``cache`` is a proxy: isinstance needs this
     if isinstance(backend, RedisCache):
-        # Django's RedisCache takes three round trips (add, exists, incr);
-        # submissions are the hot path, so pipeline INCR and EXPIRE NX.
-        redis_key = backend.make_and_validate_key(key)
-        client = backend._cache.get_client(redis_key, write=True)
-        pipe = client.pipeline(transaction=False)
-        pipe.incr(redis_key)
-        pipe.expire(redis_key, timeout, nx=True)
-        return int(pipe.execute()[0])
+        return backend.count(key, timeout)
     cache.add(key, 0, timeout=timeout)
     return int(cache.incr(key))
 

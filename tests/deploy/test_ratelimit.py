@@ -217,18 +217,39 @@ def test_with_redis_one_count_is_shared_by_every_process(redis_server, settings)
     store = redis.Redis.from_url(redis_server.url)
     store.config_resetstat()
     refused = rate_hit(**hit)
-    # One pipelined INCRBY and EXPIRE NX: not Django's set NX, exists and incrby.
-    commands = {
-        name.removeprefix("cmdstat_"): stats["calls"]
-        for name, stats in store.info("commandstats").items()
-    }
-    assert {k: v for k, v in commands.items() if k != "info"} == {
-        "incrby": 1,
-        "expire": 1,
-        "config|resetstat": 1,
-    }
+    # One script call: not Django's set NX, exists and incrby.
+    assert _calls(store) == {"evalsha": 1, "incr": 1, "config|resetstat": 1}
     assert not refused.allowed
     assert 1 <= refused.retry_after <= 60
     [key] = store.keys("rr:*probe*")
     assert store.get(key) == b"4"
     assert 0 < store.ttl(key) <= 61
+
+
+def test_with_redis_the_count_survives_a_flush_and_a_lost_connection(
+    redis_server, settings
+):
+    import redis
+
+    settings.SECRET_KEY = "k" * 50
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.RedisCache", "LOCATION": redis_server.url}
+    }
+    store = redis.Redis.from_url(redis_server.url)
+    hit = {"scope": "flushed", "identity": "198.51.100.10", "rate": "2/minute"}
+    assert rate_hit(**hit).allowed
+    store.script_flush()  # Redis forgot the script: it is sent again
+    assert rate_hit(**hit).allowed
+    store.client_kill_filter(_type="normal", skipme=True)  # e.g. a restart
+    assert not rate_hit(**hit).allowed  # counted on a new connection: the third
+    [key] = store.keys("*flushed*")
+    assert store.get(key) == b"3"
+    assert 0 < store.ttl(key) <= 61
+
+
+def _calls(store) -> dict[str, int]:
+    return {
+        name.removeprefix("cmdstat_"): stats["calls"]
+        for name, stats in store.info("commandstats").items()
+        if name != "cmdstat_info"
+    }
