@@ -4,6 +4,13 @@ from . import exports, public, views
 
 app_name = "api"
 urlpatterns = [
+    # First: the respondents' endpoints are the busiest.
+    path("public/surveys/<slug:slug>/", public.PublicSurvey.as_view(), name="public"),
+    path(
+        "public/surveys/<slug:slug>/responses/",
+        public.Submission.as_view(),
+        name="submit",
+    ),
     path("surveys/", views.SurveyList.as_view(), name="surveys"),
     path("surveys/<int:pk>/", views.SurveyDetail.as_view(), name="survey"),
     *(
@@ -41,12 +48,6 @@ urlpatterns = [
         "surveys/<int:pk>/answers.jsonl",
         exports.AnswersJsonl.as_view(),
         name="answers-jsonl",
-    ),
-    path("public/surveys/<slug:slug>/", public.PublicSurvey.as_view(), name="public"),
-    path(
-        "public/surveys/<slug:slug>/responses/",
-        public.Submission.as_view(),
-        name="submit",
     ),
     # Anything else under /api/v1/ is a JSON 404, not the site's HTML page.
     re_path(r"", views.no_such_endpoint),
