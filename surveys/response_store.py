@@ -12,6 +12,7 @@ take the same steps through the ORM in one transaction.
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -81,10 +82,8 @@ def _statement() -> str:
         RETURNING id
     ), answers AS (
         INSERT INTO {answer} (response_id, question_id, report, spec_version, stratum)
-        SELECT response.id, a.question, a.report, a.spec_version, %(stratum)s
-        FROM response,
-             unnest(%(questions)s::bigint[], %(reports)s::smallint[],
-                    %(versions)s::varchar[]) AS a(question, report, spec_version)
+        SELECT response.id, (a->>0)::bigint, (a->>1)::smallint, a->>2, %(stratum)s
+        FROM response, json_array_elements(%(answers)s::json) AS a
     ), stale AS (
         UPDATE {survey} SET estimates_stale_since = %(now)s
         WHERE id = %(survey)s AND estimates_stale_since IS NULL
@@ -106,7 +105,6 @@ def _store_in_one_statement(new: NewResponse, now: datetime.datetime) -> Stored:
     statement run once more, which is safe: a response already stored under
     this key is not stored again.
     """
-    questions, reports, versions = ([row[i] for row in new.answers] for i in range(3))
     params = {
         "survey": new.survey_id,
         "open": Survey.Status.OPEN,
@@ -115,9 +113,9 @@ def _store_in_one_statement(new: NewResponse, now: datetime.datetime) -> Stored:
         "key": new.respondent_key,
         "received_on": new.received_on,
         "stratum": new.stratum,
-        "questions": questions,
-        "reports": reports,
-        "versions": versions,
+        # One JSON text, not three arrays: psycopg adapts a text parameter in
+        # a fraction of the time it takes to adapt lists, element by element.
+        "answers": json.dumps(new.answers),
     }
     try:
         row = _execute_prepared(params)

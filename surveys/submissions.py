@@ -9,13 +9,12 @@ cache that is out of date can never let a response in that should be refused.
 
 from __future__ import annotations
 
-import copy
 import datetime
 import functools
 import re
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from django.http import Http404
 from django.utils import timezone
@@ -38,7 +37,7 @@ class SubmissionError(Exception):
         self.status, self.message, self.field = status, message, field
 
 
-def submission_record(*, slug: str, payload: Any) -> tuple[Response, bool]:
+def submission_record(*, slug: str, payload: Any) -> tuple[Receipt, bool]:
     """:func:`response_record` for the survey at ``slug`` (404 if there is none).
 
     An open survey this process has seen is taken from memory; the statement
@@ -55,18 +54,20 @@ def submission_record(*, slug: str, payload: Any) -> tuple[Response, bool]:
     return response_record(survey=_remember(published_survey(slug)), payload=payload)
 
 
-def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
+def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:
     """Store one respondent's randomized answers, exactly once.
 
-    Returns the response and whether it was created now; a second submission
-    with the same respondent key gets the first one back unchanged.
+    Returns the response's receipt and whether it was created now; a second
+    submission with the same respondent key gets the first one's receipt.
+    ``survey`` is only read (it may be the instance this process remembers).
     """
     key = _validated_key(payload)
     now = timezone.now()
     if survey.accepts_responses_at(now):
         answers = _validated_answers(survey, payload.get("answers"))
         assert survey.published_at is not None  # an open survey was published
-        received_on = timezone.localdate(now)
+        # The site's day (TIME_ZONE), whatever zone a request may have activated.
+        received_on = timezone.localdate(now, timezone.get_default_timezone())
         rows = [(q.pk, report, q.spec_version) for q, report in answers]
         stored = response_store(
             NewResponse(
@@ -82,27 +83,21 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Response, bool]:
         if stored.accepted and stored.response_id is not None:
             if stored.marked_stale:
                 survey_stale_schedule(survey_id=survey.pk)
-            response = Response(
-                pk=stored.response_id,
-                survey=survey,
-                respondent_key=key,
-                received_on=received_on,
-            )
-            # What was stored, so the receipt needs no second read.
-            response.stored_reports = rows  # type: ignore[attr-defined]
-            return response, True
+            # Built from what was stored: the receipt needs no second read.
+            return response_receipt(survey, key, received_on, rows), True
         if not stored.accepted:
-            # It closed (or went) since it was read: decide on its row as it is.
+            # It closed (or went) since it was read: decide on its row as it is
+            # (a new instance: the one passed in may be shared).
             _forget(survey.slug)
-            try:
-                survey.refresh_from_db()
-            except Survey.DoesNotExist:
-                raise Http404("No such survey.") from None
+            survey = Survey.objects.filter(pk=survey.pk).first()
+            if survey is None:
+                raise Http404("No such survey.")
     # The key was stored before (a retry, or the same key twice at once), or
     # the survey is not accepting: a response stored earlier gets its receipt.
     existing = Response.objects.filter(survey=survey, respondent_key=key).first()
     if existing is not None:
-        return existing, False
+        rows = existing.answers.values_list("question_id", "report", "spec_version")
+        return response_receipt(survey, key, existing.received_on, list(rows)), False
     raise SubmissionError(409, "This survey is not accepting responses now.")
 
 
@@ -130,12 +125,13 @@ _seen_lock = threading.Lock()
 
 
 def _open_survey_seen(slug: str) -> Survey | None:
-    """A copy of the open survey at ``slug`` as last read, if by its own dates
-    it still accepts responses; the store re-checks it against its row."""
+    """The open survey at ``slug`` as last read, if by its own dates it still
+    accepts responses; the store re-checks it against its row. Shared between
+    threads and requests, so never changed: a newer state is a new instance."""
     survey = _seen.get(slug)
     if survey is None or not survey.accepts_responses_at(timezone.now()):
         return None
-    return copy.copy(survey)
+    return survey
 
 
 def _remember(survey: Survey) -> Survey:
@@ -143,7 +139,7 @@ def _remember(survey: Survey) -> Survey:
         with _seen_lock:
             if len(_seen) >= _SEEN_LIMIT:
                 _seen.clear()
-            _seen[survey.slug] = copy.copy(survey)
+            _seen[survey.slug] = survey
     return survey
 
 
@@ -226,16 +222,27 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def response_receipt(response: Response) -> dict[str, Any]:
+class Receipt(TypedDict):
     """What the server holds for a response: the randomized reports only."""
-    questions = frozen_questions(response.survey)
-    rows = getattr(response, "stored_reports", None) or response.answers.values_list(
-        "question_id", "report", "spec_version"
-    )
+
+    respondent_key: str
+    received_on: str
+    answers: list[dict[str, Any]]
+
+
+def response_receipt(
+    survey: Survey,
+    respondent_key: str,
+    received_on: datetime.date,
+    rows: Sequence[tuple[int, int, str]],
+) -> Receipt:
+    """The receipt of a response to ``survey``: its (question id, report,
+    spec version) rows in question order, with each report's label."""
+    questions = frozen_questions(survey)
     ordered = sorted(rows, key=lambda row: questions[row[0]].position)
     return {
-        "respondent_key": response.respondent_key,
-        "received_on": response.received_on.isoformat(),
+        "respondent_key": respondent_key,
+        "received_on": received_on.isoformat(),
         "answers": [
             {
                 "question": question_id,

@@ -148,7 +148,7 @@ def test_the_statement_is_prepared_once_per_connection(open_survey, settings):
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements "
             "WHERE statement LIKE %s AND statement LIKE %s",
-            ["%INSERT INTO surveys_response%", "%unnest($%"],
+            ["%INSERT INTO surveys_response%", "%json_array_elements($%"],
         )
         assert cursor.fetchone()[0] == 1
     assert Response.objects.count() == 3
