@@ -7,6 +7,18 @@ log format would carry. gunicorn's own messages use the same JSON lines.
 
 import os
 
+from gunicorn.glogging import Logger
+
+
+class NoAccessLog(Logger):
+    """gunicorn's logger without its access log. With ``logconfig_dict`` set,
+    gunicorn would build every request's access-log fields only for the
+    handler-less logger below to drop them."""
+
+    def access(self, resp, req, environ, request_time) -> None:  # noqa: ANN001
+        return None
+
+
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Sync workers: requests are short and database-bound; about two per core
 # plus one (docs/deploy.md has the measured figures).
@@ -20,6 +32,7 @@ graceful_timeout = 20
 # the addresses listed (gunicorn's own default is 127.0.0.1).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = None
+logger_class = NoAccessLog
 # No control socket: its default path is shared by every gunicorn of the user.
 control_socket_disable = True
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
