@@ -55,8 +55,10 @@ class RedisCache(django_redis.RedisCache):
     def count(self, key: str, timeout: int) -> int:
         """Add one to the integer at ``key`` and return it; a key it creates
         expires after ``timeout`` seconds. ``get`` and ``delete`` see the same
-        key. A connection that fails (Redis restarted) is replaced once."""
-        redis_key = self.make_and_validate_key(key)
+        key. A connection that fails (Redis restarted) is replaced once.
+        Unlike ``incr``, it skips the per-character check of memcached's key
+        rules: the limiter's keys are short and plain."""
+        redis_key = self.make_key(key)
         try:
             return self._count(redis_key, timeout)
         except (redis.ConnectionError, redis.TimeoutError):

@@ -10,6 +10,7 @@ a respondent's answers is worse than a short while without throttling.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -45,8 +46,10 @@ class Decision:
     retry_after: int  # seconds until the window ends; 0 when allowed
 
 
+@functools.lru_cache(maxsize=64)
 def parse_rate(text: str) -> Rate:
-    """``"60/minute"`` as DRF writes it, or with a multiple: ``"5/15minutes"``."""
+    """``"60/minute"`` as DRF writes it, or with a multiple: ``"5/15minutes"``.
+    Cached: the same few settings are parsed on every throttled request."""
     match = RATE.match(text)
     if match is None:
         raise ValueError(f"not a rate: {text!r} (write e.g. '60/minute')")
