@@ -200,7 +200,10 @@ LOGGING = {
             "formatter": os.environ.get("LOG_FORMAT", "json"),
         }
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {
+        "handlers": ["console"],
+        "level": os.environ.get("LOG_LEVEL", "INFO").upper(),
+    },
     "loggers": {
         # The development server logs each request line with the client's
         # address; we keep no IP addresses, so only warnings get through.

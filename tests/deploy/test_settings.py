@@ -48,3 +48,9 @@ def test_it_refuses_to_start_without_a_secret_key():
     result = _manage("check", SECRET_KEY="")
     assert result.returncode != 0
     assert "SECRET_KEY must be set in production" in result.stderr
+
+
+def test_log_level_is_read_in_any_case():
+    # gunicorn takes "debug"; the same variable configures Django's logging.
+    result = _manage("check", SECRET_KEY=secrets.token_urlsafe(50), LOG_LEVEL="debug")
+    assert result.returncode == 0, result.stdout + result.stderr
