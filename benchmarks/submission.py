@@ -185,9 +185,9 @@ def machine_facts() -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=3000, help="of each kind")
+    parser.add_argument("--requests", type=int, default=6000, help="of each kind")
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--threads", type=int, default=1, help="per gunicorn worker")
     parser.add_argument("--time-limit", type=float, default=180.0)
