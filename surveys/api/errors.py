@@ -7,9 +7,11 @@ exceptions map to statuses here, so views just call the service.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -18,12 +20,28 @@ from rest_framework.views import exception_handler
 from surveys.services import SurveyStateError
 from surveys.submissions import SubmissionError
 
+logger = logging.getLogger(__name__)
+
+# Seconds a client is asked to wait when the database cannot be reached.
+DATABASE_RETRY_AFTER = 30
+
 
 def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, SubmissionError):
         return _response(exc.status, exc.message, exc.field)
     if isinstance(exc, SurveyStateError):
         return _response(status.HTTP_409_CONFLICT, str(exc))
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database is unreachable (restarting, failing over): a 503 the
+        # client can retry, not a 500. The message can name hosts: not logged.
+        logger.error("database unavailable: %s", type(exc).__name__)
+        response = _response(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            "The database cannot be reached just now, so nothing was stored. "
+            f"Try again in {DATABASE_RETRY_AFTER} seconds.",
+        )
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages

@@ -26,7 +26,10 @@ ERROR = {
 
 def _codes(path: str, method: str, operation: dict[str, Any]) -> dict[int, str]:
     public = path.startswith("/api/v1/public/")
-    codes = {404: "No such object, or not one of yours."}
+    codes = {
+        404: "No such object, or not one of yours.",
+        503: "The database cannot be reached just now; retry after `Retry-After`.",
+    }
     if method in WRITES or operation.get("parameters"):
         codes[400] = "Invalid input; `field` names it."
     if method in WRITES and method != "delete":

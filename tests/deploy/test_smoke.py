@@ -93,3 +93,49 @@ def test_it_serves_static_files_with_hashed_names_for_years(production_layout):
     # WhiteNoise marks hashed names immutable: ten years, never revalidated.
     assert "max-age=315360000" in headers["Cache-Control"]
     assert "immutable" in headers["Cache-Control"]
+
+
+def test_the_health_check_is_down_while_the_database_refuses_connections(
+    production_layout,
+):
+    import psycopg
+    from django.db import connection
+
+    settings = connection.settings_dict
+    demo_seed(password="demo-password-42")
+    page = open_survey_page(production_layout.base_url, extra=CLIENT_HEADERS)
+    key, body_sent = submission(page, np.random.default_rng(11))
+    assert production_layout.health() == {
+        "status": "ok",
+        "database": "ok",
+        "broker": {"status": "ok"},
+    }
+    # A real outage for the layout, which opens a connection per request:
+    # the server refuses new connections to its database until it is allowed.
+    with psycopg.connect(
+        host=settings["HOST"] or "localhost",
+        port=settings["PORT"] or 5432,
+        user=settings["USER"],
+        password=settings["PASSWORD"],
+        dbname="postgres",
+        autocommit=True,
+    ) as admin:
+        admin.execute(f'ALTER DATABASE "{settings["NAME"]}" ALLOW_CONNECTIONS false')
+        try:
+            status, _, body = request(production_layout.base_url, "GET", "/healthz")
+            assert status == 503, body
+            assert json.loads(body) == {
+                "status": "down",
+                "database": "down",
+                "broker": {"status": "ok"},
+            }
+            # A respondent sending now is told to retry, not shown a 500.
+            status, reply = submit(page, body_sent, CLIENT_HEADERS)
+            assert status == 503, reply
+            assert "nothing was stored" in json.loads(reply)["error"]
+        finally:
+            admin.execute(f'ALTER DATABASE "{settings["NAME"]}" ALLOW_CONNECTIONS true')
+    assert production_layout.health()["status"] == "ok"
+    status, _ = submit(page, body_sent, CLIENT_HEADERS)
+    assert status == 201  # stored now, once
+    assert Response.objects.filter(respondent_key=key).count() == 1
