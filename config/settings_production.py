@@ -40,8 +40,6 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 # year's cache lifetime; a changed file gets a new name.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "config.static_storage.HashedModulesStorage"},
 }
 WHITENOISE_USE_FINDERS = False

@@ -139,3 +139,26 @@ def test_the_health_check_is_down_while_the_database_refuses_connections(
     status, _ = submit(page, body_sent, CLIENT_HEADERS)
     assert status == 201  # stored now, once
     assert Response.objects.filter(respondent_key=key).count() == 1
+
+
+def test_the_survey_script_imports_its_randomizer_by_hashed_name(production_layout):
+    demo_seed(password="demo-password-42")
+    https = {"X-Forwarded-Proto": "https"}
+    status, _, page = request(
+        production_layout.base_url, "GET", "/s/demo/", headers=https
+    )
+    assert status == 200
+    script = page.decode().split('src="/static/js/survey.', 1)[1].split('"', 1)[0]
+    status, headers, body = request(
+        production_layout.base_url, "GET", f"/static/js/survey.{script}", headers=https
+    )
+    assert status == 200
+    assert "immutable" in headers["Cache-Control"]
+    imported = body.decode().split('from "./rr.', 1)[1].split('"', 1)[0]
+    assert imported != "js"  # rr.<hash>.js, never the mutable rr.js
+    status, headers, body = request(
+        production_layout.base_url, "GET", f"/static/js/rr.{imported}", headers=https
+    )
+    assert status == 200
+    assert "immutable" in headers["Cache-Control"]
+    assert b"getRandomValues" in body
