@@ -37,8 +37,9 @@ def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
         logger.error("database unavailable: %s", type(exc).__name__)
         response = _response(
             status.HTTP_503_SERVICE_UNAVAILABLE,
-            "The database cannot be reached just now, so nothing was stored. "
-            f"Try again in {DATABASE_RETRY_AFTER} seconds.",
+            "The database is unavailable just now. Try again in "
+            f"{DATABASE_RETRY_AFTER} seconds: a submission sent again is never "
+            "stored twice.",
         )
         response["Retry-After"] = str(DATABASE_RETRY_AFTER)
         return response

@@ -84,10 +84,10 @@ class PublicView(APIView):
     renderer_classes = [JSONRenderer]
     content_negotiation_class = JsonAnswers
 
+    too_many = "Too many requests from your connection"
+
     def perform_authentication(self, request: Request) -> None:
         """Nothing to authenticate: skip DRF's eager anonymous user."""
-
-    too_many = "Too many requests from your connection"
 
     def throttled(self, request: Request, wait: float | None) -> None:
         seconds = max(1, int(wait or 1))
