@@ -23,3 +23,5 @@ urlpatterns = [
     ),
     path("healthz", healthz, name="healthz"),
 ]
+
+handler500 = "config.errors.server_error"

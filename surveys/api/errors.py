@@ -17,13 +17,11 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from config.errors import DATABASE_MESSAGE, DATABASE_RETRY_AFTER
 from surveys.services import SurveyStateError
 from surveys.submissions import SubmissionError
 
 logger = logging.getLogger(__name__)
-
-# Seconds a client is asked to wait when the database cannot be reached.
-DATABASE_RETRY_AFTER = 30
 
 
 def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -35,12 +33,7 @@ def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
         # The database is unreachable (restarting, failing over): a 503 the
         # client can retry, not a 500. The message can name hosts: not logged.
         logger.error("database unavailable: %s", type(exc).__name__)
-        response = _response(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            "The database is unavailable just now. Try again in "
-            f"{DATABASE_RETRY_AFTER} seconds: a submission sent again is never "
-            "stored twice.",
-        )
+        response = _response(status.HTTP_503_SERVICE_UNAVAILABLE, DATABASE_MESSAGE)
         response["Retry-After"] = str(DATABASE_RETRY_AFTER)
         return response
     if isinstance(exc, DjangoValidationError):

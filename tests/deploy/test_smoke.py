@@ -133,6 +133,16 @@ def test_the_health_check_is_down_while_the_database_refuses_connections(
             status, reply = submit(page, body_sent, CLIENT_HEADERS)
             assert status == 503, reply
             assert "Try again in 30 seconds" in json.loads(reply)["error"]
+            # A person opening a page sees the site's 503 page, not a 500.
+            status, headers, html = request(
+                production_layout.base_url,
+                "GET",
+                "/s/demo/",
+                headers={"X-Forwarded-Proto": "https"},
+            )
+            assert status == 503, html
+            assert headers["Retry-After"] == "30"
+            assert "Reload this page in 30 seconds" in html.decode()
         finally:
             admin.execute(f'ALTER DATABASE "{settings["NAME"]}" ALLOW_CONNECTIONS true')
     assert production_layout.health()["status"] == "ok"
