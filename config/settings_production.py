@@ -25,8 +25,8 @@ DEBUG = False
 
 # HTTPS only: redirect plain HTTP, secure cookies, and HSTS for a year.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-# Load balancers probe over plain HTTP on the private network.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# /healthz is answered ahead of this redirect (config/health.py): load
+# balancers probe over plain HTTP on the private network.
 # The proxy in front says whether the original request was HTTPS; it must
 # overwrite this header, never pass on the client's.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -3,7 +3,6 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config.health import healthz
 from surveys.account_views import api_token
 from surveys.login import ThrottledLoginView
 
@@ -21,7 +20,6 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema"),
         name="api-docs",
     ),
-    path("healthz", healthz, name="healthz"),
 ]
 
 handler500 = "config.errors.server_error"

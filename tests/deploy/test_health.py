@@ -42,3 +42,16 @@ def test_only_the_database_makes_it_down():
     assert overall_status("ok", "down") == "degraded"
     assert overall_status("down", "ok") == "down"
     assert overall_status("down", "down") == "down"
+
+
+def test_a_probe_by_the_process_address_is_answered_whatever_allowed_hosts_says(
+    client, settings
+):
+    """Docker's HEALTHCHECK and load balancers call 127.0.0.1:8000 or the
+    host's own address, never the site's name; other paths stay guarded."""
+    settings.ALLOWED_HOSTS = ["survey.example.org"]
+    settings.REDIS_URL = ""
+    reply = client.get("/healthz", HTTP_HOST="127.0.0.1:8000")
+    assert reply.status_code == 200
+    assert reply.json()["status"] == "ok"
+    assert client.get("/s/demo/", HTTP_HOST="127.0.0.1:8000").status_code == 400
