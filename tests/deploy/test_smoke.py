@@ -172,3 +172,18 @@ def test_the_survey_script_imports_its_randomizer_by_hashed_name(production_layo
     assert status == 200
     assert "immutable" in headers["Cache-Control"]
     assert b"getRandomValues" in body
+
+
+def test_the_layout_runs_without_the_development_tools(runtime_python):
+    """The layout above runs on this interpreter: proof that it holds the
+    runtime dependencies and nothing the test suite brings."""
+    import subprocess
+
+    probe = (
+        "import importlib.util as u; print(u.find_spec('pytest'), u.find_spec('kombu'))"
+    )
+    found = subprocess.run(
+        [runtime_python, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert found[0] == "None"  # no pytest
+    assert found[1] != "None"  # but Celery's kombu
