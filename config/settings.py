@@ -274,6 +274,13 @@ THROTTLE_SUBMISSIONS = os.environ.get("THROTTLE_SUBMISSIONS", "60/minute")
 THROTTLE_PUBLIC_READS = os.environ.get("THROTTLE_PUBLIC_READS", "600/minute")
 THROTTLE_LOGIN_USERNAME = os.environ.get("THROTTLE_LOGIN_USERNAME", "5/15minutes")
 THROTTLE_LOGIN_CLIENT = os.environ.get("THROTTLE_LOGIN_CLIENT", "20/15minutes")
+# Failed log-ins from a browser that has logged in as that username before
+# (surveys/login.py); such a browser is not held by the two limits above.
+THROTTLE_LOGIN_DEVICE = os.environ.get("THROTTLE_LOGIN_DEVICE", "5/15minutes")
+LOGIN_DEVICE_COOKIE_NAME = "rr_login_device"
+LOGIN_DEVICE_COOKIE_AGE = int(
+    os.environ.get("LOGIN_DEVICE_COOKIE_AGE", str(180 * 24 * 3600))
+)
 # Behind a reverse proxy, the header that carries the client's address (e.g.
 # X-Forwarded-For); unset, the connection's address is used. Only set it when
 # the proxy overwrites or appends to that header, or clients can forge it.

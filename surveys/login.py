@@ -4,15 +4,27 @@ Failed attempts are counted per username (someone guessing one account's
 password from many addresses) and per client (one address trying many
 accounts); past either limit the form refuses to check passwords until the
 window ends, and says when that is.
+
+A per-username lock alone would let anyone lock a known researcher out by
+failing on purpose. So, as OWASP's "device cookies" scheme does, a successful
+login leaves a signed cookie in that browser, bound to the username; a browser
+that presents it for that username is counted on its own (``login-device``)
+and is not held by the username's or the address's lock. Someone without the
+researcher's browser can still lock only the browsers that have never logged
+in as them.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
+from django.core import signing
 from django.http import HttpRequest, HttpResponse
 
 from .ratelimit import (
@@ -24,10 +36,50 @@ from .ratelimit import (
     wait_text,
 )
 
+DEVICE_COOKIE_SALT = "surveys.login.device"
+
+
+def _posted_username(request: HttpRequest) -> str:
+    return str(request.POST.get("username", "")).strip().lower()
+
+
+def _username_digest(username: str) -> str:
+    """The username as the cookie holds it: signed cookies are readable."""
+    return hmac.new(
+        settings.SECRET_KEY.encode(), username.encode(), hashlib.sha256
+    ).hexdigest()[:32]
+
+
+def device_cookie_value(username: str) -> str:
+    """A new device cookie for ``username`` (lower-cased), after a good login."""
+    value = {"u": _username_digest(username), "n": secrets.token_urlsafe(16)}
+    return signing.dumps(value, salt=DEVICE_COOKIE_SALT)
+
+
+def trusted_device(request: HttpRequest, username: str) -> str | None:
+    """The device's id if the request carries a device cookie that a good
+    login as ``username`` left, unexpired and untampered; else None."""
+    raw = request.COOKIES.get(settings.LOGIN_DEVICE_COOKIE_NAME)
+    if not raw or not username:
+        return None
+    try:
+        value = signing.loads(
+            raw, salt=DEVICE_COOKIE_SALT, max_age=settings.LOGIN_DEVICE_COOKIE_AGE
+        )
+    except signing.BadSignature:
+        return None
+    if not isinstance(value, dict) or value.get("u") != _username_digest(username):
+        return None
+    device = value.get("n")
+    return device if isinstance(device, str) else None
+
 
 def _limits(request: HttpRequest) -> list[tuple[str, str, str]]:
-    """(scope, identity, rate) for the username posted and for the client."""
-    username = str(request.POST.get("username", "")).strip().lower()
+    """(scope, identity, rate) of every limit this login attempt counts against."""
+    username = _posted_username(request)
+    device = trusted_device(request, username)
+    if device is not None:
+        return [("login-device", device, settings.THROTTLE_LOGIN_DEVICE)]
     return [
         ("login-user", username, settings.THROTTLE_LOGIN_USERNAME),
         ("login-client", client_identity(request), settings.THROTTLE_LOGIN_CLIENT),
@@ -71,4 +123,14 @@ class ThrottledLoginView(auth_views.LoginView):
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         scope, identity, rate = _limits(self.request)[0]
         rate_reset(scope=scope, identity=identity, rate=rate)
-        return super().form_valid(form)
+        response = super().form_valid(form)
+        response.set_cookie(
+            settings.LOGIN_DEVICE_COOKIE_NAME,
+            device_cookie_value(_posted_username(self.request)),
+            max_age=settings.LOGIN_DEVICE_COOKIE_AGE,
+            path=self.request.path,  # sent to the login form only
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+        return response

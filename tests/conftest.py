@@ -43,6 +43,7 @@ def roomy_rate_limits(settings):
     settings.THROTTLE_PUBLIC_READS = "100000/minute"
     settings.THROTTLE_LOGIN_USERNAME = "100000/minute"
     settings.THROTTLE_LOGIN_CLIENT = "100000/minute"
+    settings.THROTTLE_LOGIN_DEVICE = "100000/minute"
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

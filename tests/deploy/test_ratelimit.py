@@ -253,3 +253,78 @@ def _calls(store) -> dict[str, int]:
         for name, stats in store.info("commandstats").items()
         if name != "cmdstat_info"
     }
+
+
+def _log_in(client, username: str, password: str, **headers):
+    return client.post(
+        "/accounts/login/", {"username": username, "password": password}, **headers
+    )
+
+
+def test_a_browser_that_logged_in_before_is_not_locked_out_by_someone_else(
+    client, owner, settings
+):
+    """Failing on purpose as a known researcher locks only browsers that have
+    never logged in as them (OWASP's device cookies)."""
+    from django.test import Client
+
+    settings.THROTTLE_LOGIN_USERNAME = "3/15minutes"
+    assert _log_in(client, "owner", "owner-pass-1").status_code == 302
+    client.post("/accounts/logout/")  # keeps the device cookie, as a browser does
+    attacker = Client()
+    for _ in range(3):
+        assert _log_in(attacker, "owner", "guess").status_code == 200
+    assert _log_in(attacker, "owner", "owner-pass-1").status_code == 429
+    # The researcher's own browser still gets in, from the same address too.
+    assert _log_in(client, "owner", "owner-pass-1").status_code == 302
+    assert "_auth_user_id" in client.session
+    # And the username stays locked for everyone else.
+    assert _log_in(Client(), "owner", "owner-pass-1").status_code == 429
+
+
+def test_a_trusted_browser_has_a_lock_of_its_own(client, owner, settings):
+    settings.THROTTLE_LOGIN_DEVICE = "2/15minutes"
+    settings.THROTTLE_LOGIN_USERNAME = "100/15minutes"
+    assert _log_in(client, "owner", "owner-pass-1").status_code == 302
+    client.post("/accounts/logout/")  # keeps the device cookie, as a browser does
+    for _ in range(2):
+        assert _log_in(client, "owner", "guess").status_code == 200
+    reply = _log_in(client, "owner", "owner-pass-1")
+    assert reply.status_code == 429
+    assert int(reply["Retry-After"]) > 0
+
+
+@pytest.mark.parametrize("tamper", ["other-user", "forged", "expired"])
+def test_a_device_cookie_counts_only_for_its_username_untampered_and_unexpired(
+    client, owner, colleague, settings, tamper
+):
+    from django.test import Client
+
+    from surveys.login import device_cookie_value
+
+    settings.THROTTLE_LOGIN_USERNAME = "2/15minutes"
+    name = settings.LOGIN_DEVICE_COOKIE_NAME
+    if tamper == "other-user":
+        assert _log_in(client, "colleague", "colleague-pass-1").status_code == 302
+        client.post("/accounts/logout/")  # keeps the device cookie, as a browser does
+    elif tamper == "forged":
+        client.cookies[name] = device_cookie_value("owner")[:-2] + "xx"
+    else:
+        client.cookies[name] = device_cookie_value("owner")
+        settings.LOGIN_DEVICE_COOKIE_AGE = -1
+    attacker = Client()
+    for _ in range(2):
+        _log_in(attacker, "owner", "guess")
+    assert _log_in(client, "owner", "owner-pass-1").status_code == 429
+
+
+def test_the_device_cookie_is_for_the_login_form_only_and_hides_the_username(
+    client, owner, settings
+):
+    reply = _log_in(client, "owner", "owner-pass-1")
+    cookie = reply.cookies[settings.LOGIN_DEVICE_COOKIE_NAME]
+    assert cookie["path"] == "/accounts/login/"
+    assert cookie["httponly"] is True
+    assert cookie["samesite"] == "Lax"
+    assert int(cookie["max-age"]) == settings.LOGIN_DEVICE_COOKIE_AGE
+    assert "owner" not in cookie.value
