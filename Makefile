@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint bench bench-export bench-submit golden clean serve
+.PHONY: setup run test lint bench bench-export bench-submit golden clean serve docker-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,10 @@ clean:
 ## worker (with the periodic sweep) on DATABASE_URL and REDIS_URL; see docs/deploy.md.
 serve: $(STAMP)
 	PYTHON=$(abspath $(PY)) BIND=$(HOST):$(PORT) docker/serve.sh all
+
+## Build the image and run the Compose stack end to end (needs Docker, Compose v2).
+docker-check:
+	docker/check.sh
 
 ## Submission throughput under load, on the production layout (docs/benchmarks.md).
 bench-submit: $(STAMP)
