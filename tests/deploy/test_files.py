@@ -9,6 +9,11 @@ from benchmarks.layout import ROOT
 DOCKER = ROOT / "docker"
 
 
+def _required_variables(compose: str) -> set[str]:
+    """``${X}`` and ``${X:?message}``; ``${X:-default}`` is optional."""
+    return set(re.findall(r"\$\{(\w+)(?::?\?[^}]*)?\}", compose))
+
+
 def test_the_dockerfile_copies_only_files_that_exist():
     text = (DOCKER / "Dockerfile").read_text()
     assert text.startswith("# ") or "FROM python:3.11-slim" in text
@@ -34,6 +39,15 @@ def test_compose_runs_every_role_of_serve_sh_with_health_checks():
 def test_the_env_example_names_every_variable_compose_needs():
     compose = (DOCKER / "compose.yaml").read_text()
     example = (DOCKER / ".env.example").read_text()
-    needed = set(re.findall(r"\$\{(\w+)(?::?[-?][^}]*)?\}", compose))
+    needed = _required_variables(compose)
+    assert "POSTGRES_PASSWORD" in needed
     defined = set(re.findall(r"^(\w+)=", example, re.M))
     assert needed <= defined, needed - defined
+
+
+def test_the_docker_check_writes_every_variable_compose_needs():
+    compose = (DOCKER / "compose.yaml").read_text()
+    check = (DOCKER / "check.sh").read_text()
+    needed = _required_variables(compose)
+    written = set(re.findall(r"^(\w+)=", check.split("<<ENV", 1)[1], re.M))
+    assert needed <= written, needed - written
