@@ -117,6 +117,17 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL;",
     }
+# Optional: a streaming replica for the researchers' heavy reads (the answer
+# downloads, web and API). Submissions, estimate runs and dashboards stay on
+# the primary: they write, or must show a run the moment it finishes.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"],
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+EXPORTS_DATABASE = "replica" if "replica" in DATABASES else "default"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Optional: without it, background jobs run in-process (see config/celery_app.py).

@@ -5,7 +5,8 @@ reported option's code; never the respondent key. They are streamed: on
 PostgreSQL the server pivots the answers and writes the rows itself
 (``COPY ... TO STDOUT``), which we pass on block by block, so memory stays flat
 and the export runs near the speed of a bare COPY. Elsewhere (SQLite on a
-laptop) a server-side cursor over the answers is grouped in Python.
+laptop) a server-side cursor over the answers is grouped in Python. Both read
+from ``settings.EXPORTS_DATABASE``: the read replica when one is configured.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from collections.abc import Iterator, Sequence
 from itertools import groupby
 from typing import Any
 
-from django.db import connection
+from django.conf import settings
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from .cells import csv_line
 from .codebook import answer_columns, codebook
@@ -38,6 +41,10 @@ CHUNK_BYTES = 1 << 16
 FETCH_ROWS = 2000
 
 
+def _reader() -> BaseDatabaseWrapper:
+    return connections[settings.EXPORTS_DATABASE]
+
+
 def _header(survey: Survey) -> list[str]:
     return ["response", "received_on", *(name for name, _ in answer_columns(survey))]
 
@@ -46,24 +53,26 @@ def answers_csv(survey: Survey) -> Iterator[bytes]:
     """The answers as CSV (UTF-8, ``\\n`` line ends), header first."""
     questions = [q for _, q in answer_columns(survey)]
     yield csv_line(_header(survey)).encode()
-    if connection.vendor == "postgresql":
-        yield from _copy_chunks(_pivot_sql(survey, questions, "csv"))
+    reader = _reader()
+    if reader.vendor == "postgresql":
+        yield from _copy_chunks(reader, _pivot_sql(survey, questions, "csv"))
         return
-    yield from _batched_lines(_portable_rows(survey, questions), _csv_row)
+    yield from _batched_lines(_portable_rows(reader, survey, questions), _csv_row)
 
 
 def answers_jsonl(survey: Survey) -> Iterator[bytes]:
     """The answers as JSON lines: one object per response, keys as the CSV header."""
     questions = [q for _, q in answer_columns(survey)]
-    if connection.vendor == "postgresql":
-        yield from _copy_chunks(_pivot_sql(survey, questions, "jsonl"))
+    reader = _reader()
+    if reader.vendor == "postgresql":
+        yield from _copy_chunks(reader, _pivot_sql(survey, questions, "jsonl"))
         return
     names = _header(survey)
 
     def line(row: Sequence[Any]) -> str:
         return json.dumps(dict(zip(names, row, strict=True)), separators=(",", ":"))
 
-    yield from _batched_lines(_portable_rows(survey, questions), line)
+    yield from _batched_lines(_portable_rows(reader, survey, questions), line)
 
 
 # -- PostgreSQL: the server pivots and formats ---------------------------------
@@ -112,10 +121,10 @@ def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
     )
 
 
-def _copy_chunks(sql: str) -> Iterator[bytes]:
+def _copy_chunks(reader: BaseDatabaseWrapper, sql: str) -> Iterator[bytes]:
     """Stream a ``COPY ... TO STDOUT`` in chunks of about :data:`CHUNK_BYTES`."""
-    connection.ensure_connection()
-    with connection.connection.cursor() as cursor:
+    reader.ensure_connection()
+    with reader.connection.cursor() as cursor:
         with cursor.copy(sql) as copy:
             buffer = bytearray()
             for block in copy:
@@ -131,12 +140,13 @@ def _copy_chunks(sql: str) -> Iterator[bytes]:
 
 
 def _portable_rows(
-    survey: Survey, questions: Sequence[Question]
+    reader: BaseDatabaseWrapper, survey: Survey, questions: Sequence[Question]
 ) -> Iterator[list[Any]]:
     """``[number, ISO date, code per question]`` per response, in id order."""
     index = {q.pk: i for i, q in enumerate(questions)}
     answers = (
-        Answer.objects.filter(response__survey=survey)
+        Answer.objects.using(reader.alias)
+        .filter(response__survey=survey)
         .order_by("response_id")
         .values_list("response_id", "response__received_on", "question_id", "report")
         .iterator(chunk_size=FETCH_ROWS)

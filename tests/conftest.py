@@ -14,6 +14,28 @@ import pytest
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+# The alias a read replica takes (config/settings.py, DATABASE_REPLICA_URL): in
+# tests a second connection to the test database, named so PostgreSQL's
+# pg_stat_activity shows which reads went to it. Used only by tests that ask
+# for it (``databases=["default", "replica"]``) and route to it.
+REPLICA_APPLICATION_NAME = "rr-replica-under-test"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+
+    if "replica" not in settings.DATABASES:
+        primary = settings.DATABASES["default"]
+        options = dict(primary.get("OPTIONS", {}))
+        if primary["ENGINE"].endswith("postgresql"):
+            options["application_name"] = REPLICA_APPLICATION_NAME
+        settings.DATABASES["replica"] = {
+            **primary,
+            "OPTIONS": options,
+            "TEST": {"MIRROR": "default"},
+        }
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not IN_CI:
         return

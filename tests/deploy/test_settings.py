@@ -54,3 +54,26 @@ def test_log_level_is_read_in_any_case():
     # gunicorn takes "debug"; the same variable configures Django's logging.
     result = _manage("check", SECRET_KEY=secrets.token_urlsafe(50), LOG_LEVEL="debug")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_replica_url_adds_the_alias_the_downloads_read_from():
+    probe = (
+        "from django.conf import settings as s; "
+        "r = s.DATABASES.get('replica', {}); "
+        "print(s.EXPORTS_DATABASE, r.get('HOST'), r.get('NAME'), r.get('CONN_MAX_AGE'))"
+    )
+    key = secrets.token_urlsafe(50)
+    result = _manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        probe,
+        SECRET_KEY=key,
+        DATABASE_REPLICA_URL="postgres://reader@replica.internal:5432/rr_survey",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["replica", "replica.internal", "rr_survey", "60"]
+    without = _manage(
+        "shell", "--no-imports", "-c", probe, SECRET_KEY=key, DATABASE_REPLICA_URL=""
+    )
+    assert without.stdout.split()[0] == "default"

@@ -127,7 +127,8 @@ def test_the_portable_path_writes_exactly_what_postgresql_writes(answered, monke
     native = {
         f: text(getattr(exports, f)(answered)) for f in ("answers_csv", "answers_jsonl")
     }
-    monkeypatch.setattr(exports, "connection", SimpleNamespace(vendor="other"))
+    portable = SimpleNamespace(vendor="other", alias="default")
+    monkeypatch.setattr(exports, "_reader", lambda: portable)
     for name, content in native.items():
         assert text(getattr(exports, name)(answered)) == content
 
@@ -382,3 +383,31 @@ def test_an_abandoned_download_leaves_the_connection_usable(owner, monkeypatch):
         next(stream)
         stream.close()  # what the web server does when the client goes away
         assert Response.objects.filter(survey=survey).count() == 200
+
+
+@pytest.mark.django_db(transaction=True, databases=["default", "replica"])
+def test_downloads_read_from_the_replica_when_one_is_configured(open_survey, settings):
+    """With DATABASE_REPLICA_URL set, the answers' COPY runs on the replica's
+    connection, and the bytes are the same as from the primary."""
+    from django.db import connection, connections
+
+    from tests.conftest import REPLICA_APPLICATION_NAME
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the replica's COPY is PostgreSQL's")
+    survey = open_survey
+    store_simulated(survey, 30)
+    from_primary = {
+        f: text(f(survey)) for f in (exports.answers_csv, exports.answers_jsonl)
+    }
+    settings.EXPORTS_DATABASE = "replica"
+    for export, expected in from_primary.items():
+        assert text(export(survey)) == expected
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT query FROM pg_stat_activity WHERE application_name = %s",
+                [REPLICA_APPLICATION_NAME],
+            )
+            (last_query,) = cursor.fetchone()
+        assert last_query.startswith("COPY (SELECT"), last_query
+    connections["replica"].close()
