@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint bench bench-export bench-submit golden clean serve docker-check
+.PHONY: setup run test lint bench bench-export bench-submit golden clean serve docker-check lock
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,14 @@ clean:
 ## worker (with the periodic sweep) on DATABASE_URL and REDIS_URL; see docs/deploy.md.
 serve: $(STAMP)
 	PYTHON=$(abspath $(PY)) BIND=$(HOST):$(PORT) docker/serve.sh all
+
+## Pin what a production install gets, transitive dependencies included.
+lock: $(STAMP)
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > .lock-venv/requirements.txt
+	.lock-venv/bin/python -m pip install --quiet -r .lock-venv/requirements.txt
+	{ sed -n '/^#/p' docker/constraints.txt; .lock-venv/bin/python -m pip freeze; } > docker/constraints.new && mv docker/constraints.new docker/constraints.txt
+	rm -rf .lock-venv
 
 ## Build the image and run the Compose stack end to end (needs Docker, Compose v2).
 docker-check:

@@ -1,8 +1,9 @@
 """The production layout (docker/serve.sh all) on the test database.
 
 It runs on a production install: a virtual environment holding only the
-dependencies pyproject.toml declares for running, none of the development
-tools, so a package the code uses without declaring it fails here (kombu's
+dependencies pyproject.toml declares for running, at the versions
+docker/constraints.txt pins as the image does, and none of the development
+tools; so a package the code uses without declaring it fails here (kombu's
 Redis transport imported ``packaging``, which only pytest had brought).
 Reuses the private redis-server and the PostgreSQL-only guard of the worker
 tests. The layout is a set of separate processes, so tests that use it see
@@ -46,7 +47,11 @@ def runtime_python(tmp_path_factory) -> str:
     python = venv / "bin" / "python"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", *runtime_dependencies()],
+        [
+            *(str(python), "-m", "pip", "install", "--quiet"),
+            *("--constraint", str(ROOT / "docker" / "constraints.txt")),
+            *runtime_dependencies(),
+        ],
         capture_output=True,
         text=True,
     )

@@ -51,3 +51,24 @@ def test_the_docker_check_writes_every_variable_compose_needs():
     needed = _required_variables(compose)
     written = set(re.findall(r"^(\w+)=", check.split("<<ENV", 1)[1], re.M))
     assert needed <= written, needed - written
+
+
+def test_the_constraints_pin_every_runtime_dependency_at_pyprojects_version():
+    """docker/constraints.txt is what the image installs: it must agree with
+    pyproject.toml (regenerate it with ``make lock``)."""
+    import tomllib
+
+    def normal(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    pinned = {}
+    for line in (DOCKER / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, version = line.split("==")
+            pinned[normal(name)] = version
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        dependencies = tomllib.load(file)["project"]["dependencies"]
+    for dependency in dependencies:
+        name, version = dependency.split("==")
+        name = name.split("[")[0]
+        assert pinned.get(normal(name)) == version, dependency
