@@ -16,8 +16,6 @@ in as them.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 from typing import Any
 
@@ -30,6 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from .ratelimit import (
     Decision,
     client_identity,
+    keyed_digest,
     rate_check,
     rate_hit,
     rate_reset,
@@ -43,16 +42,10 @@ def _posted_username(request: HttpRequest) -> str:
     return str(request.POST.get("username", "")).strip().lower()
 
 
-def _username_digest(username: str) -> str:
-    """The username as the cookie holds it: signed cookies are readable."""
-    return hmac.new(
-        settings.SECRET_KEY.encode(), username.encode(), hashlib.sha256
-    ).hexdigest()[:32]
-
-
 def device_cookie_value(username: str) -> str:
-    """A new device cookie for ``username`` (lower-cased), after a good login."""
-    value = {"u": _username_digest(username), "n": secrets.token_urlsafe(16)}
+    """A new device cookie for ``username`` (lower-cased), after a good login.
+    Signed cookies are readable, so it holds the username's keyed hash."""
+    value = {"u": keyed_digest(username), "n": secrets.token_urlsafe(16)}
     return signing.dumps(value, salt=DEVICE_COOKIE_SALT)
 
 
@@ -68,7 +61,7 @@ def trusted_device(request: HttpRequest, username: str) -> str | None:
         )
     except signing.BadSignature:
         return None
-    if not isinstance(value, dict) or value.get("u") != _username_digest(username):
+    if not isinstance(value, dict) or value.get("u") != keyed_digest(username):
         return None
     device = value.get("n")
     return device if isinstance(device, str) else None

@@ -70,11 +70,16 @@ def client_identity(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
-def _key(scope: str, identity: str, window: int) -> str:
-    digest = hmac.new(
-        settings.SECRET_KEY.encode(), identity.encode(), hashlib.sha256
+def keyed_digest(text: str) -> str:
+    """A hash of ``text`` keyed with the secret key: stands for an address or
+    a username wherever the value itself must not be kept."""
+    return hmac.new(
+        settings.SECRET_KEY.encode(), text.encode(), hashlib.sha256
     ).hexdigest()[:32]
-    return f"rl:{scope}:{digest}:{window}"
+
+
+def _key(scope: str, identity: str, window: int) -> str:
+    return f"rl:{scope}:{keyed_digest(identity)}:{window}"
 
 
 def _window(rate: Rate, now: float) -> tuple[int, int]:

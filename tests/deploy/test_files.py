@@ -56,7 +56,7 @@ def test_the_docker_check_writes_every_variable_compose_needs():
 def test_the_constraints_pin_every_runtime_dependency_at_pyprojects_version():
     """docker/constraints.txt is what the image installs: it must agree with
     pyproject.toml (regenerate it with ``make lock``)."""
-    import tomllib
+    from tests.deploy.conftest import runtime_dependencies
 
     def normal(name: str) -> str:
         return re.sub(r"[-_.]+", "-", name).lower()
@@ -66,9 +66,7 @@ def test_the_constraints_pin_every_runtime_dependency_at_pyprojects_version():
         if line and not line.startswith("#"):
             name, version = line.split("==")
             pinned[normal(name)] = version
-    with (ROOT / "pyproject.toml").open("rb") as file:
-        dependencies = tomllib.load(file)["project"]["dependencies"]
-    for dependency in dependencies:
+    for dependency in runtime_dependencies():
         name, version = dependency.split("==")
         name = name.split("[")[0]
         assert pinned.get(normal(name)) == version, dependency
