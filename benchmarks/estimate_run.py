@@ -14,7 +14,7 @@ operation, in a shuffled order), it times:
 - ``groupby``: the bare aggregation, the baseline. ``SELECT question_id,
   report, count(*) ... WHERE q.survey_id = %s GROUP BY 1, 2`` through a cursor,
   fetching every row;
-- ``counts``: ``estimation.services.survey_counts``, the run's one GROUP BY
+- ``counts``: ``estimation.runs.services.survey_counts``, the run's one GROUP BY
   over (question, report, stratum) that yields the overall counts and every
   breakdown by a direct question;
 - ``run``: one estimate run, ``estimate_run_request`` + ``estimate_run_execute``
@@ -469,15 +469,15 @@ def no_enqueue() -> Iterator[None]:
     Without a broker, its on-commit hook runs the same run in a background
     thread at once; the benchmark runs it itself, in the foreground, instead.
     """
-    with mock.patch("estimation.services._enqueue", return_value=None):
+    with mock.patch("estimation.runs.services._enqueue", return_value=None):
         yield
 
 
 def operations(survey: Any) -> dict[str, Callable[[], Any]]:
     from django.db import connection
 
-    from estimation.models import EstimateRun
-    from estimation.services import (
+    from estimation.runs.models import EstimateRun
+    from estimation.runs.services import (
         estimate_run_execute,
         estimate_run_request,
         survey_counts,
@@ -645,7 +645,7 @@ def explain(sql: str, params: Sequence[Any] = (), setting: str = "") -> dict[str
 
 def explain_all(survey: Any) -> dict[str, Any]:
     """Query plans of the bare GROUP BY and of the run's one aggregation."""
-    from estimation.services import survey_counts
+    from estimation.runs.services import survey_counts
 
     (counts_sql,) = [
         sql

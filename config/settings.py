@@ -58,7 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "surveys",
-    "estimation",
+    "estimation.runs",
 ]
 
 MIDDLEWARE = [

@@ -1,7 +1,7 @@
 """The latest finished estimates as JSON and CSV: the saved rows, never recomputed.
 
 The numbers are those the dashboard shows, read the same way
-(:func:`estimation.selectors.latest_runs` and :func:`~estimation.selectors.saved_rows`),
+(:func:`estimation.runs.selectors.latest_runs` and :func:`~estimation.runs.selectors.saved_rows`),
 and subgroups smaller than ``DASHBOARD_MIN_GROUP_SIZE`` are withheld as the
 dashboard withholds them: too imprecise to read, and able to single people out.
 """
@@ -15,8 +15,8 @@ from typing import Any
 from django.conf import settings
 
 from estimation import survey_epsilon
-from estimation.models import EstimateRun, QuestionEstimate
-from estimation.selectors import METHOD_NAMES, latest_runs, saved_rows
+from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 
 from .cells import csv_line
 from .codebook import answer_columns
@@ -90,7 +90,7 @@ def _subgroups(
     for column, group in direct:
         for code, label in enumerate(group.options):
             row = rows.get((question.pk, group.pk, code))
-            # The dashboard's rule (estimation.selectors.breakdown).
+            # The dashboard's rule (estimation.runs.selectors.breakdown).
             if row is None or row.n == 0 or row.n < min_size or not row.options.all():
                 hidden += 1
                 continue

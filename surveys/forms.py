@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from estimation import CI_METHODS, DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL
-from estimation.selectors import LEVELS, METHOD_NAMES, METHOD_NOTES
+from estimation.runs.selectors import LEVELS, METHOD_NAMES, METHOD_NOTES
 
 from .design_text import design_summary
 from .models import Question, Survey

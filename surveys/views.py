@@ -24,14 +24,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from estimation.selectors import (
+from estimation.runs.selectors import (
     DEFAULT_TARGET,
     parse_target,
     run_for_owner,
     run_progress,
     survey_dashboard,
 )
-from estimation.services import estimate_run_request
+from estimation.runs.services import estimate_run_request
 
 from . import services
 from .charts import daily_chart

@@ -11,8 +11,8 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from estimation import CI_METHODS, DEFAULT_METHOD
-from estimation.models import EstimateRun
 from estimation.results import DEFAULT_LEVEL
+from estimation.runs.models import EstimateRun
 from surveys.models import Question, Survey
 from surveys.selectors import epsilon_of
 

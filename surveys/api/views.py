@@ -24,8 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from estimation.models import EstimateRun
-from estimation.services import estimate_run_request
+from estimation.runs.models import EstimateRun
+from estimation.runs.services import estimate_run_request
 from surveys import services
 from surveys.models import Question, Survey
 

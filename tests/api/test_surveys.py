@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from estimation.models import EstimateRun
-from estimation.services import estimate_run_execute
+from estimation.runs.models import EstimateRun
+from estimation.runs.services import estimate_run_execute
 from surveys.models import Survey
 from surveys.services import survey_publish
 from tests.estimation_jobs.responses import submit

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from benchmarks.respondent import open_survey_page, request, submission, submit
-from estimation.models import EstimateRun
+from estimation.runs.models import EstimateRun
 from surveys.demo import demo_seed
 from surveys.models import Response
 

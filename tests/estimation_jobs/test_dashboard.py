@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from estimation import CI_METHODS, DEFAULT_METHOD, Warner
-from estimation.models import EstimateRun, QuestionEstimate
-from estimation.selectors import (
+from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.selectors import (
     DEFAULT_TARGET,
     EstimateView,
     OptionResult,
@@ -24,7 +24,7 @@ from estimation.selectors import (
     parse_target,
     plan_for,
 )
-from estimation.services import estimate_run_execute, estimate_run_request
+from estimation.runs.services import estimate_run_execute, estimate_run_request
 from surveys.charts import WIDTH, daily_chart, interval_chart
 from surveys.models import Question, Response
 from tests.estimation_jobs.responses import submit
@@ -128,7 +128,7 @@ def test_responses_per_day_are_counted_and_drawn(as_owner, few):
         received_on=first.received_on - datetime.timedelta(days=3)
     )
     # The page shows the days as the latest run counted them.
-    from estimation import services
+    from estimation.runs import services
 
     run = services.estimate_run_request(survey=few)
     services.estimate_run_execute(run_id=run.pk)
@@ -152,7 +152,7 @@ def test_question_text_is_escaped(as_owner, few):
 
 
 def test_the_page_never_estimates(as_owner, few, monkeypatch):
-    from estimation import services
+    from estimation.runs import services
 
     def refuse(*args, **kwargs):
         raise AssertionError("estimated inside a request")

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from estimation import estimate_question
-from estimation import services as runs
-from estimation.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs import services as runs
+from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Survey
 from tests.estimation_jobs.responses import submit
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from estimation.services import estimate_run_execute, estimate_run_request
+from estimation.runs.services import estimate_run_execute, estimate_run_request
 from surveys import exports
 from tests.surveys.export_data import store_simulated
 

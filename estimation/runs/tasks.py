@@ -7,12 +7,16 @@ from typing import Any
 from celery import shared_task
 from django.db import DatabaseError
 
-from . import services
+from estimation.runs import services
 
 MAX_RETRIES = 5
+# The names these tasks had before they moved to estimation/runs/: messages
+# queued, and beat schedules written, by an older release still find them.
+ESTIMATE_TASK = "estimation.tasks.estimate_survey"
+SWEEP_TASK = "estimation.tasks.sweep_stale_surveys"
 
 
-@shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
+@shared_task(name=ESTIMATE_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
 def estimate_survey(self: Any, run_id: int) -> int | None:
     """Compute and save one estimate run; retry with backoff on database errors."""
     try:
@@ -24,6 +28,6 @@ def estimate_survey(self: Any, run_id: int) -> int | None:
     return None if run is None else run.pk
 
 
-@shared_task
+@shared_task(name=SWEEP_TASK)
 def sweep_stale_surveys() -> int:
     return services.stale_surveys_enqueue()

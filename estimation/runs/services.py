@@ -24,12 +24,11 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
 
+from estimation.intervals import DEFAULT_METHOD, validate_level, validate_method
+from estimation.results import DEFAULT_LEVEL, estimate_question
+from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Question, Response, Survey
 from surveys.strata import stratum_decode
-
-from .intervals import DEFAULT_METHOD, validate_level, validate_method
-from .models import EstimateRun, OptionEstimate, QuestionEstimate
-from .results import DEFAULT_LEVEL, estimate_question
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +101,7 @@ def stale_surveys_enqueue() -> int:
 
 def _enqueue(run_id: int, delay: float) -> None:
     """Hand a run to Celery, or with no broker configured to an in-process timer."""
-    from .tasks import estimate_survey
+    from estimation.runs.tasks import estimate_survey
 
     if not settings.REDIS_URL:
         timer = threading.Timer(delay, _run_in_process, args=(run_id,))

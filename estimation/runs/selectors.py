@@ -17,11 +17,10 @@ from typing import Any
 from django.db.models import Prefetch
 from django.http import Http404
 
+from estimation.designs import Design
+from estimation.planning import sample_size, what_an_observer_learns
+from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Question, Survey
-
-from .designs import Design
-from .models import EstimateRun, OptionEstimate, QuestionEstimate
-from .planning import sample_size, what_an_observer_learns
 
 LEVELS = (0.80, 0.90, 0.95, 0.99)
 DEFAULT_TARGET = 0.05
