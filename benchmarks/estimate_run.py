@@ -469,7 +469,7 @@ def no_enqueue() -> Iterator[None]:
     Without a broker, its on-commit hook runs the same run in a background
     thread at once; the benchmark runs it itself, in the foreground, instead.
     """
-    with mock.patch("estimation.runs.services._enqueue", return_value=None):
+    with mock.patch("estimation.runs.scheduling._enqueue", return_value=None):
         yield
 
 
@@ -477,11 +477,8 @@ def operations(survey: Any) -> dict[str, Callable[[], Any]]:
     from django.db import connection
 
     from estimation.runs.models import EstimateRun
-    from estimation.runs.services import (
-        estimate_run_execute,
-        estimate_run_request,
-        survey_counts,
-    )
+    from estimation.runs.scheduling import estimate_run_request
+    from estimation.runs.services import estimate_run_execute, survey_counts
 
     def groupby() -> Any:
         with connection.cursor() as cursor:

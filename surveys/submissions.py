@@ -19,7 +19,7 @@ from typing import Any, TypedDict
 from django.http import Http404
 from django.utils import timezone
 
-from estimation.runs.services import survey_stale_schedule
+from estimation.runs.scheduling import survey_stale_schedule
 
 from .models import Question, Response, Survey
 from .response_store import NewResponse, response_store

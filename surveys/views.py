@@ -24,6 +24,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     parse_target,
@@ -31,7 +32,6 @@ from estimation.runs.selectors import (
     run_progress,
     survey_dashboard,
 )
-from estimation.runs.services import estimate_run_request
 
 from . import services
 from .charts import daily_chart

@@ -7,13 +7,10 @@ from typing import Any
 from celery import shared_task
 from django.db import DatabaseError
 
-from estimation.runs import services
+from estimation.runs import scheduling, services
+from estimation.runs.scheduling import ESTIMATE_TASK, SWEEP_TASK
 
 MAX_RETRIES = 5
-# The names these tasks had before they moved to estimation/runs/: messages
-# queued, and beat schedules written, by an older release still find them.
-ESTIMATE_TASK = "estimation.tasks.estimate_survey"
-SWEEP_TASK = "estimation.tasks.sweep_stale_surveys"
 
 
 @shared_task(name=ESTIMATE_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
@@ -30,4 +27,4 @@ def estimate_survey(self: Any, run_id: int) -> int | None:
 
 @shared_task(name=SWEEP_TASK)
 def sweep_stale_surveys() -> int:
-    return services.stale_surveys_enqueue()
+    return scheduling.stale_surveys_enqueue()

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from estimation.runs.models import EstimateRun
-from estimation.runs.services import estimate_run_request
+from estimation.runs.scheduling import estimate_run_request
 from surveys import services
 from surveys.models import Question, Survey
 

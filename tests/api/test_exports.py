@@ -11,7 +11,8 @@ import json
 import pytest
 from django.http import StreamingHttpResponse
 
-from estimation.runs.services import estimate_run_execute, estimate_run_request
+from estimation.runs.scheduling import estimate_run_request
+from estimation.runs.services import estimate_run_execute
 from tests.surveys.export_data import store_simulated
 from tests.surveys.test_export_round_trip import assert_same, cli
 

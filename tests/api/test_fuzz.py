@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from estimation.runs.services import estimate_run_request
+from estimation.runs.scheduling import estimate_run_request
 
 CHECKS = [
     not_a_server_error,

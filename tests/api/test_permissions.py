@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from estimation.runs.services import estimate_run_request
+from estimation.runs.scheduling import estimate_run_request
 
 pytestmark = pytest.mark.django_db
 

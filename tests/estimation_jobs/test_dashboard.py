@@ -15,6 +15,7 @@ from django.utils.html import escape
 
 from estimation import CI_METHODS, DEFAULT_METHOD, Warner
 from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     EstimateView,
@@ -24,7 +25,7 @@ from estimation.runs.selectors import (
     parse_target,
     plan_for,
 )
-from estimation.runs.services import estimate_run_execute, estimate_run_request
+from estimation.runs.services import estimate_run_execute
 from surveys.charts import WIDTH, daily_chart, interval_chart
 from surveys.models import Question, Response
 from tests.estimation_jobs.responses import submit
@@ -128,9 +129,9 @@ def test_responses_per_day_are_counted_and_drawn(as_owner, few):
         received_on=first.received_on - datetime.timedelta(days=3)
     )
     # The page shows the days as the latest run counted them.
-    from estimation.runs import services
+    from estimation.runs import scheduling, services
 
-    run = services.estimate_run_request(survey=few)
+    run = scheduling.estimate_run_request(survey=few)
     services.estimate_run_execute(run_id=run.pk)
     page = as_owner.get(results_url(few)).content.decode()
     assert "30 in total, at most 29 on one day" in page

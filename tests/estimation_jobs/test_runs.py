@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from estimation import estimate_question
+from estimation.runs import scheduling
 from estimation.runs import services as runs
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Survey
@@ -111,13 +112,13 @@ def test_responses_after_a_run_starts_queue_the_next_one(answered):
 
 
 def test_a_researcher_run_uses_the_chosen_method_and_level(answered):
-    run = runs.estimate_run_request(survey=answered, ci_method="exact", level=0.9)
+    run = scheduling.estimate_run_request(survey=answered, ci_method="exact", level=0.9)
     runs.estimate_run_execute(run_id=run.pk)
     row = QuestionEstimate.objects.filter(run=run).first()
     assert run.ci_method == "exact"
     assert row.options.count() == 2
     with pytest.raises(ValueError, match="ci_method"):
-        runs.estimate_run_request(survey=answered, ci_method="bootstrap")
+        scheduling.estimate_run_request(survey=answered, ci_method="bootstrap")
 
 
 def test_a_failing_run_records_why_and_is_not_retried(answered, monkeypatch):
@@ -137,10 +138,12 @@ def test_a_failing_run_records_why_and_is_not_retried(answered, monkeypatch):
 
 def test_the_sweep_requeues_surveys_left_stale(answered, monkeypatch, settings):
     queued = []
-    monkeypatch.setattr(runs, "_enqueue", lambda run_id, delay: queued.append(run_id))
+    monkeypatch.setattr(
+        scheduling, "_enqueue", lambda run_id, delay: queued.append(run_id)
+    )
     Survey.objects.filter(pk=answered.pk).update(
         estimates_stale_since=timezone.now()
         - timedelta(seconds=3 * settings.ESTIMATE_DELAY_SECONDS)
     )
-    assert runs.stale_surveys_enqueue() == 1
+    assert scheduling.stale_surveys_enqueue() == 1
     assert queued == [EstimateRun.objects.get(survey=answered).pk]

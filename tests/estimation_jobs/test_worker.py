@@ -27,7 +27,7 @@ from django.utils import timezone
 from estimation import estimate_question
 from estimation.designs import percent
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
-from estimation.runs.services import estimate_run_request
+from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.tasks import sweep_stale_surveys
 from estimation.simulate import simulate_reports
 from surveys.design_text import format_epsilon
@@ -253,7 +253,7 @@ def test_submissions_while_redis_is_down_are_stored_and_the_sweep_catches_up(
     )
 
     redis_server.stop()
-    caplog.set_level(logging.WARNING, logger="estimation.runs.services")
+    caplog.set_level(logging.WARNING, logger="estimation.runs.scheduling")
     started = time.monotonic()
     post_all(open_survey, payloads[20:])  # asserts 201 for each
     print(f"30 submissions with the broker down took {time.monotonic() - started:.1f}s")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from estimation.runs.services import estimate_run_execute, estimate_run_request
+from estimation.runs.scheduling import estimate_run_request
+from estimation.runs.services import estimate_run_execute
 from surveys import exports
 from tests.surveys.export_data import store_simulated
 

@@ -14,8 +14,9 @@ from django.http import StreamingHttpResponse
 from django.urls import reverse
 
 from estimation.runs.models import EstimateRun
+from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import saved_rows
-from estimation.runs.services import estimate_run_execute, estimate_run_request
+from estimation.runs.services import estimate_run_execute
 from surveys import exports
 from surveys.cells import csv_line, neutralise
 from surveys.models import Answer, Response
@@ -370,7 +371,9 @@ def test_an_abandoned_download_leaves_the_connection_usable(owner, monkeypatch):
     from surveys.services import question_create, survey_create, survey_publish
 
     # Committed responses would schedule estimate runs; none is needed here.
-    monkeypatch.setattr("estimation.runs.services._enqueue", lambda run_id, delay: None)
+    monkeypatch.setattr(
+        "estimation.runs.scheduling._enqueue", lambda run_id, delay: None
+    )
     survey = survey_create(owner=owner, title="Abandoned")
     for question in DEMO_QUESTIONS:
         question_create(survey=survey, **question)
