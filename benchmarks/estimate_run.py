@@ -338,7 +338,7 @@ def _answers_block(
         rows["report"][:, j] = simulate_reports(design, truths, rng)
         rows["spec_version"][:, j] = question.spec_version.encode()
     # Each answer carries its response's direct answers, as the app stores them
-    # (surveys/strata.py: mixed radix over the direct questions in order).
+    # (surveys/respond/strata.py: mixed radix over the direct questions in order).
     stratum, scale = np.zeros(m, dtype=np.int64), 1
     for j, question in enumerate(questions):
         if not question.is_sensitive:

@@ -12,7 +12,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", api_token, name="api-token"),
     path("surveys/", include("surveys.urls")),
-    path("s/", include("surveys.respondent_urls")),
+    path("s/", include("surveys.respond.urls")),
     path("api/v1/", include("surveys.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(

@@ -1,4 +1,4 @@
-"""Everything that changes surveys and questions (responses: surveys/submissions.py).
+"""Everything that changes surveys and questions (responses: surveys/respond/submissions.py).
 
 Views and commands parse input and call one of these; the rules about what a
 survey's state allows live here and only here.

@@ -32,6 +32,7 @@ from estimation.runs.selectors import (
     run_progress,
     survey_dashboard,
 )
+from surveys.respond.views import render_survey_page
 
 from . import services
 from .charts import daily_chart
@@ -47,7 +48,6 @@ from .forms import (
     preview_for,
 )
 from .models import Question, Survey
-from .respondent_views import render_survey_page
 from .selectors import (
     epsilon_of,
     owned_survey,

@@ -39,7 +39,7 @@ SWEEP_TASK = "estimation.tasks.sweep_stale_surveys"
 def survey_stale_schedule(*, survey_id: int) -> None:
     """The survey has just been marked stale: queue a run a few seconds from now.
 
-    The statement that stores a response sets the mark (surveys/response_store.py)
+    The statement that stores a response sets the mark (surveys/respond/response_store.py)
     and its caller calls this when that response was the one to set it. Should
     this fail, the mark stays and the periodic sweep schedules the run.
     """

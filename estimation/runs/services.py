@@ -18,7 +18,7 @@ from django.utils import timezone
 from estimation.results import estimate_question
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Question, Response, Survey
-from surveys.strata import stratum_decode
+from surveys.respond.strata import stratum_decode
 
 # -- counting ------------------------------------------------------------------
 

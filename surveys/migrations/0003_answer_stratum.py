@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 def backfill_strata(apps, schema_editor):
     """Give answers stored before strata existed the stratum of their response."""
-    from surveys.strata import stratum_encode
+    from surveys.respond.strata import stratum_encode
 
     Answer = apps.get_model("surveys", "Answer")
     Question = apps.get_model("surveys", "Question")
@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='answer',
             name='stratum',
-            field=models.PositiveIntegerField(default=0, help_text="The response's direct answers (surveys/strata.py)."),
+            field=models.PositiveIntegerField(default=0, help_text="The response's direct answers (surveys/respond/strata.py)."),
         ),
         migrations.RunPython(backfill_strata, migrations.RunPython.noop),
 ]

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from surveys.models import Survey
-from surveys.submissions import response_record
+from surveys.respond.submissions import response_record
 
 
 def submit(survey: Survey, rng: np.random.Generator, count: int) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 
 from estimation import simulate_reports
 from surveys.models import Survey
-from surveys.submissions import response_record
+from surveys.respond.submissions import response_record
 
 # True answer shares per question of the demo survey (warner, forced response,
 # krr with four options, direct age group). The age group's last option is rare,

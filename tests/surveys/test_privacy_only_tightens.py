@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from surveys.models import FrozenDesignError, Question, Survey
+from surveys.respond.submissions import response_record
 from surveys.selectors import epsilon_of
 from surveys.services import (
     SurveyStateError,
@@ -17,7 +18,6 @@ from surveys.services import (
     survey_reopen,
     survey_update,
 )
-from surveys.submissions import response_record
 
 pytestmark = pytest.mark.django_db
 

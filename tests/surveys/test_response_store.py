@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from surveys import response_store
 from surveys.models import Answer, Response, Survey
-from surveys.response_store import NewResponse
+from surveys.respond import response_store
+from surveys.respond.response_store import NewResponse
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 
 from surveys.demo import DEMO_SLUG, demo_seed
 from surveys.models import Question, Survey
-from surveys.selectors import epsilon_of, respondent_questions
+from surveys.respond.selectors import respondent_questions
+from surveys.selectors import epsilon_of
 from surveys.services import (
     SurveyStateError,
     question_create,

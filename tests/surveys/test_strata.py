@@ -2,7 +2,7 @@
 
 import itertools
 
-from surveys.strata import stratum_decode, stratum_encode
+from surveys.respond.strata import stratum_decode, stratum_encode
 
 
 def test_every_combination_round_trips_to_a_distinct_code():

@@ -3,7 +3,7 @@
 This is the path a viral survey hits, so it costs no query before the store
 when the survey is already known to this process: the survey and its frozen
 questions come from per-process caches, and one statement on PostgreSQL
-(surveys/response_store.py) re-checks the survey's row while it stores, so a
+(surveys/respond/response_store.py) re-checks the survey's row while it stores, so a
 cache that is out of date can never let a response in that should be refused.
 """
 
@@ -20,11 +20,10 @@ from django.http import Http404
 from django.utils import timezone
 
 from estimation.runs.scheduling import survey_stale_schedule
-
-from .models import Question, Response, Survey
-from .response_store import NewResponse, response_store
-from .selectors import published_survey
-from .strata import stratum_encode
+from surveys.models import Question, Response, Survey
+from surveys.respond.response_store import NewResponse, response_store
+from surveys.respond.selectors import published_survey
+from surveys.respond.strata import stratum_encode
 
 RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
 

@@ -27,7 +27,7 @@ from django.db import (
 )
 from django.db.models import Q
 
-from .models import Answer, Response, Survey
+from surveys.models import Answer, Response, Survey
 
 
 @dataclass(frozen=True)

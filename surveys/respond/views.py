@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from .models import Survey
-from .selectors import published_survey, respondent_questions
+from surveys.models import Survey
+from surveys.respond.selectors import published_survey, respondent_questions
 
 
 def render_survey_page(

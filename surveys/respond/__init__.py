@@ -1,0 +1,3 @@
+"""The respondent's side: the survey page, the submission service and the one
+statement that stores a response. Interfaces (views, the public API) import it;
+it imports only surveys.models, estimation.runs' scheduling and the pure core."""

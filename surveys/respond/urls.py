@@ -1,0 +1,8 @@
+from django.urls import path
+
+from surveys.respond import views
+
+app_name = "respond"
+urlpatterns = [
+    path("<slug:slug>/", views.survey_page, name="page"),
+]
