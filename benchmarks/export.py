@@ -176,8 +176,8 @@ def measure_size(
 ) -> dict[str, Any]:
     from django.urls import reverse
 
-    from surveys.codebook import answer_columns
-    from surveys.exports import _pivot_sql
+    from surveys.results.codebook import answer_columns
+    from surveys.results.exports import _pivot_sql
 
     path = reverse("surveys:export_answers_csv", args=[survey.pk])
     sql = _pivot_sql(survey, [q for _, q in answer_columns(survey)], "csv")

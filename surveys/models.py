@@ -166,7 +166,8 @@ class Answer(models.Model):
     )
     report = models.PositiveSmallIntegerField(help_text="The randomized option index.")
     stratum = models.PositiveIntegerField(
-        default=0, help_text="The response's direct answers (surveys/respond/strata.py)."
+        default=0,
+        help_text="The response's direct answers (surveys/respond/strata.py).",
     )
     spec_version = models.CharField(max_length=16)
 

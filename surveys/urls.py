@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import export_views, views
+from surveys import views
+from surveys.results import export_views
+from surveys.results import views as results
 
 app_name = "surveys"
 urlpatterns = [
@@ -9,11 +11,11 @@ urlpatterns = [
     path("design-preview/", views.design_preview, name="design_preview"),
     path("<int:pk>/", views.survey_detail, name="detail"),
     path("<int:pk>/edit/", views.survey_edit, name="edit"),
-    path("<int:pk>/results/", views.survey_results, name="results"),
-    path("<int:pk>/results/recompute/", views.survey_recompute, name="recompute"),
+    path("<int:pk>/results/", results.survey_results, name="results"),
+    path("<int:pk>/results/recompute/", results.survey_recompute, name="recompute"),
     path(
         "<int:pk>/results/runs/<int:run_id>/",
-        views.run_status,
+        results.run_status,
         name="run_progress",
     ),
     path(

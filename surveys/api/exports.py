@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from surveys import exports
-from surveys.export_views import CSV, JSONL, download
+from surveys.results import exports
+from surveys.results.export_views import CSV, JSONL, download
 
 from .views import SurveyScoped
 

@@ -11,8 +11,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from estimation.designs import percent
-from surveys.charts import Interval, interval_chart
 from surveys.design_text import format_epsilon
+from surveys.results.charts import Interval, interval_chart
 
 register = template.Library()
 NOT_PRIVATE = (

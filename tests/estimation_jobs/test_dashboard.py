@@ -26,8 +26,8 @@ from estimation.runs.selectors import (
     plan_for,
 )
 from estimation.runs.services import estimate_run_execute
-from surveys.charts import WIDTH, daily_chart, interval_chart
 from surveys.models import Question, Response
+from surveys.results.charts import WIDTH, daily_chart, interval_chart
 from tests.estimation_jobs.responses import submit
 
 pytestmark = pytest.mark.django_db

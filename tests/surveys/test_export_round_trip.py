@@ -12,7 +12,7 @@ import pytest
 
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
-from surveys import exports
+from surveys.results import exports
 from tests.surveys.export_data import store_simulated
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,9 @@ from estimation.runs.models import EstimateRun
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import saved_rows
 from estimation.runs.services import estimate_run_execute
-from surveys import exports
-from surveys.cells import csv_line, neutralise
 from surveys.models import Answer, Response
+from surveys.results import exports
+from surveys.results.cells import csv_line, neutralise
 from tests.surveys.export_data import store_simulated
 
 pytestmark = pytest.mark.django_db

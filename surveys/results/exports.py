@@ -20,10 +20,10 @@ from django.conf import settings
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from .cells import csv_line
-from .codebook import answer_columns, codebook
-from .estimate_exports import estimates_csv, estimates_export
-from .models import Answer, Question, Survey
+from surveys.models import Answer, Question, Survey
+from surveys.results.cells import csv_line
+from surveys.results.codebook import answer_columns, codebook
+from surveys.results.estimate_exports import estimates_csv, estimates_export
 
 __all__ = [
     "answer_columns",

@@ -17,10 +17,9 @@ from django.conf import settings
 from estimation import survey_epsilon
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
-
-from .cells import csv_line
-from .codebook import answer_columns
-from .models import Question, Survey
+from surveys.models import Question, Survey
+from surveys.results.cells import csv_line
+from surveys.results.codebook import answer_columns
 
 EXPORT_FORMAT = 1
 NO_RUN = (

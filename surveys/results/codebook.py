@@ -13,8 +13,7 @@ from typing import Any
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
-
-from .models import Question, Survey
+from surveys.models import Question, Survey
 
 CODEBOOK_FORMAT = 1
 ORIENTATION = (

@@ -1,0 +1,90 @@
+"""The results dashboard: saved estimates, their recomputation and its progress.
+
+Owner only, like every researcher page: another researcher's survey is a 404.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from estimation.runs.scheduling import estimate_run_request
+from estimation.runs.selectors import (
+    DEFAULT_TARGET,
+    parse_target,
+    run_for_owner,
+    run_progress,
+    survey_dashboard,
+)
+from surveys.design_text import COMPOSITION
+from surveys.forms import errors_text
+from surveys.results.charts import daily_chart
+from surveys.results.forms import RecomputeForm
+from surveys.selectors import owned_survey
+
+
+def _to_results(survey_pk: int) -> HttpResponse:
+    return redirect("surveys:results", pk=survey_pk)
+
+
+@login_required
+@require_GET
+def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """The dashboard: saved estimates only, a handful of queries at any size."""
+    survey = owned_survey(request.user, pk)
+    target = parse_target(request.GET.get("target"))
+    dashboard = survey_dashboard(
+        survey,
+        target=target or DEFAULT_TARGET,
+        min_size=settings.DASHBOARD_MIN_GROUP_SIZE,
+    )
+    latest = dashboard.latest_run
+    context = {
+        "survey": survey,
+        "dashboard": dashboard,
+        "run": dashboard.finished_run,
+        "daily": daily_chart(dashboard.per_day),
+        "form": RecomputeForm.for_run(dashboard.finished_run),
+        "target_invalid": target is None,
+        "composition": COMPOSITION,
+        "progress": (
+            {
+                "url": reverse("surveys:run_progress", args=[pk, latest.pk]),
+                **run_progress(latest),
+            }
+            if dashboard.in_progress
+            else None
+        ),
+    }
+    return render(request, "surveys/results.html", context)
+
+
+@login_required
+@require_POST
+def survey_recompute(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = owned_survey(request.user, pk)
+    form = RecomputeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Not recomputed. {errors_text(form)}")
+        return _to_results(pk)
+    try:
+        estimate_run_request(survey=survey, **form.cleaned_data)
+    except ValueError as error:
+        messages.error(request, f"Not recomputed: {error}")
+    else:
+        messages.success(
+            request, "Recomputing the estimates: this page updates when they are ready."
+        )
+    return _to_results(pk)
+
+
+@login_required
+@require_GET
+def run_status(request: HttpRequest, pk: int, run_id: int) -> JsonResponse:
+    """A run's progress for the dashboard's polling script."""
+    return JsonResponse(run_progress(run_for_owner(request.user, pk, run_id)))
