@@ -267,7 +267,7 @@ def django_setup(database_url: str) -> None:
 
 
 def create_survey(owner: Any, n: int) -> Any:
-    from surveys.services import question_create, survey_create, survey_publish
+    from surveys.builder.services import question_create, survey_create, survey_publish
 
     survey = survey_create(owner=owner, title=f"Benchmark n={n}", planned_responses=n)
     for text, kind, options, design, _ in QUESTIONS:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from surveys import views
+from surveys.builder import views
 from surveys.results import export_views
 from surveys.results import views as results
 

@@ -100,8 +100,8 @@ def stranger(django_user_model):
 
 @pytest.fixture
 def draft_survey(owner):
-    from surveys.demo import DEMO_QUESTIONS
-    from surveys.services import question_create, survey_create
+    from surveys.builder.demo import DEMO_QUESTIONS
+    from surveys.builder.services import question_create, survey_create
 
     survey = survey_create(owner=owner, title="Sensitive habits", introduction="Hello")
     for question in DEMO_QUESTIONS:
@@ -111,6 +111,6 @@ def draft_survey(owner):
 
 @pytest.fixture
 def open_survey(draft_survey):
-    from surveys.services import survey_publish
+    from surveys.builder.services import survey_publish
 
     return survey_publish(survey=draft_survey)

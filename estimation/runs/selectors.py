@@ -345,7 +345,7 @@ def _question_result(
 def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboard:
     """Everything the results page shows, from saved rows only.
 
-    ``survey`` comes from :func:`surveys.selectors.survey_for_owner`, with its
+    ``survey`` comes from :func:`surveys.builder.selectors.survey_for_owner`, with its
     questions prefetched and its responses counted.
     """
     questions = list(survey.questions.all())

@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from config.errors import DATABASE_MESSAGE, DATABASE_RETRY_AFTER
+from surveys.builder.services import SurveyStateError
 from surveys.respond.submissions import SubmissionError
-from surveys.services import SurveyStateError
 
 logger = logging.getLogger(__name__)
 

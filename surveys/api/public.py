@@ -28,10 +28,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from surveys.builder.selectors import epsilon_of
 from surveys.ratelimit import client_identity, rate_hit, wait_text
 from surveys.respond.selectors import published_survey, respondent_questions
 from surveys.respond.submissions import submission_record
-from surveys.selectors import epsilon_of
 
 from .serializers import (
     PublicSurveySerializer,

@@ -13,8 +13,8 @@ from rest_framework.reverse import reverse
 from estimation import CI_METHODS, DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
+from surveys.builder.selectors import epsilon_of
 from surveys.models import Question, Survey
-from surveys.selectors import epsilon_of
 
 # The levels a dashboard offers, and anything between them.
 MIN_LEVEL, MAX_LEVEL = 0.5, 0.999

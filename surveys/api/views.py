@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from estimation.runs.models import EstimateRun
 from estimation.runs.scheduling import estimate_run_request
-from surveys import services
+from surveys.builder import services
 from surveys.models import Question, Survey
 
 from .pagination import InPosition

@@ -15,10 +15,10 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from surveys.builder.selectors import owned_survey
 from surveys.models import Survey
 from surveys.results import exports
 from surveys.results.codebook import page_questions
-from surveys.selectors import owned_survey
 
 CSV = "text/csv; charset=utf-8"
 JSONL = "application/jsonl; charset=utf-8"

@@ -21,11 +21,11 @@ from estimation.runs.selectors import (
     run_progress,
     survey_dashboard,
 )
-from surveys.design_text import COMPOSITION
-from surveys.forms import errors_text
+from surveys.builder.design_text import COMPOSITION
+from surveys.builder.forms import errors_text
+from surveys.builder.selectors import owned_survey
 from surveys.results.charts import daily_chart
 from surveys.results.forms import RecomputeForm
-from surveys.selectors import owned_survey
 
 
 def _to_results(survey_pk: int) -> HttpResponse:

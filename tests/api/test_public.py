@@ -104,7 +104,7 @@ def test_not_json_is_415_and_too_large_is_413(anonymous, open_survey, settings):
 
 
 def test_a_closed_survey_is_readable_but_takes_no_answers(anonymous, open_survey):
-    from surveys.services import survey_close
+    from surveys.builder.services import survey_close
 
     survey_close(survey=open_survey)
     assert anonymous.get(definition_url(open_survey)).json()["accepting_responses"] is (

@@ -9,8 +9,8 @@ import pytest
 
 from estimation.runs.models import EstimateRun
 from estimation.runs.services import estimate_run_execute
+from surveys.builder.services import survey_publish
 from surveys.models import Survey
-from surveys.services import survey_publish
 from tests.estimation_jobs.responses import submit
 
 pytestmark = pytest.mark.django_db
@@ -138,7 +138,7 @@ def test_delete_a_survey_without_responses(as_owner, draft_survey):
 
 
 def test_cursor_pagination_and_status_filter(as_owner, owner):
-    from surveys.services import survey_create
+    from surveys.builder.services import survey_create
 
     made = [survey_create(owner=owner, title=f"S{i}") for i in range(5)]
     Survey.objects.filter(pk=made[0].pk).update(status="closed")
@@ -296,7 +296,7 @@ def test_published_questions_are_frozen(as_owner, open_survey):
 
 
 def test_a_question_of_another_survey_is_404(as_owner, owner, draft_survey):
-    from surveys.services import question_create, survey_create
+    from surveys.builder.services import question_create, survey_create
 
     other = survey_create(owner=owner, title="Other")
     stray = question_create(survey=other, text="Q", kind="yes_no", design=WARNER)

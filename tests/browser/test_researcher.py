@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
+from surveys.builder.services import survey_create
 from surveys.models import Response, Survey
-from surveys.services import survey_create
 from tests.browser.helpers import (
     check_requests,
     choose,

@@ -15,15 +15,15 @@ import pytest
 from playwright.sync_api import expect
 from scipy.stats import binom
 
-from surveys.demo import DEMO_SLUG, demo_seed
-from surveys.models import Answer, Response, Survey
-from surveys.services import (
+from surveys.builder.demo import DEMO_SLUG, demo_seed
+from surveys.builder.services import (
     question_create,
     survey_close,
     survey_create,
     survey_publish,
     survey_reopen,
 )
+from surveys.models import Answer, Response, Survey
 from tests.browser.helpers import (
     CHOSEN,
     RECEIPT_SHOWN,

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.respondent import open_survey_page, request, submission, submit
 from estimation.runs.models import EstimateRun
-from surveys.demo import demo_seed
+from surveys.builder.demo import demo_seed
 from surveys.models import Response
 
 pytestmark = pytest.mark.usefixtures("transactional_db")

@@ -261,7 +261,7 @@ def test_the_last_failure_is_explained(as_owner, many):
 
 
 def test_a_run_of_another_survey_is_a_404(as_owner, many, colleague):
-    from surveys.services import survey_create
+    from surveys.builder.services import survey_create
 
     other = survey_create(owner=colleague, title="Other")
     run = EstimateRun.objects.get(survey=many)

@@ -30,14 +30,14 @@ from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.tasks import sweep_stale_surveys
 from estimation.simulate import simulate_reports
-from surveys.design_text import format_epsilon
-from surveys.models import Answer, Response, Survey
-from surveys.respond.submissions import response_stratum
-from surveys.services import (
+from surveys.builder.design_text import format_epsilon
+from surveys.builder.services import (
     question_create,
     survey_create,
     survey_publish,
 )
+from surveys.models import Answer, Response, Survey
+from surveys.respond.submissions import response_stratum
 
 from .conftest import WORKER_ESTIMATE_DELAY, WORKER_VISIBILITY_TIMEOUT, wait_for
 

@@ -12,7 +12,7 @@ from estimation import (
     Warner,
     expected_half_width,
 )
-from surveys.design_text import (
+from surveys.builder.design_text import (
     ASSUMED_PREVALENCE,
     design_sentence,
     design_summary,

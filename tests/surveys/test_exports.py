@@ -367,8 +367,8 @@ def test_the_results_page_links_to_the_downloads(client, owner, answered):
 
 @pytest.mark.django_db(transaction=True)
 def test_an_abandoned_download_leaves_the_connection_usable(owner, monkeypatch):
-    from surveys.demo import DEMO_QUESTIONS
-    from surveys.services import question_create, survey_create, survey_publish
+    from surveys.builder.demo import DEMO_QUESTIONS
+    from surveys.builder.services import question_create, survey_create, survey_publish
 
     # Committed responses would schedule estimate runs; none is needed here.
     monkeypatch.setattr(

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from surveys.models import FrozenDesignError, Question, Survey
-from surveys.respond.submissions import response_record
-from surveys.selectors import epsilon_of
-from surveys.services import (
+from surveys.builder.selectors import epsilon_of
+from surveys.builder.services import (
     SurveyStateError,
     question_create,
     question_delete,
@@ -18,6 +16,8 @@ from surveys.services import (
     survey_reopen,
     survey_update,
 )
+from surveys.models import FrozenDesignError, Question, Survey
+from surveys.respond.submissions import response_record
 
 pytestmark = pytest.mark.django_db
 

@@ -5,11 +5,9 @@ import math
 import pytest
 from django.core.exceptions import ValidationError
 
-from surveys.demo import DEMO_SLUG, demo_seed
-from surveys.models import Question, Survey
-from surveys.respond.selectors import respondent_questions
-from surveys.selectors import epsilon_of
-from surveys.services import (
+from surveys.builder.demo import DEMO_SLUG, demo_seed
+from surveys.builder.selectors import epsilon_of
+from surveys.builder.services import (
     SurveyStateError,
     question_create,
     question_delete,
@@ -22,6 +20,8 @@ from surveys.services import (
     survey_reopen,
     survey_update,
 )
+from surveys.models import Question, Survey
+from surveys.respond.selectors import respondent_questions
 
 pytestmark = pytest.mark.django_db
 

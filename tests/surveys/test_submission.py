@@ -7,9 +7,8 @@ import psycopg
 import pytest
 from django.utils import timezone
 
-from surveys.demo import DEMO_QUESTIONS
-from surveys.models import Answer, Response, Survey
-from surveys.services import (
+from surveys.builder.demo import DEMO_QUESTIONS
+from surveys.builder.services import (
     question_create,
     survey_close,
     survey_create,
@@ -17,6 +16,7 @@ from surveys.services import (
     survey_publish,
     survey_reopen,
 )
+from surveys.models import Answer, Response, Survey
 
 pytestmark = pytest.mark.django_db
 
@@ -240,7 +240,7 @@ def test_the_page_hands_the_browser_specs_as_data_and_no_named_answer_fields(
 
 
 def test_question_text_is_escaped_on_the_respondent_page(client, owner):
-    from surveys.services import question_create, survey_create, survey_publish
+    from surveys.builder.services import question_create, survey_create, survey_publish
 
     survey = survey_create(
         owner=owner, title="<b>Title</b>", introduction="<i>intro</i>\nline"

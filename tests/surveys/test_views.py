@@ -6,8 +6,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
+from surveys.builder.services import question_create, survey_close, survey_create
 from surveys.models import Question, Response, Survey
-from surveys.services import question_create, survey_close, survey_create
 
 pytestmark = pytest.mark.django_db
 

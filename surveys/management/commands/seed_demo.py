@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from surveys.demo import DEMO_USERNAME, demo_seed
+from surveys.builder.demo import DEMO_USERNAME, demo_seed
 
 
 class Command(BaseCommand):

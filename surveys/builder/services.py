@@ -1,4 +1,4 @@
-"""Everything that changes surveys and questions (responses: surveys/respond/submissions.py).
+"""Everything that changes surveys and questions (responses: respond/submissions.py).
 
 Views and commands parse input and call one of these; the rules about what a
 survey's state allows live here and only here.
@@ -18,8 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from estimation import Design, design_from_dict
-
-from .models import Question, Survey
+from surveys.models import Question, Survey
 
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]

@@ -23,11 +23,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from surveys.respond.views import render_survey_page
-
-from . import services
-from .design_text import COMPOSITION, design_summary
-from .forms import (
+from surveys.builder import services
+from surveys.builder.design_text import COMPOSITION, design_summary
+from surveys.builder.forms import (
     MAX_PLANNED,
     DesignForm,
     QuestionForm,
@@ -35,14 +33,15 @@ from .forms import (
     add_service_errors,
     preview_for,
 )
-from .models import Question, Survey
-from .selectors import (
+from surveys.builder.selectors import (
     epsilon_of,
     question_for_owner,
     survey_for_owner,
     surveys_for_owner,
 )
-from .services import SurveyStateError
+from surveys.builder.services import SurveyStateError
+from surveys.models import Question, Survey
+from surveys.respond.views import render_survey_page
 
 GET_POST = require_http_methods(["GET", "POST"])
 MOVES = {"up": -1, "down": 1}

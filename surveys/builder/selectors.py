@@ -8,8 +8,7 @@ from django.db.models import Count, QuerySet
 from django.http import Http404
 
 from estimation import survey_epsilon
-
-from .models import Question, Survey
+from surveys.models import Question, Survey
 
 
 def surveys_for_owner(owner: Any) -> QuerySet[Survey]:

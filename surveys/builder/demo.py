@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from .models import Survey
-from .services import question_create, survey_create, survey_publish
+from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.models import Survey
 
 DEMO_USERNAME = "demo"
 DEMO_SLUG = "demo"

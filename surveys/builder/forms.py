@@ -9,9 +9,14 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from .design_text import design_summary
-from .models import Question, Survey
-from .services import DESIGNS_FOR_KIND, MAX_OPTIONS, YES_NO_OPTIONS, question_design
+from surveys.builder.design_text import design_summary
+from surveys.builder.services import (
+    DESIGNS_FOR_KIND,
+    MAX_OPTIONS,
+    YES_NO_OPTIONS,
+    question_design,
+)
+from surveys.models import Question, Survey
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 MAX_PLANNED = 10_000_000
