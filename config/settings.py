@@ -286,7 +286,7 @@ THROTTLE_PUBLIC_READS = os.environ.get("THROTTLE_PUBLIC_READS", "600/minute")
 THROTTLE_LOGIN_USERNAME = os.environ.get("THROTTLE_LOGIN_USERNAME", "5/15minutes")
 THROTTLE_LOGIN_CLIENT = os.environ.get("THROTTLE_LOGIN_CLIENT", "20/15minutes")
 # Failed log-ins from a browser that has logged in as that username before
-# (surveys/login.py); such a browser is not held by the two limits above.
+# (surveys/accounts/login.py); such a browser is not held by the two limits above.
 THROTTLE_LOGIN_DEVICE = os.environ.get("THROTTLE_LOGIN_DEVICE", "5/15minutes")
 LOGIN_DEVICE_COOKIE_NAME = "rr_login_device"
 LOGIN_DEVICE_COOKIE_AGE = int(

@@ -3,8 +3,8 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from surveys.account_views import api_token
-from surveys.login import ThrottledLoginView
+from surveys.accounts.login import ThrottledLoginView
+from surveys.accounts.views import api_token
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="surveys:list"), name="home"),

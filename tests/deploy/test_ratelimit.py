@@ -300,7 +300,7 @@ def test_a_device_cookie_counts_only_for_its_username_untampered_and_unexpired(
 ):
     from django.test import Client
 
-    from surveys.login import device_cookie_value
+    from surveys.accounts.login import device_cookie_value
 
     settings.THROTTLE_LOGIN_USERNAME = "2/15minutes"
     name = settings.LOGIN_DEVICE_COOKIE_NAME

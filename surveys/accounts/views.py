@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from .account import api_token_of, api_token_replace, api_token_revoke
+from surveys.accounts.tokens import api_token_of, api_token_replace, api_token_revoke
 
 
 @login_required

@@ -25,7 +25,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 
-from .ratelimit import (
+from surveys.ratelimit import (
     Decision,
     client_identity,
     keyed_digest,
@@ -35,6 +35,8 @@ from .ratelimit import (
     wait_text,
 )
 
+# The salt is part of every issued cookie: it keeps its original value so that
+# moving this module did not sign every researcher's device out.
 DEVICE_COOKIE_SALT = "surveys.login.device"
 
 
