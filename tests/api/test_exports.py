@@ -13,8 +13,8 @@ from django.http import StreamingHttpResponse
 
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
-from tests.surveys.export_data import store_simulated
-from tests.surveys.test_export_round_trip import assert_same, cli
+from tests.surveys.results.export_data import store_simulated
+from tests.surveys.results.test_export_round_trip import assert_same, cli
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from estimation.runs.models import EstimateRun
 from estimation.runs.services import estimate_run_execute
 from surveys.builder.services import survey_publish
 from surveys.models import Survey
-from tests.estimation_jobs.responses import submit
+from tests.surveys.respond.responses import submit
 
 pytestmark = pytest.mark.django_db
 

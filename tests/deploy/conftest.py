@@ -23,7 +23,7 @@ import pytest
 
 from benchmarks.layout import ROOT, ProductionLayout
 from tests.conftest import IN_CI
-from tests.estimation_jobs.conftest import (  # noqa: F401  (fixtures)
+from tests.estimation.runs.conftest import (  # noqa: F401  (fixtures)
     _database_url,
     postgres_only,
     redis_server,

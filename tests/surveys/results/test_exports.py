@@ -20,7 +20,7 @@ from estimation.runs.services import estimate_run_execute
 from surveys.models import Answer, Response
 from surveys.results import exports
 from surveys.results.cells import csv_line, neutralise
-from tests.surveys.export_data import store_simulated
+from tests.surveys.results.export_data import store_simulated
 
 pytestmark = pytest.mark.django_db
 

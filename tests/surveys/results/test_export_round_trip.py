@@ -13,11 +13,11 @@ import pytest
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
 from surveys.results import exports
-from tests.surveys.export_data import store_simulated
+from tests.surveys.results.export_data import store_simulated
 
 pytestmark = pytest.mark.django_db
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 TOLERANCE = 1e-9
 FIELDS = ("estimate", "unbiased", "std_error", "ci_lower", "ci_upper")
 

@@ -23,7 +23,7 @@ import pytest
 
 from tests.conftest import skip_or_fail
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 # Short enough for the tests; the worker reads these from its environment.
 WORKER_ESTIMATE_DELAY = 1.0
 # Seconds before a message whose worker died is redelivered (README's table).

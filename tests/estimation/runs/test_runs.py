@@ -12,7 +12,7 @@ from estimation.runs import scheduling
 from estimation.runs import services as runs
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Survey
-from tests.estimation_jobs.responses import submit
+from tests.surveys.respond.responses import submit
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,7 @@ from estimation.runs.selectors import (
 from estimation.runs.services import estimate_run_execute
 from surveys.models import Question, Response
 from surveys.results.charts import WIDTH, daily_chart, interval_chart
-from tests.estimation_jobs.responses import submit
+from tests.surveys.respond.responses import submit
 
 pytestmark = pytest.mark.django_db
 
