@@ -5,29 +5,17 @@ from __future__ import annotations
 import datetime
 import json
 import math
-from dataclasses import dataclass
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from estimation import CI_METHODS, DEFAULT_METHOD, Warner
+from estimation import CI_METHODS, DEFAULT_METHOD
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
-from estimation.runs.selectors import (
-    DEFAULT_TARGET,
-    EstimateView,
-    OptionResult,
-    breakdown,
-    estimate_view,
-    parse_target,
-    plan_for,
-)
 from estimation.runs.services import estimate_run_execute
 from surveys.models import Question, Response
-from surveys.results.charts import WIDTH, daily_chart, interval_chart
 from tests.surveys.respond.responses import submit
 
 pytestmark = pytest.mark.django_db
@@ -51,12 +39,6 @@ def progress_url(survey, run):
 
 def recompute_url(survey):
     return reverse("surveys:recompute", args=[survey.pk])
-
-
-@pytest.fixture
-def as_owner(client, owner):
-    client.force_login(owner)
-    return client
 
 
 @pytest.fixture
@@ -351,135 +333,3 @@ def test_a_bad_target_is_explained_and_the_default_used(as_owner, many):
     page = response.content.decode()
     assert "The target must be a number" in page
     assert "Responses for ±5.0 points" in page
-
-
-# -- pure pieces ---------------------------------------------------------------
-
-
-def option(label, estimate, lower, upper, reported=10):
-    return OptionResult(label, reported, reported / 20, estimate, lower, upper, 0.05)
-
-
-def test_interval_chart_places_points_and_bars_on_a_0_to_100_axis():
-    chart = interval_chart(
-        [option("No", 0.8, 0.7, 0.9), option("Yes", 0.2, 0.1, 0.3)], level=0.9
-    )
-    assert [t.label for t in chart.ticks] == ["0%", "25%", "50%", "75%", "100%"]
-    assert chart.x_left < chart.x_right <= WIDTH
-    no, yes = chart.rows
-    span = chart.x_right - chart.x_left
-    assert yes.x_point == pytest.approx(chart.x_left + 0.2 * span, abs=0.01)
-    assert no.x_lower < no.x_point < no.x_upper
-    assert yes.y > no.y
-    assert chart.grid_bottom < chart.height
-    assert chart.summary == (
-        "Estimates with 90% intervals. No: 80% (70%–90%); Yes: 20% (10%–30%)."
-    )
-
-
-def test_interval_chart_clips_to_the_axis():
-    (row,) = interval_chart([option("Yes", 0.0, -0.1, 1.2)], level=0.95).rows
-    assert row.x_lower == row.x_point
-    assert row.x_upper == interval_chart([], level=0.95).x_right
-
-
-def test_daily_chart_fills_empty_days_and_scales_to_the_busiest():
-    day = datetime.date(2025, 5, 1)
-    chart = daily_chart([(day, 4), (day + datetime.timedelta(days=2), 8)])
-    assert [b.count for b in chart.bars] == [4, 0, 8]
-    assert chart.bars[2].y == pytest.approx(chart.plot_top)
-    assert chart.bars[0].height == pytest.approx(chart.bars[2].height / 2)
-    assert chart.bars[1].height == 0
-    assert "12 in total, at most 8 on one day (3 May 2025)" in chart.summary
-    assert daily_chart([]) is None
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        (None, DEFAULT_TARGET),
-        ("", DEFAULT_TARGET),
-        ("0.03", 0.03),
-        ("3", 0.03),
-        ("0", None),
-        ("nan", None),
-        ("75", None),
-        ("x", None),
-    ],
-)
-def test_parse_target(value, expected):
-    assert parse_target(value) == expected
-
-
-def yes_no_view(estimate, lower, upper, n):
-    return EstimateView(
-        n=n,
-        options=(
-            option("No", 1 - estimate, 1 - upper, 1 - lower),
-            option("Yes", estimate, lower, upper),
-        ),
-        warnings=(),
-    )
-
-
-def test_plan_uses_the_yes_estimate_and_says_reached():
-    design = Warner(p=0.75)
-    wide = plan_for(design, yes_no_view(0.2, 0.05, 0.4, 100), target=0.05, level=0.95)
-    assert wide.half_width == pytest.approx(0.175)
-    assert not wide.reached
-    assert wide.still_needed == wide.needed_total - 100 > 0
-    narrow = plan_for(
-        design, yes_no_view(0.2, 0.17, 0.23, 5000), target=0.05, level=0.95
-    )
-    assert narrow.reached
-    assert narrow.still_needed == 0
-
-
-def test_estimate_view_marks_the_prominent_warnings():
-    rows = [
-        SimpleNamespace(
-            option=1, reported=3, estimate=0.1, ci_lower=0, ci_upper=0.6, std_error=0.2
-        ),
-        SimpleNamespace(
-            option=0, reported=7, estimate=0.9, ci_lower=0.4, ci_upper=1, std_error=0.2
-        ),
-    ]
-    warnings = [
-        {"code": "few_responses", "message": "Collect more."},
-        {"code": "something_else", "message": "FYI."},
-    ]
-    view = estimate_view(10, ["No", "Yes"], rows, warnings)
-    assert [o.label for o in view.options] == ["No", "Yes"]
-    assert view.options[1].reported_share == pytest.approx(0.3)
-    assert [w.prominent for w in view.warnings] == [True, False]
-    assert estimate_view(0, ["No", "Yes"], [], []) is None
-
-
-@dataclass
-class FakeRow:
-    n: int
-    warnings: list
-    saved: list
-
-    @property
-    def options(self):
-        return SimpleNamespace(all=lambda: self.saved)
-
-
-def test_breakdown_hides_small_and_empty_groups():
-    saved = [
-        SimpleNamespace(
-            option=r,
-            reported=5,
-            estimate=0.5,
-            ci_lower=0.2,
-            ci_upper=0.8,
-            std_error=0.1,
-        )
-        for r in range(2)
-    ]
-    by = SimpleNamespace(options=["young", "middle", "old"])
-    rows = {0: FakeRow(25, [], saved), 1: FakeRow(10, [], saved)}
-    result = breakdown(by, rows, ["No", "Yes"], min_size=20)
-    assert [s.label for s in result.shown] == ["young"]
-    assert result.hidden == 2

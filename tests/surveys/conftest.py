@@ -1,4 +1,4 @@
-"""Fixtures of the builder's page tests."""
+"""Fixtures of the researcher's page tests: a client logged in as the owner."""
 
 import pytest
 

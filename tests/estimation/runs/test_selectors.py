@@ -1,0 +1,113 @@
+"""What the dashboard reads, shaped in plain functions: targets, plans, saved
+rows as views, subgroup breakdowns."""
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import pytest
+
+from estimation import Warner
+from estimation.runs.selectors import (
+    DEFAULT_TARGET,
+    EstimateView,
+    OptionResult,
+    breakdown,
+    estimate_view,
+    parse_target,
+    plan_for,
+)
+
+
+def option(label, estimate, lower, upper, reported=10):
+    return OptionResult(label, reported, reported / 20, estimate, lower, upper, 0.05)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, DEFAULT_TARGET),
+        ("", DEFAULT_TARGET),
+        ("0.03", 0.03),
+        ("3", 0.03),
+        ("0", None),
+        ("nan", None),
+        ("75", None),
+        ("x", None),
+    ],
+)
+def test_parse_target(value, expected):
+    assert parse_target(value) == expected
+
+
+def yes_no_view(estimate, lower, upper, n):
+    return EstimateView(
+        n=n,
+        options=(
+            option("No", 1 - estimate, 1 - upper, 1 - lower),
+            option("Yes", estimate, lower, upper),
+        ),
+        warnings=(),
+    )
+
+
+def test_plan_uses_the_yes_estimate_and_says_reached():
+    design = Warner(p=0.75)
+    wide = plan_for(design, yes_no_view(0.2, 0.05, 0.4, 100), target=0.05, level=0.95)
+    assert wide.half_width == pytest.approx(0.175)
+    assert not wide.reached
+    assert wide.still_needed == wide.needed_total - 100 > 0
+    narrow = plan_for(
+        design, yes_no_view(0.2, 0.17, 0.23, 5000), target=0.05, level=0.95
+    )
+    assert narrow.reached
+    assert narrow.still_needed == 0
+
+
+def test_estimate_view_marks_the_prominent_warnings():
+    rows = [
+        SimpleNamespace(
+            option=1, reported=3, estimate=0.1, ci_lower=0, ci_upper=0.6, std_error=0.2
+        ),
+        SimpleNamespace(
+            option=0, reported=7, estimate=0.9, ci_lower=0.4, ci_upper=1, std_error=0.2
+        ),
+    ]
+    warnings = [
+        {"code": "few_responses", "message": "Collect more."},
+        {"code": "something_else", "message": "FYI."},
+    ]
+    view = estimate_view(10, ["No", "Yes"], rows, warnings)
+    assert [o.label for o in view.options] == ["No", "Yes"]
+    assert view.options[1].reported_share == pytest.approx(0.3)
+    assert [w.prominent for w in view.warnings] == [True, False]
+    assert estimate_view(0, ["No", "Yes"], [], []) is None
+
+
+@dataclass
+class FakeRow:
+    n: int
+    warnings: list
+    saved: list
+
+    @property
+    def options(self):
+        return SimpleNamespace(all=lambda: self.saved)
+
+
+def test_breakdown_hides_small_and_empty_groups():
+    saved = [
+        SimpleNamespace(
+            option=r,
+            reported=5,
+            estimate=0.5,
+            ci_lower=0.2,
+            ci_upper=0.8,
+            std_error=0.1,
+        )
+        for r in range(2)
+    ]
+    by = SimpleNamespace(options=["young", "middle", "old"])
+    rows = {0: FakeRow(25, [], saved), 1: FakeRow(10, [], saved)}
+    result = breakdown(by, rows, ["No", "Yes"], min_size=20)
+    assert [s.label for s in result.shown] == ["young"]
+    assert result.hidden == 2
