@@ -58,109 +58,38 @@ import random
 import resource
 import signal
 import statistics
-import struct
 import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
-import numpy as np
+from benchmarks.bulk_load import SEED, create_survey, load
+from benchmarks.database import (
+    DEFAULT_POSTGRES,
+    bench_database,
+    django_setup,
+    machine_facts,
+)
+from benchmarks.memory import reset_peak_rss, status_kb
+from benchmarks.page_timing import time_pages
+from benchmarks.query_plans import captured_sql, explain
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 SIZES = (10**5, 10**6)
 QUICK_SIZES = (10**4, 10**5)
 ROUNDS = 5
 QUICK_ROUNDS = 3
 DASHBOARD_REQUESTS = 20
-CHUNK = 100_000  # responses generated and copied at a time
-SEED = 20261122
 MAX_RATIO = 1.5
 MAX_MEMORY_GROWTH = 1.5
 MEMORY_SLACK_MB = 4.0
 MAX_DASHBOARD_MS = 100.0
-
-# (text, kind, options or None, design, true answer shares)
-QUESTIONS: tuple[
-    tuple[str, str, list[str] | None, dict[str, Any], list[float]], ...
-] = (
-    (
-        "Used a banned substance?",
-        "yes_no",
-        None,
-        {"name": "warner", "p": 0.75},
-        [0.8, 0.2],
-    ),
-    (
-        "Cheated on a test?",
-        "yes_no",
-        None,
-        {"name": "forced_response", "p_truth": 0.75, "p_forced": [0.125, 0.125]},
-        [0.7, 0.3],
-    ),
-    (
-        "Evaded taxes?",
-        "yes_no",
-        None,
-        {"name": "unrelated_question", "p": 0.7, "q": 0.3},
-        [0.9, 0.1],
-    ),
-    (
-        "Drinks per week?",
-        "multiple_choice",
-        ["0", "1-7", "8+"],
-        {"name": "krr", "k": 3, "epsilon": 1.5},
-        [0.4, 0.45, 0.15],
-    ),
-    (
-        "Hours online per day?",
-        "multiple_choice",
-        ["<1", "1-3", "3-6", "6+"],
-        {"name": "krr", "k": 4, "epsilon": 2.0},
-        [0.1, 0.4, 0.35, 0.15],
-    ),
-    (
-        "Times late this month?",
-        "multiple_choice",
-        ["0", "1", "2", "3", "4+"],
-        {"name": "krr", "k": 5, "epsilon": 1.0},
-        [0.5, 0.2, 0.15, 0.1, 0.05],
-    ),
-    (
-        "Political leaning?",
-        "multiple_choice",
-        ["far left", "left", "centre", "right", "far right"],
-        {"name": "krr", "k": 5, "epsilon": 2.0},
-        [0.05, 0.3, 0.35, 0.25, 0.05],
-    ),
-    (
-        "Sick days taken while well?",
-        "multiple_choice",
-        ["0", "1-2", "3-5", "6+"],
-        {"name": "forced_response", "p_truth": 0.6, "p_forced": [0.1, 0.1, 0.1, 0.1]},
-        [0.6, 0.25, 0.1, 0.05],
-    ),
-    (
-        "Age group?",
-        "direct",
-        ["18-29", "30-44", "45-64", "65+"],
-        {"name": "direct", "k": 4},
-        [0.2, 0.3, 0.35, 0.15],
-    ),
-    (
-        "Region?",
-        "direct",
-        ["north", "south", "east", "west", "abroad"],
-        {"name": "direct", "k": 5},
-        [0.25, 0.25, 0.2, 0.2, 0.1],
-    ),
-)
 
 GROUPBY_SQL = """
 SELECT a.question_id, a.report, count(*)
@@ -168,295 +97,6 @@ FROM surveys_answer a JOIN surveys_question q ON q.id = a.question_id
 WHERE q.survey_id = %s
 GROUP BY 1, 2
 """
-
-# Binary COPY rows: a field count, then (length, value) per field, big-endian.
-ANSWER_ROW = np.dtype(
-    [
-        ("fields", ">i2"),
-        ("id_len", ">i4"),
-        ("id", ">i8"),
-        ("response_len", ">i4"),
-        ("response_id", ">i8"),
-        ("question_len", ">i4"),
-        ("question_id", ">i8"),
-        ("report_len", ">i4"),
-        ("report", ">i2"),
-        ("spec_len", ">i4"),
-        ("spec_version", "S16"),
-        ("stratum_len", ">i4"),
-        ("stratum", ">i4"),
-    ]
-)
-RESPONSE_ROW = np.dtype(
-    [
-        ("fields", ">i2"),
-        ("id_len", ">i4"),
-        ("id", ">i8"),
-        ("survey_len", ">i4"),
-        ("survey_id", ">i8"),
-        ("key_len", ">i4"),
-        ("respondent_key", "S32"),
-        ("date_len", ">i4"),
-        ("received_on", ">i4"),
-    ]
-)
-ANSWER_COLUMNS = {
-    "id": "bigint",
-    "response_id": "bigint",
-    "question_id": "bigint",
-    "report": "smallint",
-    "spec_version": "character varying",
-    "stratum": "integer",
-}
-RESPONSE_COLUMNS = {
-    "id": "bigint",
-    "survey_id": "bigint",
-    "respondent_key": "character varying",
-    "received_on": "date",
-}
-COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
-COPY_TRAILER = struct.pack(">h", -1)
-PG_EPOCH = date(2000, 1, 1)
-FIRST_DAY = (date(2026, 9, 1) - PG_EPOCH).days
-HEX = np.frombuffer(b"0123456789abcdef", dtype="S1")
-
-
-# -- the database ------------------------------------------------------------
-
-
-def _with_dbname(url: str, name: str) -> str:
-    base, _, _ = url.rpartition("/")
-    return f"{base}/{name}"
-
-
-@contextmanager
-def bench_database(server_url: str, prefix: str = "bench_estimate") -> Iterator[str]:
-    """A fresh database on the server, dropped afterwards whatever happens."""
-    import psycopg
-
-    name = f"{prefix}_{os.getpid()}"
-    with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield _with_dbname(server_url, name)
-    finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # noqa: BLE001 - Django may not be set up yet
-            pass
-        with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        print(f"Dropped database {name}.")
-
-
-def django_setup(database_url: str) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    # Keep the checkout's var/ (secret key, SQLite file) out of it.
-    os.environ.setdefault("SECRET_KEY", "benchmark-only-not-secret")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-
-
-# -- building and loading the surveys -----------------------------------------
-
-
-def create_survey(owner: Any, n: int) -> Any:
-    from surveys.builder.services import question_create, survey_create, survey_publish
-
-    survey = survey_create(owner=owner, title=f"Benchmark n={n}", planned_responses=n)
-    for text, kind, options, design, _ in QUESTIONS:
-        question_create(
-            survey=survey, text=text, kind=kind, design=design, options=options
-        )
-    return survey_publish(survey=survey)
-
-
-def _check_columns(cur: Any, table: str, expected: dict[str, str]) -> None:
-    cur.execute(
-        "SELECT column_name, data_type FROM information_schema.columns "
-        "WHERE table_name = %s",
-        [table],
-    )
-    actual = dict(cur.fetchall())
-    if actual != expected:
-        raise RuntimeError(f"{table} is {actual}, the loader expects {expected}")
-
-
-def _keys_and_indexes(cur: Any) -> tuple[list[tuple[str, str, str, str]], list[str]]:
-    """Constraints (primary, unique, foreign) and plain indexes of the two tables."""
-    tables = ("surveys_answer", "surveys_response")
-    cur.execute(
-        """
-        SELECT conrelid::regclass::text, conname, contype,
-               pg_get_constraintdef(oid)
-        FROM pg_constraint
-        WHERE contype IN ('p', 'u', 'f')
-          AND (conrelid = ANY(%(t)s::regclass[]) OR confrelid = ANY(%(t)s::regclass[]))
-        """,
-        {"t": list(tables)},
-    )
-    constraints = cur.fetchall()
-    cur.execute(
-        """
-        SELECT pg_get_indexdef(i.indexrelid)
-        FROM pg_index i
-        WHERE i.indrelid = ANY(%(t)s::regclass[])
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
-        """,
-        {"t": list(tables)},
-    )
-    return constraints, [row[0] for row in cur.fetchall()]
-
-
-def _answers_block(
-    rng: np.random.Generator,
-    designs: Sequence[Any],
-    questions: Sequence[Any],
-    first_response: int,
-    first_answer: int,
-    m: int,
-) -> bytes:
-    from estimation.simulate import simulate_reports
-
-    q = len(questions)
-    rows = np.zeros((m, q), dtype=ANSWER_ROW)
-    rows["fields"], rows["id_len"], rows["response_len"] = 6, 8, 8
-    rows["question_len"], rows["report_len"], rows["spec_len"] = 8, 2, 16
-    rows["stratum_len"] = 4
-    rows["id"] = (first_answer + np.arange(m * q)).reshape(m, q)
-    rows["response_id"] = (first_response + np.arange(m))[:, None]
-    for j, (question, design) in enumerate(zip(questions, designs, strict=True)):
-        shares = QUESTIONS[j][4]
-        truths = rng.choice(design.k, size=m, p=shares)
-        rows["question_id"][:, j] = question.pk
-        rows["report"][:, j] = simulate_reports(design, truths, rng)
-        rows["spec_version"][:, j] = question.spec_version.encode()
-    # Each answer carries its response's direct answers, as the app stores them
-    # (surveys/respond/strata.py: mixed radix over the direct questions in order).
-    stratum, scale = np.zeros(m, dtype=np.int64), 1
-    for j, question in enumerate(questions):
-        if not question.is_sensitive:
-            stratum += rows["report"][:, j].astype(np.int64) * scale
-            scale *= len(question.options)
-    rows["stratum"] = stratum[:, None]
-    return rows.tobytes()
-
-
-def _responses_block(
-    rng: np.random.Generator, survey_id: int, first_response: int, m: int
-) -> bytes:
-    rows = np.zeros(m, dtype=RESPONSE_ROW)
-    rows["fields"], rows["id_len"], rows["survey_len"] = 4, 8, 8
-    rows["key_len"], rows["date_len"] = 32, 4
-    rows["id"] = first_response + np.arange(m)
-    rows["survey_id"] = survey_id
-    digits = HEX[rng.integers(0, 16, size=(m, 32))]
-    rows["respondent_key"] = np.ascontiguousarray(digits).view("S32").ravel()
-    rows["received_on"] = FIRST_DAY + rng.integers(0, 60, size=m)
-    return rows.tobytes()
-
-
-def load(database_url: str, surveys: Sequence[tuple[Any, int]]) -> dict[str, Any]:
-    """COPY every survey's responses and answers, rebuild keys, VACUUM ANALYZE."""
-    import psycopg
-
-    # Read the questions before the loader's DDL locks their table.
-    plans = [(survey, n, list(survey.questions.all())) for survey, n in surveys]
-    timings: dict[str, float] = {}
-    started = time.perf_counter()
-    with psycopg.connect(database_url) as conn:
-        cur = conn.cursor()
-        _check_columns(cur, "surveys_answer", ANSWER_COLUMNS)
-        _check_columns(cur, "surveys_response", RESPONSE_COLUMNS)
-        constraints, indexes = _keys_and_indexes(cur)
-        foreign = [c for c in constraints if c[2] == "f"]
-        unique = [c for c in constraints if c[2] != "f"]
-        for table, name, _, _ in foreign + unique:
-            cur.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
-        for definition in indexes:
-            name = definition.split(" INDEX ", 1)[1].split(" ON ", 1)[0]
-            cur.execute(f"DROP INDEX {name}")
-        next_response, next_answer = 1, 1
-        for index, (survey, n, questions) in enumerate(plans):
-            designs = [q.get_design() for q in questions]
-            with cur.copy(
-                "COPY surveys_response (id, survey_id, respondent_key, received_on)"
-                " FROM STDIN (FORMAT BINARY)"
-            ) as responses:
-                responses.write(COPY_HEADER)
-                for start in range(0, n, CHUNK):
-                    m = min(CHUNK, n - start)
-                    rng = np.random.default_rng([SEED, index, start, 1])
-                    responses.write(
-                        _responses_block(rng, survey.pk, next_response + start, m)
-                    )
-                responses.write(COPY_TRAILER)
-            with cur.copy(
-                "COPY surveys_answer (id, response_id, question_id, report, "
-                "spec_version, stratum) FROM STDIN (FORMAT BINARY)"
-            ) as answers:
-                answers.write(COPY_HEADER)
-                for start in range(0, n, CHUNK):
-                    m = min(CHUNK, n - start)
-                    rng = np.random.default_rng([SEED, index, start, 2])
-                    answers.write(
-                        _answers_block(
-                            rng,
-                            designs,
-                            questions,
-                            next_response + start,
-                            next_answer + start * len(questions),
-                            m,
-                        )
-                    )
-                answers.write(COPY_TRAILER)
-            next_response += n
-            next_answer += n * len(questions)
-        conn.commit()
-        timings["copy_s"] = time.perf_counter() - started
-        mark = time.perf_counter()
-        cur.execute("SET maintenance_work_mem = '512MB'")
-        for table, name, _, definition in unique:
-            cur.execute(f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}')
-        for definition in indexes:
-            cur.execute(definition)
-        for table, name, _, definition in foreign:
-            cur.execute(f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}')
-        for table in ("surveys_response", "surveys_answer"):
-            cur.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                f"(SELECT max(id) FROM {table}))"
-            )
-        conn.commit()
-        timings["keys_and_indexes_s"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        conn.autocommit = True
-        cur.execute("VACUUM (ANALYZE) surveys_response, surveys_answer")
-        # Every table: autovacuum may never analyze a small one like
-        # surveys_question, and without statistics the planner guesses badly.
-        cur.execute("ANALYZE")
-        timings["vacuum_analyze_s"] = time.perf_counter() - mark
-        cur.execute(
-            "SELECT relname, pg_total_relation_size(oid), pg_relation_size(oid) "
-            "FROM pg_class WHERE relname IN ('surveys_answer', 'surveys_response')"
-        )
-        sizes = {
-            name: {"total_mb": total / 2**20, "heap_mb": heap / 2**20}
-            for name, total, heap in cur.fetchall()
-        }
-    timings["total_s"] = time.perf_counter() - started
-    return {
-        "timings": timings,
-        "sizes": sizes,
-        "keys_rebuilt": [c[1] for c in constraints],
-        "indexes_rebuilt": indexes,
-    }
 
 
 # -- the measured operations ---------------------------------------------------
@@ -520,24 +160,6 @@ def time_rounds(
     return samples
 
 
-def _status_kb(field: str) -> int:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no {field} in /proc/self/status")
-
-
-def _reset_peak_rss() -> None:
-    """Set this process's peak RSS (VmHWM) back to its current RSS (Linux ≥ 4.0).
-
-    ``getrusage``'s ``ru_maxrss`` cannot be reset and survives ``exec``, so a
-    child would report its parent's peak; ``VmHWM`` belongs to this process.
-    """
-    with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
-        clear.write("5")
-
-
 def memory_child(op_name: str, survey_id: int) -> int:
     """In a fresh process: one operation, its tracemalloc peak and RSS growth."""
     django_setup(os.environ["DATABASE_URL"])
@@ -553,15 +175,15 @@ def memory_child(op_name: str, survey_id: int) -> int:
     survey = Survey.objects.get(pk=survey_id)
     with no_enqueue():
         op = operations(survey)[op_name]
-        _reset_peak_rss()
-        rss_before = _status_kb("VmRSS")
+        reset_peak_rss()
+        rss_before = status_kb("VmRSS")
         tracemalloc.start()
         start = time.perf_counter()
         op()
         elapsed = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        peak_rss = _status_kb("VmHWM")
+        peak_rss = status_kb("VmHWM")
     print(
         json.dumps(
             {
@@ -596,50 +218,6 @@ def measure_memory(op_name: str, survey_id: int) -> dict[str, Any]:
     return result
 
 
-# -- EXPLAIN ---------------------------------------------------------------------
-
-
-def captured_sql(call: Callable[[], Any]) -> list[str]:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        call()
-    return [q["sql"] for q in captured.captured_queries]
-
-
-def explain(sql: str, params: Sequence[Any] = (), setting: str = "") -> dict[str, Any]:
-    """EXPLAIN (ANALYZE, BUFFERS): the execution time and the plan's main lines."""
-    from django.db import connection, transaction
-
-    with transaction.atomic(), connection.cursor() as cursor:
-        if setting:
-            cursor.execute(f"SET LOCAL {setting}")
-        cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {sql}", list(params))
-        lines = [row[0] for row in cursor.fetchall()]
-    keep = (
-        "->",
-        "Sort Method",
-        "Batches",
-        "Workers Launched",
-        "Execution Time",
-        "Planning Time",
-    )
-    summary = [line for line in lines if any(k in line for k in keep)]
-    summary.insert(0, lines[0])
-    execution = next(
-        float(line.split(":")[1].split()[0])
-        for line in lines
-        if line.startswith("Execution Time")
-    )
-    return {
-        "setting": setting or None,
-        "execution_ms": execution,
-        "summary": summary,
-        "plan": lines,
-    }
-
-
 def explain_all(survey: Any) -> dict[str, Any]:
     """Query plans of the bare GROUP BY and of the run's one aggregation."""
     from estimation.runs.services import survey_counts
@@ -667,95 +245,7 @@ def dashboard_url(survey: Any) -> str | None:
         return None
 
 
-class QueryLog:
-    """Every query's SQL and time, via an execute wrapper.
-
-    Not CaptureQueriesContext: the test client's request_started signal
-    clears the connection's query log in the middle of it.
-    """
-
-    def __init__(self) -> None:
-        self.queries: list[tuple[float, str]] = []
-
-    def __call__(
-        self, execute: Any, sql: str, params: Any, many: bool, context: Any
-    ) -> Any:
-        start = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            self.queries.append((time.perf_counter() - start, sql))
-
-
-def time_pages(owner: Any, urls: dict[str, str], requests: int) -> dict[str, Any]:
-    """Median server time of GET, through the test client logged in as the owner."""
-    from django.db import connection
-    from django.test import Client
-
-    client = Client(SERVER_NAME="localhost")
-    client.force_login(owner)
-    figures: dict[str, Any] = {}
-    for name, url in urls.items():
-        log = QueryLog()
-        with connection.execute_wrapper(log):
-            first = client.get(url)
-        if first.status_code != 200:
-            figures[name] = {"url": url, "status": first.status_code}
-            continue
-        samples = []
-        for _ in range(requests):
-            start = time.perf_counter()
-            response = client.get(url)
-            samples.append(time.perf_counter() - start)
-            if response.status_code != 200:
-                raise RuntimeError(f"GET {url}: {response.status_code}")
-        slowest = max(log.queries, default=(0.0, ""))
-        figures[name] = {
-            "url": url,
-            "status": 200,
-            "requests": requests,
-            "median_ms": statistics.median(samples) * 1e3,
-            "min_ms": min(samples) * 1e3,
-            "max_ms": max(samples) * 1e3,
-            "queries": len(log.queries),
-            "queries_ms": sum(t for t, _ in log.queries) * 1e3,
-            "bytes": len(first.content),
-            "slowest_query": {"ms": slowest[0] * 1e3, "sql": slowest[1][:400]},
-        }
-    return figures
-
-
 # -- reporting --------------------------------------------------------------------
-
-
-def machine_facts(database_url: str) -> dict[str, Any]:
-    import django
-    import psycopg
-
-    from benchmarks.estimate import machine_facts as base_facts
-
-    facts = base_facts()
-    facts["django"] = django.get_version()
-    facts["psycopg"] = psycopg.__version__
-    with psycopg.connect(database_url) as conn:
-        facts["postgresql"] = conn.execute("SHOW server_version").fetchone()[0]
-        facts["postgresql_settings"] = {
-            name: conn.execute(f"SHOW {name}").fetchone()[0]
-            for name in (
-                "shared_buffers",
-                "work_mem",
-                "hash_mem_multiplier",
-                "max_parallel_workers_per_gather",
-                "effective_cache_size",
-                "jit",
-            )
-        }
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            facts["memory_gb"] = round(int(meminfo.readline().split()[1]) / 2**20, 1)
-    except OSError:
-        facts["memory_gb"] = None
-    return facts
 
 
 def _median(values: Sequence[float]) -> float:

@@ -2,7 +2,7 @@
 
 Creates a dedicated database ``bench_export_<pid>`` and loads two published
 surveys of ten questions with 10^5 and 10^6 responses, with the loader of
-``benchmarks/estimate_run.py`` (binary COPY, keys and indexes rebuilt, VACUUM
+``benchmarks/bulk_load.py`` (binary COPY, keys and indexes rebuilt, VACUUM
 ANALYZE). Then, per size, it starts a real server process (``manage.py
 runserver --noreload``, ``DEBUG`` off) on a free loopback port, logs in as the
 owner and downloads ``/surveys/<pk>/export/answers.csv`` over HTTP, in rounds
@@ -47,14 +47,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.estimate_run import (
+from benchmarks.bulk_load import create_survey, load
+from benchmarks.database import (
     DEFAULT_POSTGRES,
     bench_database,
-    create_survey,
     django_setup,
-    load,
     machine_facts,
 )
+from benchmarks.memory import reset_peak_rss, status_kb
 from benchmarks.page_weight import _free_port, _wait_until_up
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,20 +71,6 @@ MEMORY_SLACK_MB = 4.0
 
 
 # -- the server ------------------------------------------------------------------
-
-
-def _status_kb(pid: int, field: str) -> int:
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no {field} in /proc/{pid}/status")
-
-
-def _reset_peak_rss(pid: int) -> None:
-    """Set the process's VmHWM back to its current RSS (Linux >= 4.0)."""
-    with open(f"/proc/{pid}/clear_refs", "w", encoding="ascii") as clear:
-        clear.write("5")
 
 
 @contextmanager
@@ -189,10 +175,10 @@ def measure_size(
         bare_copy(database_url, sql)
 
         def export() -> dict[str, Any]:
-            _reset_peak_rss(process.pid)
-            before = _status_kb(process.pid, "VmRSS")
+            reset_peak_rss(process.pid)
+            before = status_kb("VmRSS", process.pid)
             result = download(port, path, cookie)
-            peak = _status_kb(process.pid, "VmHWM")
+            peak = status_kb("VmHWM", process.pid)
             return {
                 **result,
                 "rss_before_mb": before / 1024,

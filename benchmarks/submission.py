@@ -40,9 +40,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -50,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.database import bench_database
 from benchmarks.layout import ROOT, ProductionLayout
 from benchmarks.respondent import (
     PROXY_HEADERS,
@@ -87,22 +87,6 @@ class Sample:
             "errors": len(ordered) - self.statuses.get(ok, 0),
             "statuses": self.statuses,
         }
-
-
-@contextmanager
-def bench_database(server_url: str) -> Iterator[str]:
-    """A fresh database on the server, dropped afterwards whatever happens."""
-    import psycopg
-
-    name = f"bench_submit_{os.getpid()}"
-    with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{server_url.rpartition('/')[0]}/{name}"
-    finally:
-        with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def stored_responses(database_url: str) -> int:
@@ -201,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     facts = machine_facts()
     print(f"Machine: {facts}")
     with (
-        bench_database(args.postgres) as database_url,
+        bench_database(args.postgres, prefix="bench_submit") as database_url,
         tempfile.TemporaryDirectory() as tmp,
     ):
         layout = ProductionLayout(
