@@ -4,6 +4,7 @@ Pure NumPy and SciPy: no Django, no settings, no I/O, so that the estimator the
 platform runs is the one anybody can run on exported data.
 """
 
+from .bands import BANDS, Band, privacy_band
 from .designs import (
     DESIGNS,
     Design,
@@ -31,6 +32,8 @@ from .simulate import randomize, simulate_counts, simulate_reports
 CI_METHODS = tuple(SHARE_METHODS)
 
 __all__ = [
+    "BANDS",
+    "Band",
     "CI_METHODS",
     "DEFAULT_METHOD",
     "DESIGNS",
@@ -49,6 +52,7 @@ __all__ = [
     "estimate_subgroups",
     "expected_half_width",
     "observer_posterior",
+    "privacy_band",
     "randomize",
     "sample_size",
     "simulate_counts",

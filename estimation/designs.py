@@ -95,8 +95,17 @@ def _positive_epsilon(value: Any) -> float:
 
 
 def percent(probability: float) -> str:
-    """Format a probability for people: ``0.75 -> '75%'``, ``0.1839 -> '18.4%'``."""
+    """Format a probability for people: ``0.75 -> '75%'``, ``0.1839 -> '18.4%'``.
+
+    Rounding never claims certainty that is not there: a probability strictly
+    between 0 and 1 is never written "0%" or "100%" (``1e-5 -> 'less than
+    0.1%'``, ``0.99995 -> 'more than 99.9%'``).
+    """
     text = f"{100 * probability:.1f}".rstrip("0").rstrip(".")
+    if text == "0" and probability > 0:
+        return "less than 0.1%"
+    if text == "100" and probability < 1:
+        return "more than 99.9%"
     return f"{text}%"
 
 

@@ -1,0 +1,92 @@
+"""How much an epsilon protects, in words: the bands every sentence about a
+design is chosen by.
+
+One answer with epsilon-local differential privacy lets an observer who was 50%
+sure of it become at most ``e^eps / (1 + e^eps)`` sure. The bounds below are
+where that ceiling crosses 75%, 88% and 98%:
+
+- **strong**, up to ln 3 (1.0986): at most 75%. Warner's classic p = 3/4 is
+  exactly ln 3, and Dwork & Roth (2014) name ln 2 and ln 3 as the largest of
+  the "small constants" epsilon is usually meant to be. Here "nobody can tell
+  which happened" is close to true.
+- **moderate**, up to 2: at most 88%. The observer can lean towards the truth
+  but cannot be sure of it.
+- **weak**, up to 4: at most 98.2%. The answer is sent as given most of the
+  time; the respondent keeps deniability, not secrecy. Deployed local DP sits
+  here and above (Apple's documentation lists epsilon 2 to 8 per datum), and
+  has been criticised for it (Tang et al. 2017).
+- **minimal** ("barely protected"), above 4: the answer is very likely sent as
+  given; the page must say so plainly.
+- **none**: infinite epsilon (a direct question, or a design that sends some
+  answer only when it is true).
+
+The bounds are inclusive: epsilon exactly ln 3 is strong.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+STRONG_MAX = math.log(3)
+MODERATE_MAX = 2.0
+WEAK_MAX = 4.0
+
+
+@dataclass(frozen=True)
+class Band:
+    """One band: its key (stable, for code and CSS), its name for people, its
+    inclusive upper bound, and what it means for researchers."""
+
+    key: str
+    name: str
+    upper: float
+    meaning: str
+
+    @property
+    def protects(self) -> bool:
+        """Whether the respondent keeps any deniability at all."""
+        return self.key != "none"
+
+
+BANDS: tuple[Band, ...] = (
+    Band(
+        "strong",
+        "strong protection",
+        STRONG_MAX,
+        "An observer who sees one answer stays far from sure of the truth.",
+    ),
+    Band(
+        "moderate",
+        "moderate protection",
+        MODERATE_MAX,
+        "An observer can lean towards the truth but cannot be sure of it.",
+    ),
+    Band(
+        "weak",
+        "weak protection",
+        WEAK_MAX,
+        "Most answers are sent as given; respondents keep deniability, not secrecy.",
+    ),
+    Band(
+        "minimal",
+        "barely protected",
+        math.inf,
+        "Answers are very likely sent as given; the protection is mostly nominal.",
+    ),
+)
+NONE = Band(
+    "none",
+    "not protected",
+    math.inf,
+    "Answers are sent as given: anyone who sees them learns them.",
+)
+
+
+def privacy_band(epsilon: float) -> Band:
+    """The band of ``epsilon``; infinite epsilon is :data:`NONE`."""
+    if math.isnan(epsilon) or epsilon < 0:
+        raise ValueError(f"epsilon must be a non-negative number, got {epsilon!r}")
+    if math.isinf(epsilon):
+        return NONE
+    return next(band for band in BANDS if epsilon <= band.upper)
