@@ -29,6 +29,11 @@ import math
 from dataclasses import dataclass
 
 STRONG_MAX = math.log(3)
+# The most epsilon the browser's randomizer accepts for one question
+# (static/js/rr.js holds the same number): a server that sent a spec above it,
+# by mistake or by tampering, gets a refusal on the respondent's screen and no
+# answer. Site limits (settings) may be lower, never higher.
+RANDOMIZER_MAX_EPSILON = 10.0
 MODERATE_MAX = 2.0
 WEAK_MAX = 4.0
 

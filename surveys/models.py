@@ -38,6 +38,9 @@ class Survey(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="surveys"
     )
     title = models.CharField(max_length=200)
+    # What respondents see in the page, its tab and its history entry. Empty:
+    # the title is shown. A neutral one keeps the topic out of shared screens.
+    public_title = models.CharField(max_length=200, blank=True)
     slug = models.SlugField(max_length=64, unique=True)
     introduction = models.TextField(blank=True)
     status = models.CharField(
@@ -66,6 +69,11 @@ class Survey(models.Model):
                 "A survey with responses cannot become a draft again."
             )
         super().save(*args, **kwargs)
+
+    @property
+    def respondent_title(self) -> str:
+        """The title respondents see: the public title if set, else the title."""
+        return self.public_title or self.title
 
     @property
     def is_draft(self) -> bool:
