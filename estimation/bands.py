@@ -95,3 +95,35 @@ def privacy_band(epsilon: float) -> Band:
     if math.isinf(epsilon):
         return NONE
     return next(band for band in BANDS if epsilon <= band.upper)
+
+
+def promise(epsilon: float, kept: float, k: int) -> str:
+    """What a respondent is told after the mechanism has been described.
+
+    ``kept`` is the smallest probability that the report is the true answer,
+    ``k`` the number of options. Strong and moderate bands speak of doubt; above
+    them the sentence says what the report most likely is, so a design that
+    usually sends the truth, one that usually reverses it (Warner with p < 1/2)
+    and one that spreads reports over many options are each described as they
+    are.
+    """
+    band = privacy_band(epsilon)
+    if band.key == "strong":
+        return "Nobody, including us, can tell which happened."
+    if band.key == "moderate":
+        return (
+            "Nobody, including us, can be sure which happened, though what was "
+            "sent leans towards your answer."
+        )
+    if band.key == "none":
+        return "Anyone who sees what was sent can learn your answer."
+    weak = band.key == "weak"
+    likely, qualifier = ("usually", "weak") if weak else ("very likely", "barely there")
+    if kept >= (0.5 if weak else 0.9):
+        told = f"Your answer is {likely} sent as given"
+    elif k == 2 and kept <= (0.5 if weak else 0.1):
+        told = f"Your answer is {likely} sent reversed, which reveals it just as well"
+    else:
+        told = "What was sent points " + ("towards" if weak else "strongly towards")
+        told += " your answer"
+    return f"{told}: nobody can be certain of it, but the protection is {qualifier}."

@@ -47,6 +47,9 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from .bands import promise
+from .words import percent
+
 DENOMINATOR_BITS = 32
 DENOMINATOR = 1 << DENOMINATOR_BITS
 CLIENT_SPEC_FORMAT = 1
@@ -94,27 +97,24 @@ def _positive_epsilon(value: Any) -> float:
     return epsilon
 
 
-def percent(probability: float) -> str:
-    """Format a probability for people: ``0.75 -> '75%'``, ``0.1839 -> '18.4%'``.
-
-    Rounding never claims certainty that is not there: a probability strictly
-    between 0 and 1 is never written "0%" or "100%" (``1e-5 -> 'less than
-    0.1%'``, ``0.99995 -> 'more than 99.9%'``).
-    """
-    text = f"{100 * probability:.1f}".rstrip("0").rstrip(".")
-    if text == "0" and probability > 0:
-        return "less than 0.1%"
-    if text == "100" and probability < 1:
-        return "more than 99.9%"
-    return f"{text}%"
-
-
 def _option_name(index: int, labels: Sequence[str] | None, k: int) -> str:
     if labels is not None:
-        return str(labels[index])
+        return f"“{labels[index]}”"
     if k == 2:
-        return ("No", "Yes")[index]
+        return ("“No”", "“Yes”")[index]
     return f"option {index + 1}"
+
+
+def _listing(items: Sequence[str], joiner: str = "or") -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {joiner} {items[-1]}"
+
+
+def _sentence(text: str) -> str:
+    """Capitalize the first letter: a sentence may start with "less than 0.1%"."""
+    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True, repr=False)
@@ -127,6 +127,7 @@ class Design(ABC):
 
     name: ClassVar[str]
     randomized: ClassVar[bool] = True
+    round_base_up: ClassVar[bool] = False
 
     @property
     @abstractmethod
@@ -138,8 +139,55 @@ class Design(ABC):
         """P(report r | truth t) for r != t, before rounding to the client grid."""
 
     @abstractmethod
+    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+        """What the browser does with the answer, in plain words for respondents."""
+
     def describe(self, labels: Sequence[str] | None = None) -> str:
-        """How the answer is randomized, in plain words for respondents."""
+        """The mechanism, then what it means for the respondent at this epsilon.
+
+        Both come from the rounded probabilities the browser uses, so the words
+        never claim more protection than the design gives.
+        """
+        return f"{self.mechanism(labels)} {_sentence(self.consequence(labels))}"
+
+    def consequence(self, labels: Sequence[str] | None = None) -> str:
+        """What the design leaves an observer, in the words of its privacy band."""
+        if not self.randomized:
+            return "It is not protected."
+        if self.private:
+            kept = float(self.matrix.diagonal().min())
+            return promise(self.epsilon, kept, self.k)
+        return self._disclosures(labels)
+
+    def _disclosures(self, labels: Sequence[str] | None) -> str:
+        """For a randomized design with infinite epsilon: which reports give
+        the answer away."""
+        own, others = [], []
+        for r, column in enumerate(self.matrix_counts.T):
+            causes = np.flatnonzero(column)
+            if len(causes) != 1:
+                continue
+            report = _option_name(r, labels, self.k)
+            if causes[0] == r:
+                own.append(report)
+            else:
+                truth = _option_name(int(causes[0]), labels, self.k)
+                others.append(f"{report} is only ever sent when your answer is {truth}")
+        sentences = []
+        if own:
+            verb = "is" if len(own) == 1 else "are"
+            sentences.append(
+                f"{_listing(own, 'and')} {verb} only ever sent when "
+                f"{'it is' if len(own) == 1 else 'they are'} your true answer"
+            )
+        sentences.extend(others)
+        if not sentences:
+            return (
+                "Some answers are never sent for some true answers, so what was "
+                "sent can rule answers out: this question is not fully protected."
+            )
+        it = "it" if len(own) + len(others) == 1 else "one of them"
+        return f"{'; '.join(sentences)}, so sending {it} reveals your answer."
 
     def params(self) -> dict[str, Any]:
         """The parameters as plain JSON-ready data, named as in the JSON spec."""
@@ -166,7 +214,8 @@ class Design(ABC):
         """``base`` as integers over :data:`DENOMINATOR`."""
         counts = []
         for r, p in enumerate(self.exact_base()):
-            count = round(p * DENOMINATOR)
+            exact = p * DENOMINATOR
+            count = math.ceil(exact) if self.round_base_up else round(exact)
             if p > 0 and count == 0:
                 raise ValueError(
                     f"{self!r}: the probability of reporting option {r} is too "
@@ -282,7 +331,10 @@ class Warner(Design):
     def from_epsilon(cls, epsilon: float) -> Warner:
         """The Warner design with ``|ln(p / (1 - p))| = epsilon`` and ``p > 1/2``."""
         epsilon = _positive_epsilon(epsilon)
-        return cls(p=1.0 / (1.0 + math.exp(-epsilon)))
+        # Round the opposite-answer probability up on the browser's grid, so
+        # the stated epsilon never exceeds the one asked for.
+        other = math.ceil(DENOMINATOR / (1.0 + math.exp(epsilon)))
+        return cls(p=1.0 - other / DENOMINATOR)
 
     @property
     def k(self) -> int:
@@ -291,13 +343,12 @@ class Warner(Design):
     def exact_base(self) -> tuple[float, ...]:
         return (1.0 - self.p, 1.0 - self.p)
 
-    def describe(self, labels: Sequence[str] | None = None) -> str:
-        keep = self.matrix[0, 0]
+    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+        keep = float(self.matrix[0, 0])
         return (
-            f"Your device secretly flips a weighted coin. {percent(keep)} of the "
-            f"time it sends the answer you chose; {percent(1 - keep)} of the time "
-            "it sends the opposite answer. Nobody, including us, can tell which "
-            "happened."
+            "Your device secretly flips a weighted coin. "
+            + _sentence(f"{percent(keep)} of the time it sends the answer you chose; ")
+            + f"{percent(1 - keep)} of the time it sends the opposite answer."
         )
 
 
@@ -342,9 +393,11 @@ class ForcedResponse(Design):
     def symmetric(cls, epsilon: float, k: int = 2) -> ForcedResponse:
         """Forced response with equal forced probabilities and the given epsilon."""
         epsilon, k = _positive_epsilon(epsilon), _option_count(k)
-        spread = math.expm1(epsilon)
-        p_truth = spread / (spread + k)
-        return cls(p_truth=p_truth, p_forced=((1.0 - p_truth) / k,) * k)
+        # Each forced answer's probability rounds up on the browser's grid, so
+        # the stated epsilon never exceeds the one asked for.
+        forced = math.ceil(DENOMINATOR / (math.expm1(epsilon) + k))
+        p_truth = 1.0 - k * forced / DENOMINATOR
+        return cls(p_truth=p_truth, p_forced=(forced / DENOMINATOR,) * k)
 
     @property
     def k(self) -> int:
@@ -353,17 +406,21 @@ class ForcedResponse(Design):
     def exact_base(self) -> tuple[float, ...]:
         return self.p_forced
 
-    def describe(self, labels: Sequence[str] | None = None) -> str:
-        truth = self.diagonal
-        forced = ", ".join(
-            f"{_option_name(r, labels, self.k)} ({percent(b)})"
+    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+        forced = [
+            f"{_option_name(r, labels, self.k)} ({percent(float(b))})"
             for r, b in enumerate(self.base)
             if b > 0
+        ]
+        told = (
+            f"the set answer {forced[0]}"
+            if len(forced) == 1
+            else f"one of the set answers {_listing(forced)}"
         )
         return (
-            f"Your device secretly draws a number. {percent(truth)} of the time it "
-            "sends the answer you chose; otherwise it sends an answer it was told "
-            f"to give: {forced}. Nobody, including us, can tell which happened."
+            "Your device secretly draws a number. "
+            + _sentence(f"{percent(self.diagonal)} of the time it sends the answer ")
+            + f"you chose; otherwise it sends {told}, whatever you chose."
         )
 
 
@@ -397,13 +454,17 @@ class UnrelatedQuestion(Design):
         other = 1.0 - self.p
         return (other * (1.0 - self.q), other * self.q)
 
-    def describe(self, labels: Sequence[str] | None = None) -> str:
-        yes = _option_name(1, labels, 2)
+    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+        if self.q in (0.0, 1.0):
+            outcome = f"always comes out {_option_name(int(self.q), labels, 2)}"
+        else:
+            yes = _option_name(1, labels, 2)
+            outcome = f"comes out {yes} {percent(self.q)} of the time"
         return (
-            f"Your device secretly draws a number. {percent(self.diagonal)} of the "
-            "time it sends the answer you chose; otherwise it answers an unrelated "
-            f"question for you, which comes out {yes} {percent(self.q)} of the "
-            "time. Nobody, including us, can tell which happened."
+            "Your device secretly draws a number. "
+            + _sentence(f"{percent(self.diagonal)} of the time it sends the answer ")
+            + f"you chose; otherwise it answers an unrelated question for you, which "
+            f"{outcome}."
         )
 
 
@@ -414,6 +475,9 @@ class KaryRR(Design):
     ``1 / (e^eps + k - 1)``."""
 
     name: ClassVar[str] = "krr"
+    # The parameter is an epsilon: rounding the other answers' probability up
+    # keeps the stated epsilon at or below it.
+    round_base_up: ClassVar[bool] = True
     k_options: int = field(metadata={"param": "k"})
     epsilon_target: float = field(metadata={"param": "epsilon"})
 
@@ -434,13 +498,18 @@ class KaryRR(Design):
         other = 1.0 / (math.exp(self.epsilon_target) + self.k_options - 1)
         return (other,) * self.k_options
 
-    def describe(self, labels: Sequence[str] | None = None) -> str:
-        keep = self.matrix[0, 0]
+    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+        keep = float(self.matrix[0, 0])
+        other = (
+            "the other answer instead"
+            if self.k == 2
+            else f"one of the other {self.k - 1} answers instead, each "
+            f"{percent(float(self.base[0]))} of the time"
+        )
         return (
-            f"Your device secretly draws a number. {percent(keep)} of the time it "
-            f"sends the answer you chose; otherwise it sends one of the other "
-            f"{self.k - 1} answers instead, each {percent(self.base[0])} of the "
-            "time. Nobody, including us, can tell which happened."
+            "Your device secretly draws a number. "
+            + _sentence(f"{percent(keep)} of the time it sends the answer you chose; ")
+            + f"{percent(1 - keep)} of the time it sends {other}."
         )
 
 
@@ -464,8 +533,8 @@ class Direct(Design):
     def exact_base(self) -> tuple[float, ...]:
         return (0.0,) * self.k_options
 
-    def describe(self, labels: Sequence[str] | None = None) -> str:
-        return "Your answer is sent as you give it. This question is not protected."
+    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+        return "This question is asked plainly: your answer is sent exactly as you give it."
 
 
 DESIGNS: dict[str, type[Design]] = {

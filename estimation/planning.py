@@ -24,8 +24,9 @@ from typing import Any
 
 from scipy.special import ndtr, ndtri
 
-from .designs import Design, percent
+from .designs import Design
 from .intervals import validate_level
+from .words import percent, percent_at_most
 
 
 def _prevalence(value: Any, name: str = "prevalence") -> float:
@@ -161,15 +162,21 @@ def observer_posterior(epsilon: float, prior: float = 0.5) -> float:
     return prior * odds / (prior * odds + 1 - prior)
 
 
-def what_an_observer_learns(epsilon: float, prior: float = 0.5) -> str:
-    """:func:`observer_posterior` in one sentence for respondents and researchers."""
+def what_an_observer_learns(
+    epsilon: float, prior: float = 0.5, *, subject: str = "your answer"
+) -> str:
+    """:func:`observer_posterior` in one sentence for respondents and researchers.
+
+    The bound is rounded up, never to "100%" short of certainty, so "at most"
+    stays true at every epsilon. ``subject`` names what is protected: one answer
+    by default, or for a whole response "anything about your answers".
+    """
     if math.isinf(epsilon):
         return (
-            "Anyone who sees what was sent learns the answer: this question is not "
-            "protected."
+            f"Anyone who sees what was sent can learn {subject}: it is not protected."
         )
     after = observer_posterior(epsilon, prior)
     return (
-        f"Someone who was {percent(prior)} sure of your answer before could be at "
-        f"most {percent(after)} sure after seeing what was sent."
+        f"Someone who was {percent(prior)} sure of {subject} before could be at "
+        f"most {percent_at_most(after)} sure after seeing what was sent."
     )

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .designs import Design, percent
+from .designs import Design
 from .estimators import (
     FloatArray,
     Solver,
@@ -29,6 +29,7 @@ from .intervals import (
     validate_level,
     validate_method,
 )
+from .words import percent, plural
 
 DEFAULT_LEVEL = 0.95
 # An interval wider than this (half of the possible range) is too wide to be useful.
@@ -192,22 +193,28 @@ def _notices(
     def name(r: int) -> str:
         if labels is not None:
             return f"“{labels[r]}”"
-        return "Yes" if k == 2 else f"option {r + 1}"
+        return ("No", "Yes")[r] if k == 2 else f"option {r + 1}"
 
     notices = []
     for r in options:
         value = float(result.unbiased[r])
         if value < -BOUNDARY_SLACK or value > 1 + BOUNDARY_SLACK:
             bound = percent(float(result.estimate[r]))
+            implied = _outside_share(value)
+            example = (
+                f"for example, always answering {name(0)}"
+                if k == 2
+                else "for example, always giving the same answer"
+            )
             notices.append(
                 Notice(
                     "beyond_design",
-                    f"The reported answers imply a share of {percent(value)} for "
+                    f"The reported answers imply a share of {implied} for "
                     f"{name(r)}, outside 0-100%: more extreme than this design "
-                    f"allows. With {result.n} responses this can happen by chance; "
-                    "it can also mean that some respondents did not follow the "
-                    "randomization (for example, always answering No). The estimate "
-                    f", kept within 0-100%, is {bound}.",
+                    f"allows. With {plural(result.n, 'response')} this can happen "
+                    "by chance; it can also mean that some respondents did not "
+                    f"follow the randomization ({example}). The estimate, kept "
+                    f"within 0-100%, is {bound}.",
                     r,
                 )
             )
@@ -234,7 +241,8 @@ def _notices(
         notices.append(
             Notice(
                 "few_responses",
-                f"With {result.n} responses the {percent(result.level)} interval "
+                f"With {plural(result.n, 'response')} the {percent(result.level)} "
+                "interval "
                 f"spans up to {percent(widest)} of the possible range, too wide to be "
                 "useful. Collect more responses; the planning view shows how many.",
             )
@@ -248,6 +256,16 @@ def _notices(
             )
         )
     return tuple(notices)
+
+
+def _outside_share(value: float) -> str:
+    """A share outside 0-100% that never rounds back into it."""
+    shown = f"{100 * value:.1f}"
+    if value < 0 and float(shown) >= 0:
+        return "slightly below 0%"
+    if value > 1 and float(shown) <= 100:
+        return "slightly above 100%"
+    return f"{shown.removesuffix('.0')}%"
 
 
 def estimate_subgroups(

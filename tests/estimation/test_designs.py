@@ -199,8 +199,8 @@ def test_descriptions_state_the_probabilities_the_browser_uses():
     assert "75%" in Warner(p=0.75).describe()
     coin = ForcedResponse(0.5, [0.25, 0.25]).describe(labels=["Never", "Sometimes"])
     assert "50%" in coin
-    assert "Never (25%)" in coin
-    assert "Sometimes (25%)" in coin
+    assert "“Never” (25%)" in coin
+    assert "“Sometimes” (25%)" in coin
 
 
 def test_client_spec_is_plain_json_data():

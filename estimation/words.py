@@ -1,0 +1,53 @@
+"""Numbers in sentences for people: percentages that never round to certainty,
+upper bounds that never round down, and plurals.
+
+Every sentence the platform shows about a design or an estimate formats its
+numbers here, so the rules hold everywhere at once.
+"""
+
+from __future__ import annotations
+
+import math
+
+# An upper bound shown with more decimals than this is no longer read by anyone.
+_MAX_BOUND_DECIMALS = 8
+
+
+def percent(probability: float) -> str:
+    """Format a probability for people: ``0.75 -> '75%'``, ``0.1839 -> '18.4%'``.
+
+    Rounding never claims certainty that is not there: a probability strictly
+    between 0 and 1 is never written "0%" or "100%" (``1e-5 -> 'less than
+    0.1%'``, ``0.99995 -> 'more than 99.9%'``).
+    """
+    text = f"{100 * probability:.1f}".rstrip("0").rstrip(".")
+    if text == "0" and probability > 0:
+        return "less than 0.1%"
+    if text == "100" and probability < 1:
+        return "more than 99.9%"
+    return f"{text}%"
+
+
+def percent_at_most(probability: float) -> str:
+    """An upper bound as a percentage, rounded up and never to "100%" below 1.
+
+    ``0.75 -> '75%'``, ``0.88080 -> '88.1%'``, ``0.9999938 -> '99.9994%'``: the
+    figure is never below the bound, so "at most" stays true, and a bound that
+    is not certainty shows as many decimals as it takes to say so.
+    """
+    if probability >= 1:
+        return "100%"
+    value = 100 * probability
+    for decimals in range(1, _MAX_BOUND_DECIMALS + 1):
+        scale = 10**decimals
+        # The small allowance keeps exact values (75.0) from rounding up.
+        shown = math.ceil(value * scale - 1e-9) / scale
+        if shown < 100:
+            return f"{shown:.{decimals}f}".rstrip("0").rstrip(".") + "%"
+    return f"{value:.{_MAX_BOUND_DECIMALS}f}%"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 response``, ``2 responses``, ``1,000 responses``."""
+    word = noun if count == 1 else (many or f"{noun}s")
+    return f"{count:,} {word}"
