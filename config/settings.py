@@ -160,6 +160,16 @@ WHITENOISE_USE_FINDERS = True
 SUBMISSION_MAX_BYTES = int(os.environ.get("SUBMISSION_MAX_BYTES", "16384"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
+# The most privacy loss a published survey may ask of a respondent: epsilon per
+# randomized question and summed over a whole response (docs/methodology.md,
+# "Privacy bands"). Publishing above either is refused. Neither may exceed the
+# cap built into the browser's randomizer (10), which a system check enforces.
+MAX_QUESTION_EPSILON = float(os.environ.get("MAX_QUESTION_EPSILON", "5"))
+MAX_SURVEY_EPSILON = float(os.environ.get("MAX_SURVEY_EPSILON", "10"))
+# How long a respondent's browser keeps the receipt of what it sent (and so
+# stops a second response): this many days, or until the survey closes.
+RECEIPT_DAYS = int(os.environ.get("RECEIPT_DAYS", "30"))
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

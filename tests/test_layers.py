@@ -36,7 +36,8 @@ RANK = {CORE: 0, PLATFORM: 0, MODELS: 1, SERVICES: 2, INTERFACES: 3}
 INTERFACE_MODULES = {"views", "export_views", "urls", "forms", "tasks", "admin"}
 INTERFACE_PACKAGES = ("surveys.api", "surveys.management", "surveys.templatetags")
 INTERFACE_EXACT = {"config.urls", "config.wsgi"}
-MODEL_MODULES = {"models", "apps"}
+# System checks are app wiring, registered by the app config.
+MODEL_MODULES = {"models", "apps", "checks"}
 
 
 def layer_of(module: str) -> str:

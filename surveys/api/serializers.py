@@ -33,12 +33,26 @@ class SurveySerializer(serializers.ModelSerializer):
     planned_responses = serializers.IntegerField(
         min_value=1, max_value=10_000_000, required=False
     )
+    slug = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        help_text="The respondent link's last part. Random and topic-free unless "
+        "given; may change only while the survey is a draft.",
+    )
+    public_title = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="What respondents see as the page's title and tab; empty uses title.",
+    )
 
     class Meta:
         model = Survey
         fields = [
             "id",
             "title",
+            "public_title",
             "introduction",
             "status",
             "slug",
@@ -53,7 +67,7 @@ class SurveySerializer(serializers.ModelSerializer):
             "questions_url",
             "respondent_url",
         ]
-        read_only_fields = ["status", "slug", "created_at", "published_at"]
+        read_only_fields = ["status", "created_at", "published_at"]
 
     @extend_schema_field(serializers.IntegerField())
     def get_response_count(self, survey: Survey) -> int:
@@ -180,18 +194,39 @@ class PublicQuestionSerializer(serializers.Serializer):
     text = serializers.CharField()
     kind = serializers.CharField()
     options = serializers.ListField(child=serializers.CharField())
-    sensitive = serializers.BooleanField()
+    sensitive = serializers.BooleanField(
+        help_text="Randomized in the browser; false when asked plainly."
+    )
+    epsilon = serializers.FloatField(
+        allow_null=True, help_text="Null when asked plainly."
+    )
+    epsilon_text = serializers.CharField()
+    band = serializers.ChoiceField(
+        choices=["strong", "moderate", "weak", "minimal", "none"],
+        help_text="Privacy band of the epsilon (see docs/methodology.md).",
+    )
+    band_name = serializers.CharField()
     protection = serializers.CharField(help_text="How the answer is protected.")
+    observer = serializers.CharField(
+        help_text="What one report can tell an observer; empty when asked plainly."
+    )
     spec = serializers.DictField(help_text="What the browser randomizes with.")
     spec_version = serializers.CharField()
 
 
 class PublicSurveySerializer(serializers.Serializer):
     slug = serializers.CharField()
-    title = serializers.CharField()
+    title = serializers.CharField(help_text="The public title respondents see.")
     introduction = serializers.CharField()
     accepting_responses = serializers.BooleanField()
-    epsilon = serializers.FloatField()
+    epsilon = serializers.FloatField(
+        allow_null=True, help_text="The whole response's epsilon; null if unbounded."
+    )
+    whole_response = serializers.DictField(
+        allow_null=True,
+        help_text="The whole-response bound in words; null when nothing is randomized.",
+    )
+    transparency_url = serializers.CharField()
     submit_url = serializers.CharField()
     questions = PublicQuestionSerializer(many=True)
 

@@ -63,7 +63,27 @@ class DateTimeLocalInput(forms.DateTimeInput):
 
 
 class SurveyForm(forms.Form):
-    title = forms.CharField(max_length=200, label="Title")
+    title = forms.CharField(
+        max_length=200,
+        label="Title",
+        help_text="For you and your team; respondents see the public title.",
+    )
+    public_title = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Public title (optional)",
+        help_text="Shown to respondents, in their browser tab and history. A "
+        "neutral one (“Spring questionnaire”) keeps the topic off shared screens; "
+        "empty uses the title.",
+    )
+    slug = forms.CharField(
+        max_length=64,
+        required=False,
+        label="Respondent link (optional)",
+        help_text="The part after /s/. New surveys get a random link that says "
+        "nothing about the topic; type your own for a readable one. It cannot "
+        "change after publishing.",
+    )
     introduction = forms.CharField(
         required=False,
         label="Introduction (optional)",
@@ -97,7 +117,15 @@ class SurveyForm(forms.Form):
         for name in ("opens_at", "closes_at"):
             if initial[name] is not None:
                 initial[name] = timezone.localtime(initial[name])
-        return cls(data, initial=initial)
+        form = cls(data, initial=initial)
+        if not survey.is_draft:
+            form.fields["slug"].disabled = True
+            form.fields[
+                "slug"
+            ].help_text = (
+                "Published: the link stays as it is, since respondents may have it."
+            )
+        return form
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

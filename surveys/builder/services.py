@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -15,9 +16,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 from estimation import Design, design_from_dict
+from surveys.builder.limits import limit_problems
 from surveys.models import Question, Survey
 
 MAX_OPTIONS = 20
@@ -36,12 +37,52 @@ class SurveyStateError(Exception):
 # -- surveys ---------------------------------------------------------------
 
 
-def _unique_slug(title: str) -> str:
-    stem = slugify(title)[:40].strip("-") or "survey"
+# Respondent links end up in browser history, mail and proxy logs, so by
+# default they say nothing about the survey: ten characters from an alphabet
+# without look-alikes (about 50 bits), never a word of the title.
+SLUG_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+SLUG_LENGTH = 10
+# Links that would read as part of the site rather than a survey.
+RESERVED_SLUGS = frozenset(
+    {"admin", "api", "demo-link", "edit", "new", "static", "survey", "transparency"}
+)
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def _title_words(title: str) -> set[str]:
+    return {word for word in re.split(r"[^a-z0-9]+", title.lower()) if len(word) >= 3}
+
+
+def random_slug(title: str = "") -> str:
+    """A fresh, unused, topic-free slug that shares no word with ``title``."""
+    words = _title_words(title)
     while True:
-        slug = f"{stem}-{secrets.token_hex(3)}"
+        slug = "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
+        if any(word in slug for word in words):
+            continue
         if not Survey.objects.filter(slug=slug).exists():
             return slug
+
+
+def validate_slug(slug: str, survey: Survey | None = None) -> str:
+    """A researcher's own slug, or a ValidationError naming what is wrong."""
+    if not 4 <= len(slug) <= 64:
+        raise ValidationError({"slug": "The link must be 4 to 64 characters long."})
+    if not SLUG_PATTERN.match(slug):
+        raise ValidationError(
+            {
+                "slug": "Use lowercase letters, digits and single hyphens "
+                "(not at the start or end), e.g. “spring-wave-2”."
+            }
+        )
+    if slug in RESERVED_SLUGS:
+        raise ValidationError({"slug": f"“{slug}” is reserved: choose another link."})
+    taken = Survey.objects.filter(slug=slug)
+    if survey is not None and survey.pk is not None:
+        taken = taken.exclude(pk=survey.pk)
+    if taken.exists():
+        raise ValidationError({"slug": f"The link “{slug}” is already in use."})
+    return slug
 
 
 def _save_survey(survey: Survey) -> Survey:
@@ -54,21 +95,41 @@ def _save_survey(survey: Survey) -> Survey:
     return survey
 
 
-def survey_create(*, owner: Any, title: str, **fields: Any) -> Survey:
-    survey = Survey(owner=owner, title=title, slug=_unique_slug(title), **fields)
+def survey_create(*, owner: Any, title: str, slug: str = "", **fields: Any) -> Survey:
+    """A draft survey; its link is random unless the researcher chose one."""
+    chosen = validate_slug(slug) if slug else random_slug(title)
+    survey = Survey(owner=owner, title=title, slug=chosen, **fields)
     return _save_survey(survey)
 
 
-# Everything else (status, slug, owner) changes only through its own service.
+# Everything else (status, owner) changes only through its own service.
 EDITABLE_SURVEY_FIELDS = frozenset(
-    {"title", "introduction", "opens_at", "closes_at", "planned_responses"}
+    {
+        "title",
+        "public_title",
+        "introduction",
+        "opens_at",
+        "closes_at",
+        "planned_responses",
+        "slug",
+    }
 )
 
 
 def survey_update(*, survey: Survey, **fields: Any) -> Survey:
+    """Change a survey's details. The link may change only while it is a draft:
+    after publishing, people may already hold it. An empty slug keeps it."""
     refused = sorted(set(fields) - EDITABLE_SURVEY_FIELDS)
     if refused:
         raise SurveyStateError(f"Cannot edit {', '.join(refused)} here.")
+    slug = fields.pop("slug", "") or survey.slug
+    if slug != survey.slug:
+        if not survey.is_draft:
+            raise SurveyStateError(
+                "The link cannot change after publishing: respondents may already "
+                "have it."
+            )
+        fields["slug"] = validate_slug(slug, survey)
     for name, value in fields.items():
         setattr(survey, name, value)
     return _save_survey(survey)
@@ -90,6 +151,9 @@ def survey_publish(*, survey: Survey) -> Survey:
     questions = list(survey.questions.all())
     if not questions:
         raise SurveyStateError("Add at least one question before publishing.")
+    problems = limit_problems([(q.text, q.get_design()) for q in questions])
+    if problems:
+        raise SurveyStateError(" ".join(problems))
     for question in questions:
         spec = question.get_design().client_spec()
         question.spec, question.spec_version = spec, spec_digest(spec)

@@ -6,7 +6,6 @@ another researcher's survey is a 404, for reading and for every action.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +22,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from estimation import privacy_band
 from surveys.builder import services
-from surveys.builder.design_text import COMPOSITION, design_summary
+from surveys.builder.design_text import COMPOSITION, design_summary, format_epsilon
 from surveys.builder.forms import (
     MAX_PLANNED,
     DesignForm,
@@ -33,6 +33,7 @@ from surveys.builder.forms import (
     add_service_errors,
     preview_for,
 )
+from surveys.builder.limits import limit_problems
 from surveys.builder.selectors import (
     epsilon_of,
     question_for_owner,
@@ -143,10 +144,18 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
         if not survey.is_draft:
             messages.info(request, "This survey is already published.")
             return _to_detail(survey)
+        questions = [(q, q.get_design()) for q in survey.questions.all()]
+        total = epsilon_of(survey)
         context = {
             "survey": survey,
-            "question_count": len(survey.questions.all()),
-            "private": math.isfinite(epsilon_of(survey)),
+            "question_count": len(questions),
+            "bands": [
+                (q, format_epsilon(d.epsilon), privacy_band(d.epsilon))
+                for q, d in questions
+            ],
+            "total_text": format_epsilon(total),
+            "total_band": privacy_band(total),
+            "problems": limit_problems([(q.text, d) for q, d in questions]),
         }
         return render(request, "surveys/publish_confirm.html", context)
     return _change_state(

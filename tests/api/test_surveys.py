@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -49,10 +50,43 @@ def test_create_read_and_list_a_survey(as_owner, owner):
 
 def test_read_only_fields_are_ignored_on_create(as_owner):
     body = as_owner.post(
-        SURVEYS, {"title": "T", "status": "open", "slug": "mine"}, format="json"
+        SURVEYS, {"title": "T", "status": "open"}, format="json"
     ).json()
     assert body["status"] == "draft"
-    assert body["slug"] != "mine"
+
+
+def test_a_new_surveys_link_is_random_unless_chosen(as_owner):
+    title = "Cannabis use among nurses"
+    random = as_owner.post(SURVEYS, {"title": title}, format="json").json()
+    assert not set(random["slug"].split("-")) & {"cannabis", "use", "among", "nurses"}
+    for word in ("cannabis", "nurses", "among"):
+        assert word not in random["slug"]
+    chosen = as_owner.post(
+        SURVEYS,
+        {"title": title, "slug": "spring-wave", "public_title": "Spring questionnaire"},
+        format="json",
+    ).json()
+    assert chosen["slug"] == "spring-wave"
+    assert chosen["public_title"] == "Spring questionnaire"
+
+
+@pytest.mark.parametrize(
+    ("slug", "words"),
+    [("ab", "4 to 64"), ("Not A Slug", "lowercase"), ("admin", "reserved")],
+)
+def test_a_bad_link_is_refused_naming_the_problem(as_owner, slug, words):
+    response = as_owner.post(SURVEYS, {"title": "T", "slug": slug}, format="json")
+    assert response.status_code == 400
+    assert words in json.dumps(response.json())
+
+
+def test_a_taken_link_is_refused(as_owner):
+    as_owner.post(SURVEYS, {"title": "T", "slug": "taken-link"}, format="json")
+    response = as_owner.post(
+        SURVEYS, {"title": "U", "slug": "taken-link"}, format="json"
+    )
+    assert response.status_code == 400
+    assert "already in use" in json.dumps(response.json())
 
 
 @pytest.mark.parametrize(

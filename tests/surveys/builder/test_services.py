@@ -13,6 +13,7 @@ from surveys.builder.services import (
     question_delete,
     question_move,
     question_update,
+    random_slug,
     spec_digest,
     survey_close,
     survey_create,
@@ -28,12 +29,36 @@ pytestmark = pytest.mark.django_db
 WARNER = {"name": "warner", "p": 0.75}
 
 
-def test_a_new_survey_is_a_draft_with_a_unique_slug(owner):
+def test_a_new_survey_is_a_draft_with_a_unique_topic_free_slug(owner):
     first = survey_create(owner=owner, title="Habits")
     second = survey_create(owner=owner, title="Habits")
     assert first.status == Survey.Status.DRAFT
-    assert first.slug.startswith("habits-")
+    assert "habit" not in first.slug
     assert first.slug != second.slug
+
+
+def test_a_random_slug_never_contains_a_word_of_the_title(owner):
+    # Titles made of the alphabet's own letters: a slug could spell them by chance.
+    for title in ("abc", "xyz pqr", "Drug use 2026"):
+        for _ in range(200):
+            slug = random_slug(title)
+            words = {w for w in title.lower().split() if len(w) >= 3}
+            assert not any(word in slug for word in words)
+
+
+def test_the_link_and_public_title_can_change_only_while_a_draft(owner):
+    survey = survey_create(owner=owner, title="Sensitive topic")
+    survey_update(survey=survey, slug="wave-one", public_title="A questionnaire")
+    survey.refresh_from_db()
+    assert (survey.slug, survey.public_title) == ("wave-one", "A questionnaire")
+    assert survey.respondent_title == "A questionnaire"
+    survey_update(survey=survey, slug="")  # empty keeps the link
+    assert Survey.objects.get(pk=survey.pk).slug == "wave-one"
+    question_create(survey=survey, text="Q?", kind="yes_no", design=WARNER)
+    survey = survey_publish(survey=survey)
+    with pytest.raises(SurveyStateError, match="cannot change after publishing"):
+        survey_update(survey=survey, slug="wave-two")
+    survey_update(survey=survey, public_title="Another name")  # still allowed
 
 
 def test_close_date_must_follow_open_date(owner):

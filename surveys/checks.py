@@ -1,0 +1,57 @@
+"""System checks: site settings the privacy promises depend on."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import Error, register
+
+from estimation.bands import RANDOMIZER_MAX_EPSILON
+
+
+def _positive(name: str) -> Error | None:
+    value = getattr(settings, name)
+    if isinstance(value, int | float) and math.isfinite(value) and value > 0:
+        return None
+    return Error(
+        f"{name} must be a positive number, got {value!r}.",
+        hint=f"Set {name} in the environment to a number above 0.",
+        id=f"surveys.E{'001' if 'QUESTION' in name else '002'}",
+    )
+
+
+@register()
+def privacy_limits(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """The site's epsilon limits are positive, and a question's limit is within
+    what the browser's randomizer accepts (a higher one would let researchers
+    publish surveys that no respondent's browser will run)."""
+    errors = [
+        error
+        for error in (
+            _positive("MAX_QUESTION_EPSILON"),
+            _positive("MAX_SURVEY_EPSILON"),
+        )
+        if error
+    ]
+    question = settings.MAX_QUESTION_EPSILON
+    if not errors and question > RANDOMIZER_MAX_EPSILON:
+        errors.append(
+            Error(
+                f"MAX_QUESTION_EPSILON is {question:g}, above the randomizer's cap "
+                f"of {RANDOMIZER_MAX_EPSILON:g}: respondents' browsers would refuse "
+                "such questions.",
+                hint=f"Set MAX_QUESTION_EPSILON to {RANDOMIZER_MAX_EPSILON:g} or less.",
+                id="surveys.E003",
+            )
+        )
+    days = settings.RECEIPT_DAYS
+    if not isinstance(days, int) or days < 1:
+        errors.append(
+            Error(
+                f"RECEIPT_DAYS must be a whole number of days, at least 1; got {days!r}.",
+                id="surveys.E004",
+            )
+        )
+    return errors
