@@ -14,6 +14,25 @@
 
 const UINT32_RANGE = 2 ** 32;
 const SPEC_FORMAT = 1;
+
+/**
+ * The most privacy loss (epsilon) this randomizer accepts for one answer. It is
+ * part of the published, integrity-pinned code, not of the server's data: a
+ * server that sends a spec above it, by mistake or by tampering, gets a refusal
+ * on the respondent's screen and no answer. estimation/bands.py holds the same
+ * number (RANDOMIZER_MAX_EPSILON), and tests prove the two agree.
+ */
+export const MAX_EPSILON = 10;
+// Python and JavaScript may differ in the last bit of a logarithm.
+const EPSILON_SLACK = 1e-9;
+
+/** A spec this randomizer will not run; the message is for the respondent. */
+export class SpecRefused extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "SpecRefused";
+  }
+}
 // getRandomValues is a comparatively costly call; drawing in batches keeps
 // bulk use (tests, previews) fast without holding many secrets in memory.
 const BUFFER_SIZE = 64;
@@ -185,4 +204,75 @@ export function newRespondentKey(source = defaultSource) {
     key += uniformBelow(UINT32_RANGE, source).toString(16).padStart(8, "0");
   }
   return key;
+}
+
+// Every row's probabilities as integers over the denominator, fully checked.
+function rowCounts(spec) {
+  return spec.thresholds.map((row, t) => {
+    thresholdRow(t, spec);
+    return row.map((bound, r) => bound - (r === 0 ? 0 : row[r - 1]));
+  });
+}
+
+/**
+ * The local differential privacy of one answer under this spec, computed from
+ * its own thresholds as estimation/designs.py computes it: the largest, over
+ * reports, log ratio of the most to the least likely true answer to have
+ * produced it. Infinity when some report is possible for one true answer and
+ * impossible for another (it then gives the answer away).
+ *
+ * @param {object} spec a client spec
+ * @returns {number}
+ * @throws {TypeError} on a malformed spec
+ */
+export function specEpsilon(spec) {
+  const counts = rowCounts(spec);
+  let worst = 0;
+  for (let r = 0; r < spec.k; r++) {
+    const column = counts.map((row) => row[r]);
+    const high = Math.max(...column);
+    const low = Math.min(...column);
+    if (high === 0) continue;
+    if (low === 0) return Infinity;
+    worst = Math.max(worst, Math.log(high / low));
+  }
+  return worst;
+}
+
+/**
+ * Whether the spec sends every answer exactly as given (a question asked
+ * plainly). The page marks such questions itself, whatever the server says.
+ *
+ * @param {object} spec a client spec
+ * @returns {boolean}
+ */
+export function isPlain(spec) {
+  return rowCounts(spec).every((row, t) => row[t] === spec.denominator);
+}
+
+/**
+ * Checks a spec before any answer is drawn with it: either asked plainly
+ * (returns "plain") or randomized within MAX_EPSILON (returns "randomized").
+ *
+ * @param {object} spec a client spec
+ * @returns {"plain" | "randomized"}
+ * @throws {SpecRefused} for a spec that randomizes too little to protect the
+ *   answer, or is malformed
+ */
+export function checkSpec(spec) {
+  let epsilon;
+  try {
+    if (isPlain(spec)) return "plain";
+    epsilon = specEpsilon(spec);
+  } catch (error) {
+    throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
+  }
+  if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
+    const shown = Number.isFinite(epsilon) ? epsilon.toFixed(2) : "unbounded";
+    throw new SpecRefused(
+      `its design would protect your answer less than this page allows ` +
+        `(epsilon ${shown}, above the limit of ${MAX_EPSILON})`,
+    );
+  }
+  return "randomized";
 }

@@ -2,21 +2,31 @@
 //
 // The true answers live only in this page's memory (the aria-checked state of
 // buttons with no name, outside any form). On "Send", each is randomized once;
-// only the randomized reports are kept in localStorage and sent, so a reload,
-// a double click or a retry sends the same reports and the noise cannot be
-// averaged away by answering again.
-import { newRespondentKey, randomize } from "./rr.js";
+// only the reports are kept in localStorage and sent, so a reload, a double
+// click or a retry sends the same reports and the noise cannot be averaged
+// away by answering again. Once the server confirms, the browser keeps only the
+// randomized reports (the receipt), and only until it expires or the
+// respondent removes it.
+import { SpecRefused, checkSpec, newRespondentKey, randomize } from "./rr.js";
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
 const storageKey = `rr-survey:${config.slug}`;
 const form = document.getElementById("survey");
 const statusLine = document.getElementById("status");
 const sendButton = document.getElementById("send");
+const byId = (id) => document.getElementById(id);
 
 const storage = {
   load() {
     try {
-      return JSON.parse(localStorage.getItem(storageKey));
+      const state = JSON.parse(localStorage.getItem(storageKey));
+      // Receipts from before expiry existed, or past their date, are removed.
+      if (state && !(state.expires > Date.now())) {
+        this.remove();
+        return null;
+      }
+      return state;
     } catch {
       return null;
     }
@@ -29,11 +39,64 @@ const storage = {
       // against double clicks, only a reload could draw again.
     }
   },
+  remove() {
+    try {
+      localStorage.removeItem(storageKey);
+    } catch {
+      // Nothing was stored.
+    }
+  },
 };
+
+// When the receipt leaves this browser: after the set number of days, or when
+// the survey closes, whichever comes first.
+function expiryFrom(now) {
+  const byDays = now + config.receipt.days * DAY_MS;
+  const closes = config.receipt.closesAt ? Date.parse(config.receipt.closesAt) : Infinity;
+  return Math.min(byDays, closes);
+}
 
 function say(message, isError = false) {
   statusLine.textContent = message;
   statusLine.classList.toggle("error", isError);
+}
+
+// -- the page's own check of what the server sent -----------------------------
+
+// Decided here from each spec, not from the server's words: a question whose
+// spec sends answers as given is marked "asked plainly" whatever the server
+// says, and a spec above the randomizer's cap stops the page before anything
+// is drawn or sent.
+function checkQuestions() {
+  config.questions.forEach((question, index) => {
+    let kind;
+    try {
+      kind = checkSpec(question.spec);
+    } catch (error) {
+      if (!(error instanceof SpecRefused)) throw error;
+      throw new SpecRefused(`Question ${index + 1} cannot be answered safely: ${error.message}.`);
+    }
+    question.plain = kind === "plain";
+    if (question.plain && question.sensitive) markPlain(question);
+  });
+}
+
+function markPlain(question) {
+  const how = byId(`q${question.id}-how`);
+  how.replaceChildren();
+  const label = document.createElement("strong");
+  label.textContent = "Asked plainly:";
+  how.append(label, " sent exactly as you answer. It is not protected.");
+  how.classList.add("plain");
+  question.receipt_note = "Asked plainly: sent exactly as you answered.";
+}
+
+function refuse(message) {
+  const refusal = byId("refusal");
+  refusal.textContent =
+    `${message} Nothing has been sent. Please let the people running this survey know.`;
+  refusal.hidden = false;
+  form.remove();
 }
 
 // -- choosing the true answer: an ARIA radio group per question -------------
@@ -78,32 +141,77 @@ function forgetTruths() {
   }
 }
 
-// -- sending -------------------------------------------------------------------
+// -- the receipt -----------------------------------------------------------------
 
-function showReceipt(answers) {
-  const list = document.getElementById("receipt-list");
-  list.replaceChildren();
+function receiptItem(question, answer) {
+  const item = document.createElement("li");
+  const text = document.createElement("span");
+  text.className = "receipt-question";
+  text.textContent = question.text;
+  const sent = document.createElement("strong");
+  sent.textContent = question.options[answer.report];
+  const note = document.createElement("span");
+  note.className = "receipt-note";
+  note.textContent = question.receipt_note;
+  item.append(text, " ", sent, " ", note);
+  return item;
+}
+
+function fillList(id, items) {
+  const list = byId(`${id}-list`);
+  list.replaceChildren(...items);
+  byId(id).hidden = items.length === 0;
+}
+
+function showReceipt(answers, { kept }) {
+  const randomized = [];
+  const plain = [];
   for (const answer of answers) {
     const question = config.questions.find((q) => q.id === answer.question);
-    const item = document.createElement("li");
-    const sent = document.createElement("strong");
-    sent.textContent = question.options[answer.report];
-    item.append(question.text, document.createElement("br"), sent);
-    list.append(item);
+    if (!question) continue;
+    (question.plain ? plain : randomized).push(receiptItem(question, answer));
   }
+  fillList("receipt-randomized", randomized);
+  fillList("receipt-plain", plain);
+  const keptText = byId("receipt-kept-text");
+  const forget = byId("forget");
   if (config.preview) {
-    document.getElementById("receipt-intro").textContent =
-      "Preview: nothing was sent. A respondent's device would have sent:";
+    byId("receipt-intro").textContent =
+      "Preview: nothing was sent. A respondent's device would have sent these answers.";
+    keptText.textContent = "Nothing is kept in this browser during a preview.";
+    forget.hidden = true;
+  } else if (kept) {
+    const until = new Date(kept.expires).toLocaleDateString(undefined, { dateStyle: "long" });
+    keptText.textContent =
+      `This browser keeps the randomized answers above (never your own choices, ` +
+      `and not answers to questions asked plainly) until ${until}, so that this ` +
+      `survey is not answered twice from here, which would let the randomness be ` +
+      `averaged away. Anyone using this browser could see them until then.`;
+    forget.hidden = false;
   }
   form.hidden = true;
-  const receipt = document.getElementById("receipt");
+  const receipt = byId("receipt");
   receipt.hidden = false;
   receipt.focus();
 }
 
+function removeFromDevice() {
+  storage.remove();
+  byId("receipt-randomized-list").replaceChildren();
+  byId("receipt-plain-list").replaceChildren();
+  byId("receipt-intro").textContent = "Thank you. Your answers were received.";
+  byId("receipt-kept-text").textContent =
+    "Removed: this browser no longer keeps anything from this survey.";
+  byId("forget").hidden = true;
+  byId("receipt-randomized").hidden = true;
+  byId("receipt-plain").hidden = true;
+}
+
+// -- sending -------------------------------------------------------------------
+
 async function send(state) {
   sendButton.disabled = true;
-  say("Sending your scrambled answers…");
+  say("Sending your answers…");
   let reply;
   try {
     reply = await fetch(config.submitUrl, {
@@ -120,8 +228,16 @@ async function send(state) {
   }
   const body = await reply.json().catch(() => ({}));
   if (reply.ok) {
-    storage.save({ ...state, sent: true });
-    showReceipt(state.answers);
+    // From here on only the randomized reports stay: the receipt.
+    const plainIds = new Set(config.questions.filter((q) => q.plain).map((q) => q.id));
+    const receipt = {
+      key: state.key,
+      answers: state.answers.filter((a) => !plainIds.has(a.question)),
+      sent: true,
+      expires: state.expires,
+    };
+    storage.save(receipt);
+    showReceipt(state.answers, { kept: receipt });
     return;
   }
   if (reply.status >= 500 || reply.status === 429) {
@@ -146,7 +262,8 @@ function onSend() {
   const truths = chosenTruths();
   const missing = config.questions.filter((q) => truths[q.id] === null);
   if (missing.length) {
-    say(`Please answer every question (${missing.length} left).`, true);
+    const left = missing.length === 1 ? "1 question left" : `${missing.length} questions left`;
+    say(`Please answer every question (${left}).`, true);
     const group = form.querySelector(`[data-question="${missing[0].id}"] [tabindex="0"]`);
     group?.focus();
     return;
@@ -158,20 +275,28 @@ function onSend() {
   }));
   forgetTruths();
   if (config.preview) {
-    showReceipt(answers);
+    showReceipt(answers, { kept: null });
     return;
   }
-  const state = { key: newRespondentKey(), answers, sent: false };
+  const state = { key: newRespondentKey(), answers, sent: false, expires: expiryFrom(Date.now()) };
   storage.save(state);
   send(state);
 }
 
 function start() {
+  try {
+    checkQuestions();
+  } catch (error) {
+    if (!(error instanceof SpecRefused)) throw error;
+    refuse(error.message);
+    return;
+  }
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
   sendButton.addEventListener("click", onSend);
+  byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();
   if (stored?.sent) {
-    showReceipt(stored.answers);
+    showReceipt(stored.answers, { kept: stored });
     return;
   }
   form.hidden = false;
@@ -179,7 +304,7 @@ function start() {
     // Drawn before but not confirmed: offer to send the same reports again.
     for (const section of form.querySelectorAll(".question")) section.hidden = true;
     sendButton.textContent = "Send my answers again";
-    say("Your scrambled answers were not confirmed yet. Send them again to finish.");
+    say("Your answers were not confirmed yet. Send them again to finish.");
   }
 }
 

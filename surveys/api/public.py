@@ -7,6 +7,7 @@ No authentication, so no session and no CSRF; throttled per client.
 from __future__ import annotations
 
 import json
+import math
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -30,7 +31,11 @@ from rest_framework.views import APIView
 
 from surveys.builder.selectors import epsilon_of
 from surveys.ratelimit import client_identity, rate_hit, wait_text
-from surveys.respond.selectors import published_survey, respondent_questions
+from surveys.respond.selectors import (
+    published_survey,
+    respondent_questions,
+    whole_response,
+)
 from surveys.respond.submissions import submission_record
 
 from .serializers import (
@@ -112,14 +117,18 @@ class PublicSurvey(PublicView):
         """A published survey as the respondent page uses it."""
         survey = published_survey(slug)
         questions = respondent_questions(survey)
+        overview = whole_response([q.get_design() for q in survey.questions.all()])
+        total = epsilon_of(survey)
         return Response(
             {
                 "slug": survey.slug,
-                "title": survey.title,
+                "title": survey.respondent_title,
                 "introduction": survey.introduction,
                 "accepting_responses": survey.accepts_responses_at(timezone.now()),
-                "epsilon": epsilon_of(survey),
+                "epsilon": total if math.isfinite(total) else None,
+                "whole_response": overview,
                 "submit_url": reverse("api:submit", args=[survey.slug]),
+                "transparency_url": reverse("respond:transparency", args=[survey.slug]),
                 "questions": questions,
             }
         )

@@ -3,11 +3,15 @@ browser needs them."""
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 from django.http import Http404
 
-from estimation import what_an_observer_learns
+from estimation import Design, privacy_band, survey_epsilon, what_an_observer_learns
+from estimation.words import percent
+from surveys.builder.design_text import format_epsilon
 from surveys.models import Survey
 
 
@@ -26,17 +30,86 @@ def respondent_questions(survey: Survey) -> list[dict[str, Any]]:
     for question in survey.questions.all():
         design = question.get_design()
         spec = question.spec or design.client_spec()
+        band = privacy_band(design.epsilon)
         items.append(
             {
                 "id": question.pk,
                 "text": question.text,
                 "kind": question.kind,
                 "options": question.options,
-                "sensitive": question.is_sensitive,
+                "sensitive": design.randomized,
+                "epsilon": design.epsilon if design.private else None,
+                "epsilon_text": format_epsilon(design.epsilon),
+                "band": band.key,
+                "band_name": band.name,
                 "protection": design.describe(labels=question.options),
-                "observer": what_an_observer_learns(design.epsilon),
+                "observer": (
+                    what_an_observer_learns(design.epsilon) if design.randomized else ""
+                ),
+                "receipt_note": receipt_note(design),
                 "spec": spec,
                 "spec_version": question.spec_version,
+            }
+        )
+    return items
+
+
+def receipt_note(design: Design) -> str:
+    """The line beside a sent answer on the receipt, from the exact matrix."""
+    if not design.randomized:
+        return "Asked plainly: sent exactly as you answered."
+    kept = design.matrix.diagonal()
+    low, high = float(kept.min()), float(kept.max())
+    share = (
+        percent(low)
+        if percent(low) == percent(high)
+        else f"{percent(low)} to {percent(high)}"
+    )
+    return (
+        "Randomized on your device before it was sent: your own answer is sent "
+        f"{share} of the time, so this may not be what you chose."
+    )
+
+
+def whole_response(designs: list[Design]) -> dict[str, Any] | None:
+    """What all of one person's answers together can give away, in the same
+    plain form as one answer's; ``None`` when no question is randomized."""
+    if not any(design.randomized for design in designs):
+        return None
+    total = survey_epsilon(designs)
+    plain = sum(1 for design in designs if not design.randomized)
+    band = privacy_band(total)
+    return {
+        "epsilon": total if math.isfinite(total) else None,
+        "epsilon_text": format_epsilon(total),
+        "band": band.key,
+        "band_name": band.name,
+        "observer": what_an_observer_learns(
+            total, subject="anything about your protected answers"
+        ),
+        "plain": plain,
+    }
+
+
+def transparency_questions(survey: Survey) -> list[dict[str, Any]]:
+    """Each question's design in full for the transparency page: the exact
+    matrix P(report | truth) as the browser uses it, and the spec it is sent."""
+    items = []
+    for question, shown in zip(
+        survey.questions.all(), respondent_questions(survey), strict=True
+    ):
+        design = question.get_design()
+        rows = [
+            (truth, [f"{float(p):.10f}".rstrip("0").rstrip(".") for p in row])
+            for truth, row in zip(question.options, design.matrix, strict=True)
+        ]
+        items.append(
+            {
+                **shown,
+                "design": design.to_dict(),
+                "design_name": design.name,
+                "matrix_rows": rows,
+                "spec_json": json.dumps(shown["spec"], indent=1),
             }
         )
     return items

@@ -1,7 +1,9 @@
-"""The respondent page. It posts to the public API (:mod:`surveys.api.public`)."""
+"""The respondent page and its public transparency page. The page posts to the
+public API (:mod:`surveys.api.public`)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -9,7 +11,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from surveys.models import Survey
-from surveys.respond.selectors import published_survey, respondent_questions
+from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity
+from surveys.respond.selectors import (
+    published_survey,
+    respondent_questions,
+    transparency_questions,
+    whole_response,
+)
 
 
 def render_survey_page(
@@ -21,17 +29,36 @@ def render_survey_page(
         "slug": survey.slug,
         "submitUrl": reverse("api:submit", args=[survey.slug]),
         "preview": preview,
+        "receipt": {
+            "days": settings.RECEIPT_DAYS,
+            "closesAt": survey.closes_at.isoformat() if survey.closes_at else None,
+        },
         "questions": [
-            {k: q[k] for k in ("id", "text", "options", "spec", "spec_version")}
+            {
+                k: q[k]
+                for k in (
+                    "id",
+                    "text",
+                    "options",
+                    "sensitive",
+                    "receipt_note",
+                    "spec",
+                    "spec_version",
+                )
+            }
             for q in questions
         ],
     }
     context = {
         "survey": survey,
         "questions": questions,
+        "overview": whole_response([q.get_design() for q in survey.questions.all()]),
         "config": config,
         "preview": preview,
         "accepting": preview or survey.accepts_responses_at(timezone.now()),
+        "randomizer": integrity(RANDOMIZER),
+        "page_script": integrity(PAGE_SCRIPT),
+        "receipt_days": settings.RECEIPT_DAYS,
     }
     return render(request, "surveys/respond.html", context)
 
@@ -39,3 +66,25 @@ def render_survey_page(
 @require_GET
 def survey_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render_survey_page(request, published_survey(slug), preview=False)
+
+
+@require_GET
+def transparency_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Everything an outsider needs to check what the respondent page does:
+    each design's exact matrix, epsilon and client spec, and the hashes of the
+    scripts the page loads."""
+    survey = published_survey(slug)
+    designs = [q.get_design() for q in survey.questions.all()]
+    context = {
+        "survey": survey,
+        "questions": transparency_questions(survey),
+        "overview": whole_response(designs),
+        "randomizer": integrity(RANDOMIZER),
+        "page_script": integrity(PAGE_SCRIPT),
+        "page_url": request.build_absolute_uri(
+            reverse("respond:page", args=[survey.slug])
+        ),
+        "origin": request.build_absolute_uri("/").rstrip("/"),
+        "receipt_days": settings.RECEIPT_DAYS,
+    }
+    return render(request, "surveys/transparency.html", context)

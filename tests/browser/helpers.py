@@ -56,16 +56,30 @@ def send_button(page: Any) -> Any:
     return page.get_by_role("button", name="Send my answers")
 
 
-def receipt_items(page: Any) -> list[str]:
-    return page.locator("#receipt-list li").all_inner_texts()
+# Each receipt entry as "question\nsent answer", in the order shown.
+RECEIPT_ENTRIES = """(selector) => [...document.querySelectorAll(selector)].map((item) =>
+  `${item.querySelector(".receipt-question").textContent}\n` +
+  item.querySelector("strong").textContent)"""
 
 
-def expected_receipt(answers: list[dict[str, Any]]) -> list[str]:
-    """What the thank-you must list for these (question, report) answers."""
+def receipt_items(page: Any, section: str = "") -> list[str]:
+    """The receipt's entries; ``section`` "randomized" or "plain" for one list."""
+    selector = f"#receipt-{section}-list li" if section else "#receipt li"
+    return page.evaluate(RECEIPT_ENTRIES, selector)
+
+
+def expected_receipt(
+    answers: list[dict[str, Any]], *, randomized: bool | None = None
+) -> list[str]:
+    """What the thank-you must list for these (question, report) answers: the
+    randomized ones first, then those asked plainly; or only one kind."""
     questions = Question.objects.in_bulk([a["question"] for a in answers])
+    kinds = [True, False] if randomized is None else [randomized]
     return [
         f"{questions[a['question']].text}\n{questions[a['question']].options[a['report']]}"
+        for kind in kinds
         for a in answers
+        if questions[a["question"]].is_sensitive == kind
     ]
 
 
@@ -112,11 +126,17 @@ def check_storage(visit: Any, survey: Survey, body: dict[str, Any]) -> None:
     assert stored["cookies"] == {}, stored["cookies"]
     assert set(stored["local"]) == {storage_key(survey)}, stored["local"]
     state = json.loads(stored["local"][storage_key(survey)])
+    sensitive = {q.pk for q in survey.questions.all() if q.is_sensitive}
+    expires = state.pop("expires")
+    # The receipt keeps the randomized reports only, and not for ever.
     assert state == {
         "key": body["respondent_key"],
-        "answers": body["answers"],
+        "answers": [a for a in body["answers"] if a["question"] in sensitive],
         "sent": True,
     }
+    now_ms = visit.page.evaluate("Date.now()")
+    days = (expires - now_ms) / 86_400_000
+    assert 29.9 < days <= 30 or survey.closes_at is not None, days
     assert visit.page.evaluate("sessionStorage.length") == 0
     # The page itself forgot the choices once they were randomized.
     assert visit.page.evaluate(CHOSEN) == []

@@ -23,6 +23,7 @@ from tests.browser.helpers import (
 
 PASSWORD = "owner-pass-1"  # the ``owner`` fixture's password
 TITLE = "Conduct at work"
+PUBLIC_TITLE = "Spring questionnaire"
 YES_NO_TEXT = "Have you ever taken credit for a colleague's work?"
 CHOICE_TEXT = "How often have you called in sick when you were not?"
 CHOICE_OPTIONS = ["Never", "Once or twice", "Three times or more"]
@@ -53,6 +54,7 @@ def test_researcher_builds_publishes_and_a_respondent_answers(visit, owner):
     # A new survey.
     page.get_by_role("link", name="New survey", exact=True).click()
     page.get_by_label("Title", exact=True).fill(TITLE)
+    page.get_by_label("Public title (optional)").fill(PUBLIC_TITLE)
     page.get_by_label("Planned number of respondents").fill("400")
     page.get_by_role("button", name="Create survey").click()
     expect(page.get_by_role("heading", name=TITLE, level=1)).to_be_visible()
@@ -111,6 +113,9 @@ def test_researcher_builds_publishes_and_a_respondent_answers(visit, owner):
     assert yes_no.spec_version
     assert choice.spec_version
     assert urlsplit(share_url).path == f"/s/{survey.slug}/"
+    # The link says nothing of the topic.
+    for word in TITLE.lower().split():
+        assert word not in share_url.lower()
     researcher.assert_clean()
     researcher.close()
 
@@ -118,7 +123,9 @@ def test_researcher_builds_publishes_and_a_respondent_answers(visit, owner):
     respondent = visit()
     page = respondent.page
     respondent.goto(urlsplit(share_url).path)
-    expect(page.get_by_role("heading", name=TITLE, level=1)).to_be_visible()
+    expect(page.get_by_role("heading", name=PUBLIC_TITLE, level=1)).to_be_visible()
+    expect(page).to_have_title(PUBLIC_TITLE)
+    assert TITLE not in page.content()
     choose(page, yes_no, "Yes")
     choose(page, choice, "Once or twice")
     send_button(page).click()

@@ -1,0 +1,62 @@
+"""Hashes of the scripts a respondent's page loads, computed from the files as
+served, for Subresource Integrity and for the public transparency page.
+
+In production the hashed storage rewrites the modules' imports, so the bytes
+served differ from the source: the hash is taken from what is served (the
+collected file), never from the repository copy.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+from django.templatetags.static import static
+
+# The scripts the respondent page loads; the randomizer first.
+RANDOMIZER = "js/rr.js"
+PAGE_SCRIPT = "js/survey.js"
+
+
+@dataclass(frozen=True)
+class Integrity:
+    """One served file: its URL, SHA-256 (hex) and SRI value (sha384, base64)."""
+
+    path: str
+    url: str
+    sha256: str
+    sri: str
+    size: int
+
+
+def _served_location(path: str) -> tuple[str, str]:
+    """Where the served bytes live: (how to open them, a cache key part)."""
+    storage = staticfiles_storage
+    if isinstance(storage, ManifestFilesMixin):
+        name = storage.stored_name(path)
+        return storage.path(name), name
+    found = finders.find(path)
+    if not found:
+        raise FileNotFoundError(f"static file {path!r} was not found")
+    location = found if isinstance(found, str) else found[0]
+    return location, str(os.stat(location).st_mtime_ns)
+
+
+@lru_cache(maxsize=16)
+def _digest(location: str, version: str) -> tuple[str, str, int]:
+    with open(location, "rb") as handle:
+        content = handle.read()
+    sri = base64.b64encode(hashlib.sha384(content).digest()).decode("ascii")
+    return hashlib.sha256(content).hexdigest(), f"sha384-{sri}", len(content)
+
+
+def integrity(path: str) -> Integrity:
+    """The served file's hashes; recomputed only when the file changes."""
+    location, version = _served_location(path)
+    sha256, sri, size = _digest(location, version)
+    return Integrity(path=path, url=static(path), sha256=sha256, sri=sri, size=size)
