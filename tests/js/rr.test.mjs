@@ -6,9 +6,14 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import {
+  MAX_EPSILON,
+  SpecRefused,
+  checkSpec,
   cryptoSource,
+  isPlain,
   newRespondentKey,
   randomize,
+  specEpsilon,
   uniformBelow,
 } from "../../static/js/rr.js";
 
@@ -398,5 +403,73 @@ describe("defaults and helpers", () => {
   test("rr.js never uses a non-cryptographic generator", () => {
     const source = readFileSync(RR_URL, "utf8");
     assert.ok(!source.includes("Math.random"), "rr.js must draw only from its source");
+  });
+});
+
+// -- the randomizer's own check of a spec ------------------------------------
+
+const DENOMINATOR = 2 ** 32;
+// A two-option spec that keeps the truth with probability keep / 2**32.
+const twoOption = (keep) => ({
+  format: 1,
+  k: 2,
+  denominator: DENOMINATOR,
+  thresholds: [
+    [keep, DENOMINATOR],
+    [DENOMINATOR - keep, DENOMINATOR],
+  ],
+});
+const keepFor = (epsilon) => Math.floor((DENOMINATOR * Math.exp(epsilon)) / (1 + Math.exp(epsilon)));
+
+describe("specEpsilon and checkSpec", () => {
+  test("the epsilon of every fixture spec is the one Python states", () => {
+    for (const c of CASES) {
+      const expected = c.epsilon === null ? Infinity : c.epsilon;
+      const got = specEpsilon(c.client_spec);
+      if (expected === Infinity) assert.equal(got, Infinity, label(c));
+      else assert.ok(Math.abs(got - expected) < 1e-9, `${label(c)}: ${got} vs ${expected}`);
+    }
+  });
+
+  test("a spec that sends answers as given is plain, whatever its name", () => {
+    const identity = twoOption(DENOMINATOR);
+    assert.equal(isPlain(identity), true);
+    assert.equal(checkSpec(identity), "plain");
+    for (const c of CASES) {
+      assert.equal(isPlain(c.client_spec), c.name === "direct", label(c));
+    }
+  });
+
+  test("specs at and just below the cap are randomized; above it they are refused", () => {
+    assert.equal(MAX_EPSILON, 10);
+    assert.equal(checkSpec(twoOption(keepFor(9.99))), "randomized");
+    assert.ok(specEpsilon(twoOption(keepFor(10))) <= 10 + 1e-9);
+    assert.equal(checkSpec(twoOption(keepFor(10))), "randomized");
+    for (const epsilon of [10.01, 12, 15]) {
+      assert.throws(() => checkSpec(twoOption(keepFor(epsilon))), SpecRefused);
+    }
+    assert.throws(() => checkSpec(twoOption(keepFor(12))), /above the limit of 10/);
+  });
+
+  test("a spec that gives some answers away (infinite epsilon) is refused", () => {
+    const leaky = {
+      format: 1,
+      k: 2,
+      denominator: DENOMINATOR,
+      thresholds: [
+        [DENOMINATOR, DENOMINATOR],
+        [DENOMINATOR / 4, DENOMINATOR],
+      ],
+    };
+    assert.equal(specEpsilon(leaky), Infinity);
+    assert.throws(() => checkSpec(leaky), /epsilon unbounded/);
+  });
+
+  test("a malformed spec is refused, not run", () => {
+    assert.throws(() => checkSpec({ format: 1, k: 2 }), SpecRefused);
+    assert.throws(() => checkSpec(null), SpecRefused);
+    const decreasing = twoOption(keepFor(1));
+    decreasing.thresholds[1] = [DENOMINATOR, DENOMINATOR / 2];
+    assert.throws(() => checkSpec(decreasing), SpecRefused);
   });
 });
