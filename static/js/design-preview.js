@@ -100,13 +100,23 @@ export function render(data) {
   }
   const list = document.createElement("dl");
   list.className = "summary";
+  const band = document.createElement("span");
+  band.className = `band band-${data.band}`;
+  band.textContent = data.band_name;
   list.append(
     entry("How answers are randomized", data.sentence),
     entry("Epsilon", ...epsilonDetails(data)),
+    entry("Protection", band, `: ${data.band_meaning}`),
     entry("What an observer could learn", data.observer),
   );
   if (data.precision) list.append(entry("Expected precision", data.precision));
-  region.replaceChildren(list);
+  const shown = [list];
+  if (data.warning) {
+    const warning = paragraph(data.warning, "design-warning");
+    warning.setAttribute("role", "alert");
+    shown.push(warning);
+  }
+  region.replaceChildren(...shown);
 }
 
 async function refresh() {

@@ -11,6 +11,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
+
 from estimation import (
     Design,
     Direct,
@@ -19,6 +21,7 @@ from estimation import (
     UnrelatedQuestion,
     Warner,
     expected_half_width,
+    privacy_band,
     what_an_observer_learns,
 )
 from estimation.designs import percent
@@ -122,13 +125,42 @@ def precision_sentence(design: Design, labels: Sequence[str], n: int) -> str:
     )
 
 
+def design_warning(design: Design, limit: float) -> str | None:
+    """What a researcher must know before choosing this design, if anything:
+    over the site's limit, past the weak band, or not private at all."""
+    if not design.randomized:
+        return None
+    epsilon = design.epsilon
+    if math.isinf(epsilon):
+        return (
+            "Some answers are only ever sent when they are true, so they are not "
+            f"private; this cannot be published here (limit {limit:g} per question)."
+        )
+    if epsilon > limit:
+        return (
+            f"Epsilon {format_epsilon(epsilon)} is above this site's limit of "
+            f"{limit:g} per question: a survey with this design cannot be published."
+        )
+    if privacy_band(epsilon).key == "minimal":
+        return (
+            "Past the weak band: respondents will be told that their answer is very "
+            "likely sent as given. Consider a smaller epsilon."
+        )
+    return None
+
+
 def design_summary(
     design: Design, labels: Sequence[str], n: int | None
 ) -> dict[str, Any]:
     """Everything the design preview shows; ``n`` is the planned respondents."""
     epsilon = design.epsilon
     planned = n is not None and n >= 1
+    band = privacy_band(epsilon)
     return {
+        "band": band.key,
+        "band_name": band.name,
+        "band_meaning": band.meaning,
+        "warning": design_warning(design, settings.MAX_QUESTION_EPSILON),
         "design": design.to_dict(),
         "epsilon": epsilon if math.isfinite(epsilon) else None,
         "epsilon_text": format_epsilon(epsilon),

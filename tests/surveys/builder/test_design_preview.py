@@ -89,3 +89,27 @@ def test_the_preview_answers_400_on_a_malformed_n(as_owner, n):
     response = preview(as_owner, kind="yes_no", design_name="warner", n=n)
     assert response.status_code == 400
     assert "n must be" in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "band", "warning"),
+    [
+        ("1", "strong", None),
+        ("2", "moderate", None),
+        ("4", "weak", None),
+        ("4.5", "minimal", "Past the weak band"),
+        ("6", "minimal", "above this site's limit of 5 per question"),
+    ],
+)
+def test_the_preview_shows_the_band_and_warns_past_the_weak_band(
+    as_owner, epsilon, band, warning
+):
+    data = preview(
+        as_owner, kind="yes_no", design_name="warner", mode="epsilon", epsilon=epsilon
+    ).json()
+    assert data["valid"], data
+    assert data["band"] == band
+    if warning is None:
+        assert data["warning"] is None
+    else:
+        assert warning in data["warning"]
