@@ -14,6 +14,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Test-only JavaScript tools (axe-core), exactly as package-lock.json pins them.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
 setup: $(STAMP)
 	mkdir -p var/static
 	$(PY) manage.py migrate --noinput
@@ -36,7 +42,7 @@ run: setup
 	fi
 
 ## Run every test and the linters.
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
