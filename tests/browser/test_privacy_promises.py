@@ -19,19 +19,14 @@ from estimation import KaryRR
 from surveys.builder.services import question_create, survey_create, survey_publish
 from surveys.models import Question, Response, Survey
 from tests.browser.helpers import (
+    answer_everything,
     check_requests,
-    choose,
     expected_receipt,
     page_path,
     receipt_items,
     send_button,
     storage_key,
 )
-
-
-def answer_everything(page: Any, survey: Survey) -> None:
-    for question in survey.questions.all():
-        choose(page, question, question.options[-1])
 
 
 def served(origin: str, path: str) -> bytes:
@@ -43,10 +38,8 @@ def sri(content: bytes) -> str:
     return "sha384-" + base64.b64encode(hashlib.sha384(content).digest()).decode()
 
 
-@pytest.fixture
-def tampered_survey(owner: Any) -> Survey:
-    """A published survey whose stored spec a modified server swapped for one
-    at epsilon 12, above the randomizer's cap of 10."""
+def served_with_spec(owner: Any, spec: dict[str, Any]) -> Survey:
+    """A published Warner survey whose stored spec a modified server swapped."""
     survey = survey_create(owner=owner, title="Tampered")
     question_create(
         survey=survey,
@@ -55,10 +48,14 @@ def tampered_survey(owner: Any) -> Survey:
         design={"name": "warner", "p": 0.75},
     )
     survey = survey_publish(survey=survey)
-    Question.objects.filter(survey=survey).update(
-        spec=KaryRR(k=2, epsilon=12).client_spec()
-    )
+    Question.objects.filter(survey=survey).update(spec=spec)
     return survey
+
+
+@pytest.fixture
+def tampered_survey(owner: Any) -> Survey:
+    """Epsilon 12: above the randomizer's cap of 10."""
+    return served_with_spec(owner, KaryRR(k=2, epsilon=12).client_spec())
 
 
 def test_a_spec_above_the_randomizers_cap_is_refused_and_nothing_is_sent(
@@ -80,14 +77,9 @@ def test_a_spec_above_the_randomizers_cap_is_refused_and_nothing_is_sent(
 
 
 def test_a_spec_that_sends_answers_as_given_is_marked_asked_plainly(visit, owner):
-    survey = survey_create(owner=owner, title="Plain")
-    question_create(
-        survey=survey, text="Q?", kind="yes_no", design={"name": "warner", "p": 0.75}
-    )
-    survey = survey_publish(survey=survey)
     identity = {"format": 1, "k": 2, "denominator": 2**32}
     identity["thresholds"] = [[2**32, 2**32], [0, 2**32]]
-    Question.objects.filter(survey=survey).update(spec=identity)
+    survey = served_with_spec(owner, identity)
     respondent = visit()
     page = respondent.page
     respondent.goto(page_path(survey))

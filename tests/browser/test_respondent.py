@@ -27,9 +27,9 @@ from surveys.models import Answer, Response, Survey
 from tests.browser.helpers import (
     CHOSEN,
     RECEIPT_SHOWN,
+    answer_everything,
     check_requests,
     check_storage,
-    choose,
     expected_receipt,
     page_path,
     radio,
@@ -151,12 +151,6 @@ def test_without_javascript_nothing_can_be_sent(visit, yes_no_survey):
     assert stored["cookies"] == {}
     assert not Response.objects.exists()
     respondent.assert_clean()
-
-
-def answer_everything(page: Any, survey: Survey) -> None:
-    """Choose the last option of every question."""
-    for question in survey.questions.all():
-        choose(page, question, question.options[-1])
 
 
 def test_reload_after_answering_sends_nothing_new(visit, open_survey):
