@@ -58,6 +58,17 @@ def answer_everything(page: Any, survey: Survey) -> None:
         choose(page, question, question.options[-1])
 
 
+def answer_and_send(visit: Any, survey: Survey) -> Any:
+    """Open the survey, answer everything, send and wait for the thank-you;
+    returns the recorded visit."""
+    respondent = visit()
+    respondent.goto(page_path(survey))
+    answer_everything(respondent.page, survey)
+    send_button(respondent.page).click()
+    expect(respondent.page.locator("#receipt")).to_be_visible()
+    return respondent
+
+
 def send_button(page: Any) -> Any:
     return page.get_by_role("button", name="Send my answers")
 

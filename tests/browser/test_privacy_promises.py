@@ -19,6 +19,7 @@ from estimation import KaryRR
 from surveys.builder.services import question_create, survey_create, survey_publish
 from surveys.models import Question, Response, Survey
 from tests.browser.helpers import (
+    answer_and_send,
     answer_everything,
     check_requests,
     expected_receipt,
@@ -123,12 +124,8 @@ def test_the_transparency_page_publishes_the_served_randomizers_hash(
 
 
 def test_the_receipt_separates_plain_answers_and_can_be_removed(visit, open_survey):
-    respondent = visit()
+    respondent = answer_and_send(visit, open_survey)
     page = respondent.page
-    respondent.goto(page_path(open_survey))
-    answer_everything(page, open_survey)
-    send_button(page).click()
-    expect(page.locator("#receipt")).to_be_visible()
     body = check_requests(respondent, open_survey)
     answers = body["answers"]
     plain = expected_receipt(answers, randomized=False)
@@ -176,12 +173,7 @@ def test_the_receipt_expires_when_the_survey_closes_if_sooner(visit, open_survey
 
     closes = timezone.now() + timedelta(days=3)
     Survey.objects.filter(pk=open_survey.pk).update(closes_at=closes)
-    respondent = visit()
-    page = respondent.page
-    respondent.goto(page_path(open_survey))
-    answer_everything(page, open_survey)
-    send_button(page).click()
-    expect(page.locator("#receipt")).to_be_visible()
+    respondent = answer_and_send(visit, open_survey)
     state = json.loads(respondent.storage()["local"][storage_key(open_survey)])
     assert abs(state["expires"] - closes.timestamp() * 1000) <= 1
 
