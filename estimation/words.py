@@ -51,3 +51,11 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     """``1 response``, ``2 responses``, ``1,000 responses``."""
     word = noun if count == 1 else (many or f"{noun}s")
     return f"{count:,} {word}"
+
+
+def format_epsilon(epsilon: float) -> str:
+    """Epsilon for people: ``1.0986 -> '1.1'``; ``'not private'`` when infinite."""
+    if not math.isfinite(epsilon):
+        return "not private"
+    text = f"{epsilon:.2f}".rstrip("0").rstrip(".")
+    return text if text != "0" or epsilon == 0 else f"{epsilon:.2g}"

@@ -11,14 +11,14 @@ from django.core.checks import Error, register
 from estimation.bands import RANDOMIZER_MAX_EPSILON
 
 
-def _positive(name: str) -> Error | None:
+def _positive(name: str, check_id: str) -> Error | None:
     value = getattr(settings, name)
     if isinstance(value, int | float) and math.isfinite(value) and value > 0:
         return None
     return Error(
         f"{name} must be a positive number, got {value!r}.",
         hint=f"Set {name} in the environment to a number above 0.",
-        id=f"surveys.E{'001' if 'QUESTION' in name else '002'}",
+        id=check_id,
     )
 
 
@@ -30,8 +30,8 @@ def privacy_limits(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     errors = [
         error
         for error in (
-            _positive("MAX_QUESTION_EPSILON"),
-            _positive("MAX_SURVEY_EPSILON"),
+            _positive("MAX_QUESTION_EPSILON", "surveys.E001"),
+            _positive("MAX_SURVEY_EPSILON", "surveys.E002"),
         )
         if error
     ]

@@ -7,7 +7,6 @@ No authentication, so no session and no CSRF; throttled per client.
 from __future__ import annotations
 
 import json
-import math
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -29,7 +28,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from surveys.builder.selectors import epsilon_of
 from surveys.ratelimit import client_identity, rate_hit, wait_text
 from surveys.respond.selectors import (
     published_survey,
@@ -118,14 +116,14 @@ class PublicSurvey(PublicView):
         survey = published_survey(slug)
         questions = respondent_questions(survey)
         overview = whole_response([q.get_design() for q in survey.questions.all()])
-        total = epsilon_of(survey)
         return Response(
             {
                 "slug": survey.slug,
                 "title": survey.respondent_title,
                 "introduction": survey.introduction,
                 "accepting_responses": survey.accepts_responses_at(timezone.now()),
-                "epsilon": total if math.isfinite(total) else None,
+                # Nothing randomized: nothing to bound, as survey_epsilon says.
+                "epsilon": overview["epsilon"] if overview else 0.0,
                 "whole_response": overview,
                 "submit_url": reverse("api:submit", args=[survey.slug]),
                 "transparency_url": reverse("respond:transparency", args=[survey.slug]),

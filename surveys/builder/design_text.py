@@ -24,7 +24,7 @@ from estimation import (
     privacy_band,
     what_an_observer_learns,
 )
-from estimation.designs import percent
+from estimation.words import format_epsilon, percent
 
 # The prevalence the precision sentence assumes: of Yes for yes/no questions,
 # of the least favourable option otherwise.
@@ -36,14 +36,6 @@ COMPOSITION = (
     "over the randomized questions. Direct questions are not protected and are "
     "not counted."
 )
-
-
-def format_epsilon(epsilon: float) -> str:
-    """Epsilon for people: ``1.0986 -> '1.1'``; ``'not private'`` when infinite."""
-    if not math.isfinite(epsilon):
-        return "not private"
-    text = f"{epsilon:.2f}".rstrip("0").rstrip(".")
-    return text if text != "0" or epsilon == 0 else f"{epsilon:.2g}"
 
 
 def _told(share: float, label: str) -> str:

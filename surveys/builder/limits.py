@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from django.conf import settings
 
 from estimation import Design, survey_epsilon
-from surveys.builder.design_text import format_epsilon
+from estimation.words import format_epsilon
 
 
 def _quoted(text: str, limit: int = 60) -> str:

@@ -23,8 +23,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
+from estimation.words import format_epsilon
 from surveys.builder import services
-from surveys.builder.design_text import COMPOSITION, design_summary, format_epsilon
+from surveys.builder.design_text import COMPOSITION, design_summary
 from surveys.builder.forms import (
     MAX_PLANNED,
     DesignForm,

@@ -10,15 +10,22 @@ from typing import Any
 from django.http import Http404
 
 from estimation import Design, privacy_band, survey_epsilon, what_an_observer_learns
-from estimation.words import percent
-from surveys.builder.design_text import format_epsilon
+from estimation.words import format_epsilon, percent
 from surveys.models import Survey
 
 
 def published_survey(slug: str) -> Survey:
-    """A survey respondents may see (open or closed, never a draft), or 404."""
+    """A survey respondents may see (open or closed, never a draft), or 404.
+
+    Its questions come with it: the page reads them several times (questions,
+    whole-response bound, transparency), from one query.
+    """
     try:
-        return Survey.objects.exclude(status=Survey.Status.DRAFT).get(slug=slug)
+        return (
+            Survey.objects.exclude(status=Survey.Status.DRAFT)
+            .prefetch_related("questions")
+            .get(slug=slug)
+        )
     except Survey.DoesNotExist:
         raise Http404("No such survey.") from None
 

@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from estimation.designs import percent
-from surveys.builder.design_text import format_epsilon
+from estimation.words import format_epsilon
 from surveys.results.charts import Interval, interval_chart
 
 register = template.Library()

@@ -30,7 +30,7 @@ from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.tasks import sweep_stale_surveys
 from estimation.simulate import simulate_reports
-from surveys.builder.design_text import format_epsilon
+from estimation.words import format_epsilon
 from surveys.builder.services import (
     question_create,
     survey_create,

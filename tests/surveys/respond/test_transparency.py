@@ -67,3 +67,12 @@ def test_the_public_api_gives_the_public_title_and_bands(client, open_survey):
     assert body["whole_response"]["band"] in {"strong", "moderate", "weak", "minimal"}
     bands = {q["band"] for q in body["questions"]}
     assert "none" in bands  # the demo's question asked plainly
+
+
+@pytest.mark.parametrize("path", ["/s/{slug}/", "/s/{slug}/transparency/"])
+def test_the_public_pages_read_the_questions_once(
+    client, open_survey, django_assert_num_queries, path
+):
+    # One query for the survey, one for its questions, whatever their number.
+    with django_assert_num_queries(2):
+        assert client.get(path.format(slug=open_survey.slug)).status_code == 200
