@@ -5,6 +5,11 @@ response, one column per question holding the reported option's code), tallies
 each question's reports overall and within each answer to the direct questions,
 and estimates them exactly as the platform does: the same counts into the same
 :func:`~estimation.results.estimate_question` give the same numbers.
+
+A missing answer (an empty cell, or null) is skipped: each question's estimate
+uses only those who answered it, its ``n``, and ``missing`` says how many did
+not. An optional direct question's subgroups end with "No answer", as on the
+platform.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from .designs import Design, design_from_dict
 from .results import estimate_question
 
 CODEBOOK_FORMATS = (1,)
+NO_ANSWER = "No answer"
 
 
 class UsageError(ValueError):
@@ -35,6 +41,13 @@ class Column:
     labels: tuple[str, ...]
     design: Design
     sensitive: bool
+    optional: bool = False
+
+    @property
+    def group_labels(self) -> tuple[str, ...]:
+        """Subgroups by this (direct) column: its options, and "No answer"
+        after them when it is optional."""
+        return (*self.labels, NO_ANSWER) if self.optional else self.labels
 
 
 @dataclass
@@ -79,6 +92,7 @@ def read_codebook(data: Any) -> list[Column]:
                 labels=labels,
                 design=design,
                 sensitive=bool(entry.get("sensitive", design.randomized)),
+                optional=entry.get("optional") is True,
             )
         )
     names = [c.name for c in columns]
@@ -165,7 +179,7 @@ def tally(
     result = Tally(
         counts={c.name: [0] * c.design.k for c in columns},
         tables={
-            (c.name, g.name): [[0] * c.design.k for _ in g.labels]
+            (c.name, g.name): [[0] * c.design.k for _ in g.group_labels]
             for c in columns
             if c.sensitive
             for g in direct
@@ -190,6 +204,8 @@ def tally(
             if column.sensitive:
                 for group in direct:
                     level = codes[group.name]
+                    if level is None and group.optional:
+                        level = group.design.k  # the "No answer" subgroup
                     if level is not None:
                         result.tables[(column.name, group.name)][level][code] += 1
     return result
@@ -229,16 +245,23 @@ def estimate_exported(
             }
             for group in (direct if column.sensitive else [])
             for code, (label, table_row) in enumerate(
-                zip(group.labels, counts.tables[(column.name, group.name)], strict=True)
+                zip(
+                    group.group_labels,
+                    counts.tables[(column.name, group.name)],
+                    strict=True,
+                )
             )
         ]
+        answered = sum(counts.counts[column.name])
         questions.append(
             {
                 "column": column.name,
                 "question_id": column.question_id,
                 "text": column.text,
                 "sensitive": column.sensitive,
-                "n": sum(counts.counts[column.name]),
+                "optional": column.optional,
+                "n": answered,
+                "missing": counts.responses - answered,
                 "result": _estimate(
                     counts.counts[column.name], column, level, ci_method
                 ),

@@ -43,6 +43,9 @@ class Survey(models.Model):
     public_title = models.CharField(max_length=200, blank=True)
     slug = models.SlugField(max_length=64, unique=True)
     introduction = models.TextField(blank=True)
+    # Shown before the questions, which appear only once the respondent agrees.
+    # A page step, never stored: declining sends nothing (docs/methodology.md).
+    consent = models.TextField(blank=True)
     status = models.CharField(
         max_length=8, choices=Status.choices, default=Status.DRAFT
     )
@@ -107,9 +110,13 @@ class Question(models.Model):
     # digest of it that every stored answer carries.
     spec = models.JSONField(null=True, blank=True)
     spec_version = models.CharField(max_length=16, blank=True)
+    # May be left unanswered (direct) or answered "prefer not to answer"
+    # (randomized); either way no answer row is stored.
+    optional = models.BooleanField(default=False)
 
-    # What a stored answer was randomized with, and what it means.
-    FROZEN_FIELDS = ("kind", "options", "design", "spec", "spec_version")
+    # What a stored answer was randomized with, and what it (or its absence)
+    # means: ``optional`` decides how the strata code a missing direct answer.
+    FROZEN_FIELDS = ("kind", "options", "design", "spec", "spec_version", "optional")
 
     class Meta:
         ordering = ["position", "id"]

@@ -31,6 +31,8 @@ class EstimateRun(models.Model):
     trigger = models.CharField(max_length=10, choices=Trigger.choices)
     ci_method = models.CharField(max_length=16)
     level = models.FloatField()
+    # Every response in the run, answered or not; each saved question row has
+    # its own n (those who answered it), so missing answers show as the gap.
     n = models.PositiveIntegerField(null=True, blank=True)
     questions_total = models.PositiveIntegerField(default=0)
     questions_done = models.PositiveIntegerField(default=0)

@@ -107,11 +107,30 @@ class Plan:
 
 
 @dataclass(frozen=True)
+class Answered:
+    """How many of the run's responses answered one question (item response)."""
+
+    question: Question
+    n: int
+    of: int
+
+    @property
+    def missing(self) -> int:
+        return max(self.of - self.n, 0)
+
+    @property
+    def nonresponse_rate(self) -> float | None:
+        """Missing over all responses: the item non-response rate."""
+        return self.missing / self.of if self.of else None
+
+
+@dataclass(frozen=True)
 class QuestionResult:
     question: Question
     estimate: EstimateView | None
     breakdowns: tuple[Breakdown, ...]
     plan: Plan | None
+    answered: Answered | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +152,12 @@ class Dashboard:
     total_observer: str
     results: tuple[QuestionResult, ...]
     target: float
+    # Every question's answered count in the finished run (empty without one).
+    answered: tuple[Answered, ...] = ()
+
+    @property
+    def any_missing(self) -> bool:
+        return any(a.missing for a in self.answered)
 
     @property
     def in_progress(self) -> bool:
@@ -148,6 +173,9 @@ class Dashboard:
         run = self.latest_run
         return run is not None and run.status == EstimateRun.Status.FAILED
 
+
+# The label of the stratum level an optional direct question has for "no answer".
+NO_ANSWER = "No answer"
 
 # -- pure pieces ---------------------------------------------------------------
 
@@ -244,9 +272,10 @@ def breakdown(
     labels: Sequence[str],
     min_size: int,
 ) -> Breakdown:
-    """Subgroups of one direct question, hiding those below ``min_size``."""
+    """Subgroups of one direct question, hiding those below ``min_size``; an
+    optional one has a last group of those who did not answer it."""
     shown, hidden = [], 0
-    for option, group_label in enumerate(by.options):
+    for option, group_label in enumerate(group_labels(by)):
         row = rows.get(option)
         view = (
             estimate_view(row.n, labels, row.options.all(), row.warnings)
@@ -258,6 +287,25 @@ def breakdown(
             continue
         shown.append(Subgroup(label=group_label, estimate=view))
     return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
+
+
+def group_labels(by: Question) -> list[str]:
+    """The subgroups of a direct question: its options, then "No answer" if
+    it is optional (the stratum's level k, surveys/respond/strata.py)."""
+    return [*by.options, NO_ANSWER] if by.optional else list(by.options)
+
+
+def answered_counts(
+    questions: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    responses: int,
+) -> tuple[Answered, ...]:
+    """Each question's answered count (its overall row's n) of ``responses``."""
+    return tuple(
+        Answered(question=q, n=rows[(q.pk, None, None)].n, of=responses)
+        for q in questions
+        if (q.pk, None, None) in rows
+    )
 
 
 # -- queries -------------------------------------------------------------------
@@ -314,6 +362,7 @@ def _question_result(
     run: EstimateRun | None,
     target: float,
     min_size: int,
+    answered: Answered | None = None,
 ) -> QuestionResult:
     overall = rows.get((question.pk, None, None))
     estimate = (
@@ -338,7 +387,11 @@ def _question_result(
         else None
     )
     return QuestionResult(
-        question=question, estimate=estimate, breakdowns=tuple(breakdowns), plan=plan
+        question=question,
+        estimate=estimate,
+        breakdowns=tuple(breakdowns),
+        plan=plan,
+        answered=answered,
     )
 
 
@@ -362,17 +415,25 @@ def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboa
         for q in questions
     )
     total = math.fsum(d.epsilon for d in designs.values() if d.randomized)
-    results = tuple(
-        _question_result(
-            q, direct, rows, run=finished, target=target, min_size=min_size
-        )
-        for q in questions
-        if q.is_sensitive
-    )
     # Counted by the run, so the page never scans the responses.
     per_day = tuple(
         (datetime.date.fromisoformat(day), count)
         for day, count in (finished.responses_per_day if finished else [])
+    )
+    answered = answered_counts(questions, rows, sum(c for _, c in per_day))
+    by_question = {a.question.pk: a for a in answered}
+    results = tuple(
+        _question_result(
+            q,
+            direct,
+            rows,
+            run=finished,
+            target=target,
+            min_size=min_size,
+            answered=by_question.get(q.pk),
+        )
+        for q in questions
+        if q.is_sensitive
     )
     return Dashboard(
         survey=survey,
@@ -385,4 +446,5 @@ def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboa
         total_observer=what_an_observer_learns(total),
         results=results,
         target=target,
+        answered=answered,
     )

@@ -18,7 +18,7 @@ from django.utils import timezone
 from estimation.results import estimate_question
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Question, Response, Survey
-from surveys.respond.strata import stratum_decode
+from surveys.respond.strata import stratum_decode, stratum_size
 
 # -- counting ------------------------------------------------------------------
 
@@ -139,15 +139,15 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
     questions = list(survey.questions.all())
     direct = [q for q in questions if not q.is_sensitive]
     rows: list[dict[str, Any]] = []
-    n = 0
     for done, question in enumerate(questions, start=1):
         design = question.get_design()
+        # n per question: those who answered it (missing answers have no row).
         vector = _vector(counts.get(question.pk, {}), design.k)
-        n = max(n, sum(vector))
         rows.append(_row(question, None, None, vector, design, run))
         if question.is_sensitive:
             for group in direct:
-                for option in range(len(group.options)):
+                levels = stratum_size(len(group.options), group.optional)
+                for option in range(levels):
                     by_report = groups.get((question.pk, group.pk), {}).get(option, {})
                     rows.append(
                         _row(
@@ -160,6 +160,9 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
                         )
                     )
         EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
+    # The run's n is every response, answered or not: each question's own n
+    # (its saved row) over this gives its item non-response.
+    n = sum(count for _, count in per_day)
     EstimateRun.objects.filter(pk=run.pk).update(n=n, responses_per_day=per_day)
     return rows
 

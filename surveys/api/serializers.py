@@ -54,6 +54,7 @@ class SurveySerializer(serializers.ModelSerializer):
             "title",
             "public_title",
             "introduction",
+            "consent",
             "status",
             "slug",
             "owner",
@@ -105,6 +106,11 @@ class QuestionSerializer(serializers.ModelSerializer):
         help_text='The design as {"name": ..., **parameters}, e.g. '
         '{"name": "warner", "p": 0.75} or {"name": "krr", "epsilon": 1}.'
     )
+    optional = serializers.BooleanField(
+        required=False,
+        help_text="May be left unanswered (direct) or answered “prefer not to "
+        "answer” (randomized, not randomized itself); stored as missing.",
+    )
     epsilon = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
     client_spec = serializers.SerializerMethodField()
@@ -118,6 +124,7 @@ class QuestionSerializer(serializers.ModelSerializer):
             "kind",
             "options",
             "design",
+            "optional",
             "epsilon",
             "description",
             "client_spec",
@@ -194,6 +201,9 @@ class PublicQuestionSerializer(serializers.Serializer):
     text = serializers.CharField()
     kind = serializers.CharField()
     options = serializers.ListField(child=serializers.CharField())
+    optional = serializers.BooleanField(
+        help_text="May be sent as missing: left out, or with report null."
+    )
     sensitive = serializers.BooleanField(
         help_text="Randomized in the browser; false when asked plainly."
     )
@@ -218,6 +228,9 @@ class PublicSurveySerializer(serializers.Serializer):
     slug = serializers.CharField()
     title = serializers.CharField(help_text="The public title respondents see.")
     introduction = serializers.CharField()
+    consent = serializers.CharField(
+        help_text="Shown before the questions; empty: none. Not stored."
+    )
     accepting_responses = serializers.BooleanField()
     epsilon = serializers.FloatField(
         allow_null=True, help_text="The whole response's epsilon; null if unbounded."
@@ -237,11 +250,19 @@ class AnswerSerializer(serializers.Serializer):
     spec_version = serializers.CharField()
 
 
+class SubmittedAnswerSerializer(AnswerSerializer):
+    report = serializers.IntegerField(
+        allow_null=True,
+        help_text="The randomized option's index; null (or the entry left out) "
+        "for an optional question not answered.",
+    )
+
+
 class SubmissionSerializer(serializers.Serializer):
     """For the schema only: the services validate submissions themselves."""
 
     respondent_key = serializers.RegexField(r"^[0-9a-f]{32}$")
-    answers = AnswerSerializer(many=True)
+    answers = SubmittedAnswerSerializer(many=True)
 
 
 class ReceiptAnswerSerializer(AnswerSerializer):

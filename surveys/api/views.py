@@ -167,6 +167,7 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
             "kind": question.kind,
             "options": question.options,
             "design": question.design,
+            "optional": question.optional,
         }
         if "kind" in serializer.validated_data and "options" not in (
             serializer.validated_data

@@ -88,7 +88,16 @@ class SurveyForm(forms.Form):
         required=False,
         label="Introduction (optional)",
         widget=forms.Textarea(attrs={"rows": 5}),
-        help_text="Plain text shown above the questions; line breaks are kept.",
+        help_text="Plain text shown above the questions; line breaks are kept, "
+        "and web addresses (https://…) and [label](https://…) become links.",
+    )
+    consent = forms.CharField(
+        required=False,
+        label="Consent statement (optional)",
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text="If set, respondents see it first and choose “I agree” or “I do "
+        "not agree”; the questions appear only after they agree. Links as in the "
+        "introduction. Agreeing or declining is not stored: declining sends nothing.",
     )
     opens_at = forms.DateTimeField(
         required=False, label="Opens at (optional)", widget=DateTimeLocalInput()
@@ -334,6 +343,14 @@ class QuestionForm(DesignForm):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Plain text, shown to respondents as written.",
     )
+    optional = forms.BooleanField(
+        required=False,
+        label="Optional",
+        help_text="Direct questions may be left unanswered; randomized ones offer "
+        "“Prefer not to answer”, which is sent as it is, not randomized. Either "
+        "way the answer is stored as missing and the estimate uses only those "
+        "who answered.",
+    )
     field_order = ["text"]
 
     @classmethod
@@ -351,6 +368,7 @@ def initial_for_question(question: Question) -> dict[str, Any]:
         if question.kind == Question.Kind.YES_NO
         else "\n".join(question.options),
         "mode": "probabilities",
+        "optional": question.optional,
     }
     name = design["name"]
     if name == "direct":

@@ -108,6 +108,7 @@ EDITABLE_SURVEY_FIELDS = frozenset(
         "title",
         "public_title",
         "introduction",
+        "consent",
         "opens_at",
         "closes_at",
         "planned_responses",
@@ -255,7 +256,9 @@ def question_create(
     kind: str,
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
+    optional: bool = False,
 ) -> Question:
+    """A question of a draft; ``optional`` lets it go unanswered (stored as missing)."""
     survey_require_draft(survey, "add questions")
     labels, design_data = _question_content(kind, options, design)
     last = (
@@ -270,6 +273,7 @@ def question_create(
         kind=kind,
         options=labels,
         design=design_data,
+        optional=optional,
     )
     question.full_clean()
     question.save()
@@ -283,11 +287,13 @@ def question_update(
     kind: str,
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
+    optional: bool = False,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
     labels, design_data = _question_content(kind, options, design)
     question.text, question.kind = text.strip(), kind
     question.options, question.design = labels, design_data
+    question.optional = optional
     question.full_clean()
     question.save()
     return question

@@ -234,6 +234,7 @@ def _save_question(
             kind=data["kind"],
             options=data["labels"],
             design=data["design"],
+            optional=data["optional"],
         )
     except ValidationError as error:
         add_service_errors(form, error)

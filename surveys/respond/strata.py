@@ -2,12 +2,19 @@
 
 Each answer row carries the stratum of its response, so the estimate run gets
 every breakdown from the same single GROUP BY as the overall counts, instead of
-joining the answers table to itself.
+joining the answers table to itself. An optional direct question has a level
+more than it has options, its last one (code k) for "no answer"; a required one
+has exactly k, as before optional questions existed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+
+def stratum_size(options: int, optional: bool) -> int:
+    """The number of levels of a direct question in the stratum code."""
+    return options + 1 if optional else options
 
 
 def stratum_encode(levels: Sequence[int], sizes: Sequence[int]) -> int:

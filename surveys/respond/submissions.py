@@ -23,7 +23,7 @@ from estimation.runs.scheduling import survey_stale_schedule
 from surveys.models import Question, Response, Survey
 from surveys.respond.response_store import NewResponse, response_store
 from surveys.respond.selectors import published_survey
-from surveys.respond.strata import stratum_encode
+from surveys.respond.strata import stratum_encode, stratum_size
 
 RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
 
@@ -67,7 +67,12 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:
         assert survey.published_at is not None  # an open survey was published
         # The site's day (TIME_ZONE), whatever zone a request may have activated.
         received_on = timezone.localdate(now, timezone.get_default_timezone())
-        rows = [(q.pk, report, q.spec_version) for q, report in answers]
+        # A missing answer is no row: n per question is the rows' count.
+        rows = [
+            (q.pk, report, q.spec_version)
+            for q, report in answers
+            if report is not None
+        ]
         stored = response_store(
             NewResponse(
                 survey_id=survey.pk,
@@ -150,71 +155,101 @@ def _forget(slug: str) -> None:
 # -- validation and receipts -------------------------------------------------
 
 
-def _validated_answers(survey: Survey, answers: Any) -> list[tuple[Question, int]]:
+def _validated_answers(
+    survey: Survey, answers: Any
+) -> list[tuple[Question, int | None]]:
+    """Every question with its report, in the order sent; ``None`` for an
+    optional question left out or sent with ``"report": null`` (missing)."""
     if not isinstance(answers, list):
         raise SubmissionError(
             400, "answers must be a list, one entry per question.", "answers"
         )
     questions = frozen_questions(survey)
-    seen: dict[int, tuple[Question, int]] = {}
+    seen: dict[int, tuple[Question, int | None]] = {}
     for index, entry in enumerate(answers):
-        where = f"answers[{index}]"
-        if not isinstance(entry, dict) or set(entry) != {
-            "question",
-            "report",
-            "spec_version",
-        }:
-            raise SubmissionError(
-                400,
-                f"{where} must have exactly question, report and spec_version.",
-                where,
-            )
-        question = (
-            questions.get(entry["question"]) if _is_int(entry["question"]) else None
-        )
-        if question is None:
-            raise SubmissionError(
-                400, f"{where}: no such question in this survey.", where
-            )
+        question, report = _validated_entry(questions, entry, f"answers[{index}]")
         if question.pk in seen:
             raise SubmissionError(
-                400, f"{where}: question {question.pk} is answered twice.", where
-            )
-        report = entry["report"]
-        if not _is_int(report) or not 0 <= report < len(question.options):
-            raise SubmissionError(
                 400,
-                f"{where}: report must be a whole number from 0 to {len(question.options) - 1}.",
-                where,
-            )
-        if entry["spec_version"] != question.spec_version:
-            raise SubmissionError(
-                409,
-                f"{where}: the question's design has changed since the page was "
-                "loaded. Reload the page and answer again.",
-                where,
+                f"answers[{index}]: question {question.pk} is answered twice.",
+                f"answers[{index}]",
             )
         seen[question.pk] = (question, report)
-    missing = [pk for pk in questions if pk not in seen]
-    if missing:
+    missing = [q.pk for q in questions.values() if seen.get(q.pk, (q, None))[1] is None]
+    required = [pk for pk in missing if not questions[pk].optional]
+    if required:
         raise SubmissionError(
             400,
-            f"Every question needs an answer; missing: {', '.join(map(str, missing))}.",
+            "Every question that is not optional needs an answer; missing: "
+            f"{', '.join(map(str, required))}.",
             "answers",
         )
-    return list(seen.values())
+    return [
+        *seen.values(),
+        *((questions[pk], None) for pk in missing if pk not in seen),
+    ]
 
 
-def response_stratum(answers: Sequence[tuple[Question, int]]) -> int:
-    """The stratum of a response: its answers to the direct questions, in order."""
-    direct = sorted(
-        (
-            (q.position, q.pk, len(q.options), r)
-            for q, r in answers
-            if not q.is_sensitive
+def _validated_entry(
+    questions: dict[int, Question], entry: Any, where: str
+) -> tuple[Question, int | None]:
+    if not isinstance(entry, dict) or set(entry) != {
+        "question",
+        "report",
+        "spec_version",
+    }:
+        raise SubmissionError(
+            400,
+            f"{where} must have exactly question, report and spec_version.",
+            where,
         )
+    question = questions.get(entry["question"]) if _is_int(entry["question"]) else None
+    if question is None:
+        raise SubmissionError(400, f"{where}: no such question in this survey.", where)
+    report = entry["report"]
+    if report is None and not question.optional:
+        raise SubmissionError(
+            400,
+            f"{where}: question {question.pk} is not optional: report must be a "
+            f"whole number from 0 to {len(question.options) - 1}, not null.",
+            where,
+        )
+    if report is not None and (
+        not _is_int(report) or not 0 <= report < len(question.options)
+    ):
+        raise SubmissionError(
+            400,
+            f"{where}: report must be a whole number from 0 to "
+            f"{len(question.options) - 1}"
+            + (", or null to leave it unanswered." if question.optional else "."),
+            where,
+        )
+    if entry["spec_version"] != question.spec_version:
+        raise SubmissionError(
+            409,
+            f"{where}: the question's design has changed since the page was "
+            "loaded. Reload the page and answer again.",
+            where,
+        )
+    return question, report
+
+
+def response_stratum(answers: Sequence[tuple[Question, int | None]]) -> int:
+    """The stratum of a response: its answers to the direct questions, in order.
+
+    An optional direct question has one level more, its last (code k, for k
+    options) meaning "no answer"; a required one keeps k levels, so the strata
+    stored before optional questions existed keep their meaning.
+    """
+    direct = sorted(
+        (q.position, q.pk, q.options, q.optional, r)
+        for q, r in answers
+        if not q.is_sensitive
     )
-    return stratum_encode([d[3] for d in direct], [d[2] for d in direct])
+    return stratum_encode(
+        [len(options) if r is None else r for _, _, options, _, r in direct],
+        [stratum_size(len(options), optional) for _, _, options, optional, _ in direct],
+    )
 
 
 def _is_int(value: Any) -> bool:
@@ -269,5 +304,13 @@ def frozen_questions(survey: Survey) -> dict[int, Question]:
 def _published_questions(
     survey_id: int, published_at: datetime.datetime
 ) -> dict[int, Question]:
-    fields = ("id", "survey_id", "position", "kind", "options", "spec_version")
+    fields = (
+        "id",
+        "survey_id",
+        "position",
+        "kind",
+        "options",
+        "spec_version",
+        "optional",
+    )
     return {q.pk: q for q in Question.objects.filter(survey_id=survey_id).only(*fields)}

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
-from surveys.models import Question, Survey
+from surveys.models import Answer, Question, Survey
 
 CODEBOOK_FORMAT = 1
 ORIENTATION = (
@@ -28,6 +28,15 @@ REANALYSE = (
     "section 'Re-analysing the data in R'; for yes/no designs each question's "
     "r_packages gives the parameters of rr::rrreg and RRreg::RRuni, taken from "
     "the matrix and following those packages' documentation."
+)
+
+
+MISSING = (
+    "empty cell in CSV, null in JSON lines: skipped, or prefer not to answer. "
+    "Only optional questions can be missing: a direct one left unanswered, or a "
+    "randomized one answered 'prefer not to answer', which is sent as it is, "
+    "not randomized. Estimates use only those who answered (n per question, "
+    "no imputation); see docs/methodology.md, section 'Missing answers'."
 )
 
 
@@ -51,7 +60,8 @@ def layout(survey: Survey) -> dict[str, Any]:
         "columns": columns,
         "codes": "a reported option's code is its index 0..k-1 in the question's "
         "options (0 = No, 1 = Yes for yes/no), which is the matrix's column; "
-        "an empty cell (CSV) or null (JSON) is a question left unanswered",
+        "an empty cell (CSV) or null (JSON) is a missing answer",
+        "missing": MISSING,
         "respondent_key": "omitted",
     }
 
@@ -82,7 +92,9 @@ def _r_packages(design: Design) -> dict[str, Any] | None:
     return None
 
 
-def question_entry(column: str, question: Question) -> dict[str, Any]:
+def question_entry(
+    column: str, question: Question, answered: int | None = None
+) -> dict[str, Any]:
     design = question.get_design()
     private = math.isfinite(design.epsilon)
     return {
@@ -92,6 +104,11 @@ def question_entry(column: str, question: Question) -> dict[str, Any]:
         "text": question.text,
         "kind": question.kind,
         "sensitive": question.is_sensitive,
+        "optional": question.optional,
+        "missing": (
+            MISSING if question.optional else "never: the question must be answered"
+        ),
+        "answered": answered,
         "options": [
             {"code": i, "label": label} for i, label in enumerate(question.options)
         ],
@@ -113,6 +130,12 @@ def codebook(survey: Survey) -> dict[str, Any]:
     designs = [q.get_design() for _, q in columns]
     total = survey_epsilon(designs)
     responses = survey.responses.aggregate(n=Count("id"))["n"]
+    answered = dict(
+        Answer.objects.filter(question__survey=survey)
+        .values_list("question_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
     return {
         "format": CODEBOOK_FORMAT,
         "survey": {
@@ -124,6 +147,7 @@ def codebook(survey: Survey) -> dict[str, Any]:
                 survey.published_at.isoformat() if survey.published_at else None
             ),
             "responses": responses,
+            "consent": survey.consent,
             "epsilon": total if math.isfinite(total) else None,
             "epsilon_note": "the sum over the randomized questions (sequential "
             "composition); direct questions are not protected and not counted",
@@ -131,7 +155,9 @@ def codebook(survey: Survey) -> dict[str, Any]:
         "layout": layout(survey),
         "matrix_orientation": ORIENTATION,
         "reanalyse": REANALYSE,
-        "questions": [question_entry(name, q) for name, q in columns],
+        "questions": [
+            question_entry(name, q, answered.get(q.pk, 0)) for name, q in columns
+        ],
     }
 
 

@@ -16,7 +16,13 @@ from django.conf import settings
 
 from estimation import survey_epsilon
 from estimation.runs.models import EstimateRun, QuestionEstimate
-from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
+from estimation.runs.selectors import (
+    METHOD_NAMES,
+    NO_ANSWER,
+    group_labels,
+    latest_runs,
+    saved_rows,
+)
 from surveys.models import Question, Survey
 from surveys.results.cells import csv_line
 from surveys.results.codebook import answer_columns
@@ -87,7 +93,7 @@ def _subgroups(
     """Shown subgroups by every direct question, and how many were withheld."""
     shown, hidden = [], 0
     for column, group in direct:
-        for code, label in enumerate(group.options):
+        for code, label in enumerate(group_labels(group)):
             row = rows.get((question.pk, group.pk, code))
             # The dashboard's rule (estimation.runs.selectors.breakdown).
             if row is None or row.n == 0 or row.n < min_size or not row.options.all():
@@ -104,6 +110,16 @@ def _subgroups(
                 }
             )
     return shown, hidden
+
+
+def _missing(row: QuestionEstimate | None, responses: int) -> dict[str, Any]:
+    """The question's missing answers among the run's responses: its ``n``
+    counts only those who answered, and the estimate is among them."""
+    missing = max(responses - (row.n if row else 0), 0)
+    return {
+        "missing": missing,
+        "item_nonresponse": missing / responses if responses else None,
+    }
 
 
 def _run(run: EstimateRun, total: float) -> dict[str, Any]:
@@ -131,6 +147,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "subgroup_rule": f"subgroups with fewer than {min_size} responses are "
         "withheld, as on the dashboard: too imprecise to read, and small "
         "groups could single out respondents",
+        "missing_rule": "each question's n counts only those who answered it and "
+        "its estimate is among them (no imputation); missing is run.n minus n, "
+        "and item_nonresponse is missing over run.n. An optional direct "
+        f"question's subgroups end with '{NO_ANSWER}' for those who left it out",
     }
     if finished is None:
         return {**head, "run": None, "message": NO_RUN, "questions": []}
@@ -151,7 +171,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "text": question.text,
                 "kind": question.kind,
                 "sensitive": question.is_sensitive,
+                "optional": question.optional,
                 **_estimate(rows.get((question.pk, None, None)), question.options),
+                **_missing(rows.get((question.pk, None, None)), finished.n or 0),
                 "subgroups": subgroups,
                 "hidden_subgroups": hidden,
             }

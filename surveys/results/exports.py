@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from surveys.models import Answer, Question, Survey
+from surveys.models import Question, Response, Survey
 from surveys.results.cells import csv_line
 from surveys.results.codebook import answer_columns, codebook
 from surveys.results.estimate_exports import estimates_csv, estimates_export
@@ -81,27 +81,24 @@ def answers_jsonl(survey: Survey) -> Iterator[bytes]:
 def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
     """``COPY`` of the answers pivoted to one row per response, in id order.
 
-    One filtered aggregate per question, so each answer is read once, with no
-    self-join; a missing answer is NULL. COPY takes no bind parameters; the ids
-    inlined are integers from our own rows.
+    The responses LEFT JOIN their answers, so a response with every question
+    missing (all optional, none answered) is still a row; one filtered
+    aggregate per question reads each answer once, and a missing answer is
+    NULL. COPY takes no bind parameters; the ids inlined are integers from our
+    own rows.
     """
-    columns = ", ".join(
-        f"max(a.report) FILTER (WHERE a.question_id = {int(q.pk)}) AS q{i}"
+    columns = "".join(
+        f", max(a.report) FILTER (WHERE a.question_id = {int(q.pk)}) AS q{i}"
         for i, q in enumerate(questions, start=1)
     )
     pivot = (
-        f"SELECT a.response_id, {columns} FROM surveys_answer a "
-        "JOIN surveys_response r ON r.id = a.response_id "
-        f"WHERE r.survey_id = {int(survey.pk)} GROUP BY a.response_id"
+        f"SELECT r.id AS response_id, r.received_on{columns} "
+        "FROM surveys_response r LEFT JOIN surveys_answer a ON a.response_id = r.id "
+        f"WHERE r.survey_id = {int(survey.pk)} GROUP BY r.id"
     )
-    if not questions:
-        pivot = (
-            "SELECT r.id AS response_id FROM surveys_response r "
-            f"WHERE r.survey_id = {int(survey.pk)}"
-        )
     names = [f"q{i}" for i in range(1, len(questions) + 1)]
     number = "row_number() OVER (ORDER BY p.response_id)"
-    day = "to_char(r.received_on, 'YYYY-MM-DD')"
+    day = "to_char(p.received_on, 'YYYY-MM-DD')"
     if fmt == "csv":
         select = ", ".join([number, day, *(f"p.{n}" for n in names)])
         options = "(FORMAT csv)"
@@ -116,7 +113,6 @@ def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
         options = "(FORMAT text)"
     return (
         f"COPY (SELECT {select} FROM ({pivot}) p "
-        "JOIN surveys_response r ON r.id = p.response_id "
         f"ORDER BY p.response_id) TO STDOUT {options}"
     )
 
@@ -142,20 +138,22 @@ def _copy_chunks(reader: BaseDatabaseWrapper, sql: str) -> Iterator[bytes]:
 def _portable_rows(
     reader: BaseDatabaseWrapper, survey: Survey, questions: Sequence[Question]
 ) -> Iterator[list[Any]]:
-    """``[number, ISO date, code per question]`` per response, in id order."""
+    """``[number, ISO date, code per question]`` per response, in id order;
+    the responses LEFT JOIN their answers, so one with none is a row too."""
     index = {q.pk: i for i, q in enumerate(questions)}
-    answers = (
-        Answer.objects.using(reader.alias)
-        .filter(response__survey=survey)
-        .order_by("response_id")
-        .values_list("response_id", "response__received_on", "question_id", "report")
+    rows = (
+        Response.objects.using(reader.alias)
+        .filter(survey=survey)
+        .order_by("id")
+        .values_list("id", "received_on", "answers__question_id", "answers__report")
         .iterator(chunk_size=FETCH_ROWS)
     )
-    for number, (_, group) in enumerate(groupby(answers, key=lambda a: a[0]), start=1):
+    for number, (_, group) in enumerate(groupby(rows, key=lambda a: a[0]), start=1):
         answers_of_one = list(group)
         codes: list[Any] = [None] * len(questions)
         for _, _, question_id, report in answers_of_one:
-            codes[index[question_id]] = report
+            if question_id is not None:
+                codes[index[question_id]] = report
         yield [number, answers_of_one[0][1].isoformat(), *codes]
 
 
