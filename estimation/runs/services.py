@@ -34,9 +34,11 @@ def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
     ``{(question_id, group_question_id): {group_option: {report: count}}}``.
     Every answer carries its response's stratum (its answers to the direct
     questions), so grouping by it yields every breakdown without a self-join.
+    A missing answer has no row, so each question counts only those who
+    answered it; an optional direct question's "no answer" is its level k.
     """
     direct = [q for q in survey.questions.all() if not q.is_sensitive]
-    sizes = [len(q.options) for q in direct]
+    sizes = [stratum_size(len(q.options), q.optional) for q in direct]
     overall: Counts = defaultdict(lambda: defaultdict(int))
     groups: GroupCounts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
     rows = (

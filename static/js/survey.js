@@ -16,6 +16,8 @@ const form = document.getElementById("survey");
 const statusLine = document.getElementById("status");
 const sendButton = document.getElementById("send");
 const byId = (id) => document.getElementById(id);
+// An optional question's "Prefer not to answer": a non-answer, never randomized.
+const NO_ANSWER = "none";
 
 const storage = {
   load() {
@@ -130,7 +132,9 @@ function chosenTruths() {
   const truths = {};
   for (const group of form.querySelectorAll("[role=radiogroup]")) {
     const checked = group.querySelector("[aria-checked=true]");
-    truths[group.dataset.question] = checked ? Number(checked.dataset.option) : null;
+    const option = checked?.dataset.option;
+    truths[group.dataset.question] =
+      option === undefined ? null : option === NO_ANSWER ? NO_ANSWER : Number(option);
   }
   return truths;
 }
@@ -148,11 +152,12 @@ function receiptItem(question, answer) {
   const text = document.createElement("span");
   text.className = "receipt-question";
   text.textContent = question.text;
+  const missing = answer.report === null;
   const sent = document.createElement("strong");
-  sent.textContent = question.options[answer.report];
+  sent.textContent = missing ? config.answersText.noAnswer : question.options[answer.report];
   const note = document.createElement("span");
   note.className = "receipt-note";
-  note.textContent = question.receipt_note;
+  note.textContent = missing ? config.answersText.noAnswerNote : question.receipt_note;
   item.append(text, " ", sent, " ", note);
   return item;
 }
@@ -169,7 +174,9 @@ function showReceipt(answers, { kept }) {
   for (const answer of answers) {
     const question = config.questions.find((q) => q.id === answer.question);
     if (!question) continue;
-    (question.plain ? plain : randomized).push(receiptItem(question, answer));
+    // A missing answer was sent as it is: listed with those sent as answered.
+    const asIs = question.plain || answer.report === null;
+    (asIs ? plain : randomized).push(receiptItem(question, answer));
   }
   fillList("receipt-randomized", randomized);
   fillList("receipt-plain", plain);
@@ -232,7 +239,7 @@ async function send(state) {
     const plainIds = new Set(config.questions.filter((q) => q.plain).map((q) => q.id));
     const receipt = {
       key: state.key,
-      answers: state.answers.filter((a) => !plainIds.has(a.question)),
+      answers: state.answers.filter((a) => !plainIds.has(a.question) && a.report !== null),
       sent: true,
       expires: state.expires,
     };
@@ -260,17 +267,25 @@ function onSend() {
     return;
   }
   const truths = chosenTruths();
-  const missing = config.questions.filter((q) => truths[q.id] === null);
+  const missing = config.questions.filter((q) => truths[q.id] === null && !q.optional);
   if (missing.length) {
-    const left = missing.length === 1 ? "1 question left" : `${missing.length} questions left`;
-    say(`Please answer every question (${left}).`, true);
+    const text = config.answersText;
+    say(
+      missing.length === 1 ? text.leftOne : text.leftMany.replace("{count}", missing.length),
+      true,
+    );
     const group = form.querySelector(`[data-question="${missing[0].id}"] [tabindex="0"]`);
     group?.focus();
     return;
   }
+  // A question left out or answered "Prefer not to answer" is sent as missing
+  // (report null): nothing is drawn for it.
   const answers = config.questions.map((q) => ({
     question: q.id,
-    report: randomize(truths[q.id], q.spec),
+    report:
+      truths[q.id] === null || truths[q.id] === NO_ANSWER
+        ? null
+        : randomize(truths[q.id], q.spec),
     spec_version: q.spec_version,
   }));
   forgetTruths();
@@ -281,6 +296,35 @@ function onSend() {
   const state = { key: newRespondentKey(), answers, sent: false, expires: expiryFrom(Date.now()) };
   storage.save(state);
   send(state);
+}
+
+// -- consent: a step of this page only ------------------------------------------
+
+// Agreeing shows the questions; declining sends nothing at all (no request)
+// and can be undone. Neither choice is stored anywhere.
+function wireConsent() {
+  const consent = byId("consent");
+  const declined = byId("declined");
+  byId("consent-agree").addEventListener("click", () => {
+    consent.hidden = true;
+    form.hidden = false;
+    const first = form.querySelector(".question h2");
+    if (first) {
+      first.tabIndex = -1;
+      first.focus();
+    }
+  });
+  byId("consent-decline").addEventListener("click", () => {
+    consent.hidden = true;
+    declined.hidden = false;
+    declined.focus();
+  });
+  byId("consent-reconsider").addEventListener("click", () => {
+    declined.hidden = true;
+    consent.hidden = false;
+    byId("consent-agree").focus();
+  });
+  consent.hidden = false;
 }
 
 function start() {
@@ -297,6 +341,10 @@ function start() {
   const stored = config.preview ? null : storage.load();
   if (stored?.sent) {
     showReceipt(stored.answers, { kept: stored });
+    return;
+  }
+  if (config.consent && !stored) {
+    wireConsent();
     return;
   }
   form.hidden = false;

@@ -121,6 +121,7 @@ class PublicSurvey(PublicView):
                 "slug": survey.slug,
                 "title": survey.respondent_title,
                 "introduction": survey.introduction,
+                "consent": survey.consent,
                 "accepting_responses": survey.accepts_responses_at(timezone.now()),
                 # Nothing randomized: nothing to bound, as survey_epsilon says.
                 "epsilon": overview["epsilon"] if overview else 0.0,

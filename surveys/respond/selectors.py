@@ -44,6 +44,7 @@ def respondent_questions(survey: Survey) -> list[dict[str, Any]]:
                 "text": question.text,
                 "kind": question.kind,
                 "options": question.options,
+                "optional": question.optional,
                 "sensitive": design.randomized,
                 "epsilon": design.epsilon if design.private else None,
                 "epsilon_text": format_epsilon(design.epsilon),

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from surveys.models import Survey
@@ -29,6 +30,8 @@ def render_survey_page(
         "slug": survey.slug,
         "submitUrl": reverse("api:submit", args=[survey.slug]),
         "preview": preview,
+        "consent": bool(survey.consent),
+        "answersText": answers_text(),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
             "closesAt": survey.closes_at.isoformat() if survey.closes_at else None,
@@ -40,6 +43,7 @@ def render_survey_page(
                     "id",
                     "text",
                     "options",
+                    "optional",
                     "sensitive",
                     "receipt_note",
                     "spec",
@@ -61,6 +65,26 @@ def render_survey_page(
         "receipt_days": settings.RECEIPT_DAYS,
     }
     return render(request, "surveys/respond.html", context)
+
+
+def answers_text() -> dict[str, str]:
+    """What the page's script says about optional questions and missing
+    answers, translated here (the script holds no text of its own)."""
+    return {
+        "noAnswer": gettext("Not answered"),
+        "noAnswerNote": gettext(
+            "Sent as it is, not randomized: the survey learns that you did not "
+            "answer this question, though not what your answer would have been."
+        ),
+        "leftOne": gettext(
+            "Please answer every question that is not optional (1 question left)."
+        ),
+        # {count}: replaced by the page's script.
+        "leftMany": gettext(
+            "Please answer every question that is not optional ({count} questions "
+            "left)."
+        ),
+    }
 
 
 @require_GET

@@ -164,3 +164,24 @@ def test_level_without_a_codebook_is_refused_and_cases_work_as_before():
     assert json.loads(done.stdout) == json.loads(
         json.dumps(estimate_question([580, 420], WARNER).to_dict())
     )
+
+
+def test_missing_cells_are_skipped_and_an_optional_group_has_a_no_answer_subgroup():
+    codebook = json.loads(json.dumps(CODEBOOK))
+    codebook["questions"][1]["optional"] = True
+    # q1 missing twice, q2 missing twice (once where q1 is missing too).
+    cells = [("", "0"), ("1", "0"), ("1", ""), ("0", "1"), ("", ""), ("1", "1")]
+    rows = [
+        (f"line {i}", {"q1": a, "q2": b}) for i, (a, b) in enumerate(cells, start=2)
+    ]
+    output = estimate_exported(codebook, rows, level=0.95, ci_method="mid_p")
+    q1, q2 = output["questions"]
+    assert output["responses"] == 6
+    assert (q1["n"], q1["missing"], q2["n"], q2["missing"]) == (4, 2, 4, 2)
+    assert q1["result"] == library([1, 3])
+    assert [(g["group_option_label"], g["n"]) for g in q1["subgroups"]] == [
+        ("young", 1),
+        ("old", 2),
+        ("No answer", 1),
+    ]
+    assert q1["subgroups"][2]["result"] == library([0, 1])

@@ -106,8 +106,30 @@ def test_breakdown_hides_small_and_empty_groups():
         )
         for r in range(2)
     ]
-    by = SimpleNamespace(options=["young", "middle", "old"])
+    by = SimpleNamespace(options=["young", "middle", "old"], optional=False)
     rows = {0: FakeRow(25, [], saved), 1: FakeRow(10, [], saved)}
     result = breakdown(by, rows, ["No", "Yes"], min_size=20)
     assert [s.label for s in result.shown] == ["young"]
     assert result.hidden == 2
+
+
+def test_an_optional_group_question_adds_a_no_answer_group_last():
+    saved = [
+        SimpleNamespace(
+            option=r,
+            reported=15,
+            estimate=0.5,
+            ci_lower=0.2,
+            ci_upper=0.8,
+            std_error=0.1,
+        )
+        for r in range(2)
+    ]
+    by = SimpleNamespace(options=["young", "old"], optional=True)
+    rows = {0: FakeRow(25, [], saved), 2: FakeRow(30, [], saved)}
+    result = breakdown(by, rows, ["No", "Yes"], min_size=20)
+    assert [(s.label, s.estimate.n) for s in result.shown] == [
+        ("young", 25),
+        ("No answer", 30),
+    ]
+    assert result.hidden == 1
