@@ -164,3 +164,11 @@ def test_the_public_definition_says_which_questions_are_optional(client, owner):
     data = client.get(f"/api/v1/public/surveys/{survey.slug}/").json()
     assert [q["optional"] for q in data["questions"]] == [True, False, False, True]
     assert data["consent"] == "Read https://example.org/info first."
+
+
+def test_the_transparency_page_says_what_prefer_not_to_answer_reveals(client, owner):
+    survey = optional_survey(owner, consent="Agree?")
+    page = client.get(f"/s/{survey.slug}/transparency/").content.decode()
+    assert page.count('class="optional-note"') == 2
+    assert "which is sent as it is, not randomized" in page
+    assert "declining sends nothing at all" in page
