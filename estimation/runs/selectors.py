@@ -156,8 +156,9 @@ class Dashboard:
     answered: tuple[Answered, ...] = ()
 
     @property
-    def any_missing(self) -> bool:
-        return any(a.missing for a in self.answered)
+    def shows_answered(self) -> bool:
+        """Worth a table: some question is optional or has missing answers."""
+        return any(a.missing or a.question.optional for a in self.answered)
 
     @property
     def in_progress(self) -> bool:
@@ -221,9 +222,19 @@ def estimate_view(
 
 
 def plan_for(
-    design: Design, estimate: EstimateView, *, target: float, level: float
+    design: Design,
+    estimate: EstimateView,
+    *,
+    target: float,
+    level: float,
+    responses: int | None = None,
 ) -> Plan:
-    """Responses needed for ``target`` at the current estimate as the prevalence."""
+    """Responses needed for ``target`` at the current estimate as the prevalence.
+
+    The estimate counts only those who answered; with ``responses`` (all of
+    them, answered or not) the answers needed are scaled up by the share that
+    answered, so "still needed" counts responses to collect.
+    """
     planned = _planned_options(estimate)
     offset = len(estimate.options) - len(planned)
     needed = max(
@@ -238,13 +249,16 @@ def plan_for(
     )
     half_width = estimate.half_width
     reached = half_width <= target
+    received = estimate.n if responses is None else max(responses, estimate.n)
+    if received > estimate.n:
+        needed = math.ceil(needed * received / estimate.n)
     return Plan(
         target=target,
         half_width=half_width,
         reached=reached,
         needed_total=needed,
         # The saved interval decides "reached"; the approximation, how many more.
-        still_needed=0 if reached else max(needed - estimate.n, 1),
+        still_needed=0 if reached else max(needed - received, 1),
     )
 
 
@@ -382,7 +396,13 @@ def _question_result(
             }
             breakdowns.append(breakdown(group, by_option, question.options, min_size))
     plan = (
-        plan_for(question.get_design(), estimate, target=target, level=run.level)
+        plan_for(
+            question.get_design(),
+            estimate,
+            target=target,
+            level=run.level,
+            responses=answered.of if answered is not None else None,
+        )
         if estimate is not None and run is not None
         else None
     )

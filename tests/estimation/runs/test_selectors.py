@@ -1,6 +1,7 @@
 """What the dashboard reads, shaped in plain functions: targets, plans, saved
 rows as views, subgroup breakdowns."""
 
+import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -133,3 +134,20 @@ def test_an_optional_group_question_adds_a_no_answer_group_last():
         ("No answer", 30),
     ]
     assert result.hidden == 1
+
+
+def test_the_plan_counts_responses_to_collect_when_some_do_not_answer():
+    design = Warner(p=0.75)
+    everyone = plan_for(
+        design, yes_no_view(0.2, 0.05, 0.4, 100), target=0.05, level=0.95
+    )
+    # 100 answered of 125 responses: a fifth did not answer.
+    missing = plan_for(
+        design,
+        yes_no_view(0.2, 0.05, 0.4, 100),
+        target=0.05,
+        level=0.95,
+        responses=125,
+    )
+    assert missing.needed_total == math.ceil(everyone.needed_total * 1.25)
+    assert missing.still_needed == missing.needed_total - 125

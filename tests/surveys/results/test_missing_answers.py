@@ -228,3 +228,17 @@ def test_the_cli_reanalysis_of_the_export_matches_the_dashboard(stored, tmp_path
             no_answer += group["group_option_label"] == "No answer"
     assert no_answer == 3  # one per sensitive question, by the optional age group
     assert compared > 100
+
+
+def test_without_optional_questions_the_dashboard_has_no_missing_answers_table(
+    client, owner, open_survey
+):
+    from tests.surveys.results.export_data import store_simulated
+
+    store_simulated(open_survey, 30, seed=3)
+    run = estimate_run_request(survey=open_survey)
+    estimate_run_execute(run_id=run.pk)
+    client.force_login(owner)
+    page = client.get(reverse("surveys:results", args=[open_survey.pk])).content
+    assert b"Answers per question" not in page
+    assert b"30 answered of 30 responses" in page
