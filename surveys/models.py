@@ -11,6 +11,7 @@ import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import RegexValidator, URLValidator
 from django.db import models
 
 from estimation import Design, design_from_dict
@@ -28,7 +29,18 @@ def _has_responses(survey_id: int | None) -> bool:
     )
 
 
+WEB_SCHEMES = ["http", "https"]
+
+
+class AccessMode(models.TextChoices):
+    OPEN = "open", "Open link: anyone with the link"
+    INVITATION = "invitation", "Invitation only: single-use links"
+    PANEL = "panel", "Panel: participant ids from the panel's link"
+
+
 class Survey(models.Model):
+    AccessMode = AccessMode
+
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         OPEN = "open", "Open"
@@ -57,6 +69,31 @@ class Survey(models.Model):
     # run starts. The periodic sweep runs whatever stays set too long.
     estimates_stale_since = models.DateTimeField(null=True, blank=True)
 
+    # Who may answer (surveys/access/): anyone with the link, only holders of
+    # an invitation, or a panel's participants, each counted once.
+    access_mode = models.CharField(
+        max_length=10, choices=AccessMode.choices, default=AccessMode.OPEN
+    )
+    # A quota: the survey closes itself at exactly this many responses.
+    response_limit = models.PositiveIntegerField(null=True, blank=True)
+    panel_id_parameter = models.CharField(
+        max_length=64,
+        default="PROLIFIC_PID",
+        validators=[
+            RegexValidator(
+                r"^[A-Za-z0-9_.-]+$",
+                "Use letters, digits, dots, hyphens and underscores only.",
+            )
+        ],
+    )
+    completion_url = models.URLField(
+        max_length=500, blank=True, validators=[URLValidator(schemes=WEB_SCHEMES)]
+    )
+    completion_code = models.CharField(max_length=100, blank=True)
+    screen_out_url = models.URLField(
+        max_length=500, blank=True, validators=[URLValidator(schemes=WEB_SCHEMES)]
+    )
+
     class Meta:
         ordering = ["-created_at", "-id"]
 
@@ -78,6 +115,12 @@ class Survey(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.status == self.Status.DRAFT
+
+    @property
+    def is_controlled(self) -> bool:
+        """Whether submissions go through the access ledger (surveys/access/):
+        each person counted once, or a quota to hold exactly."""
+        return self.access_mode != AccessMode.OPEN or self.response_limit is not None
 
     def accepts_responses_at(self, moment: datetime.datetime) -> bool:
         if self.status != self.Status.OPEN:
@@ -188,3 +231,45 @@ class Answer(models.Model):
 
     def __str__(self) -> str:
         return f"report {self.report} to question {self.question_id}"
+
+
+class Invitation(models.Model):
+    """A single-use link's token and the label only its researcher sees.
+
+    Written once and never updated: that it was used is recorded in the
+    survey's :class:`AccessLedger`, so nothing here changes, moves or carries
+    a time when it is used (docs/methodology.md, "Invitations and panels").
+    """
+
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="invitations"
+    )
+    token = models.CharField(max_length=32, unique=True)
+    label = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.survey_id}"
+
+
+class AccessLedger(models.Model):
+    """The set of invitations or participant ids a survey has counted, and how
+    many responses it holds: one row per controlled survey, locked by every
+    submission to it.
+
+    ``used`` is the sorted concatenation of 16-byte keyed digests: a set with
+    no order of use, and no link to any response.
+    """
+
+    DIGEST_BYTES = 16
+
+    survey = models.OneToOneField(
+        Survey, on_delete=models.CASCADE, primary_key=True, related_name="ledger"
+    )
+    used = models.BinaryField(default=b"")
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"ledger of {self.survey_id}: {self.count}"

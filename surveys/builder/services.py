@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from estimation import Design, design_from_dict
+from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
 from surveys.models import Question, Survey
 
@@ -91,7 +92,9 @@ def _save_survey(survey: Survey) -> Survey:
             {"closes_at": "The close date must be after the open date."}
         )
     survey.full_clean()
+    access_settings_check(survey)
     survey.save()
+    access_ledger_recount(survey=survey)
     return survey
 
 
@@ -112,6 +115,13 @@ EDITABLE_SURVEY_FIELDS = frozenset(
         "closes_at",
         "planned_responses",
         "slug",
+        # Who may answer (surveys/access/).
+        "access_mode",
+        "response_limit",
+        "panel_id_parameter",
+        "completion_url",
+        "completion_code",
+        "screen_out_url",
     }
 )
 
