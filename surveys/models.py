@@ -8,6 +8,7 @@ agent is stored anywhere.
 from __future__ import annotations
 
 import datetime
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -187,7 +188,15 @@ class Question(models.Model):
         return design_from_dict(self.design)
 
 
+def random_id() -> int:
+    """A random positive 63-bit id: a sequence would number responses in the
+    order they arrived, which a panel's completion times could then match
+    (docs/methodology.md, "Invitations, panels and quotas")."""
+    return secrets.randbelow(2**63 - 1) + 1
+
+
 class Response(models.Model):
+    id = models.BigIntegerField(primary_key=True, default=random_id, editable=False)
     # No index of its own: one_response_per_key (survey, respondent_key) serves
     # lookups by survey, and every index is one more write per submission.
     survey = models.ForeignKey(
@@ -208,6 +217,7 @@ class Response(models.Model):
 
 
 class Answer(models.Model):
+    id = models.BigIntegerField(primary_key=True, default=random_id, editable=False)
     # Served by one_answer_per_question (response, question), like Response.survey.
     response = models.ForeignKey(
         Response, on_delete=models.CASCADE, related_name="answers", db_index=False

@@ -95,3 +95,28 @@ def test_a_study_leaves_invitations_untouched_and_an_unordered_set(
     assert {
         type(d) for d in Response.objects.values_list("received_on", flat=True)
     } == {type(invitation_survey.created_at.date())}
+
+
+@pytest.mark.parametrize("survey_fixture", ["open_survey", "invitation_survey"])
+def test_ids_say_nothing_of_the_order_of_arrival(client, request, survey_fixture):
+    """Random ids, on the one-statement path and through the ledger alike:
+    sorted by id, 20 responses come out in their arrival order with
+    probability 1/20!, about 4e-19."""
+    survey = request.getfixturevalue(survey_fixture)
+    tokens = [i.token for i in invitations_create(survey=survey, labels=[""] * 20)]
+    keys = []
+    for token in tokens:
+        payload = body(survey, invitation=token)
+        assert post(client, survey, payload).status_code == 201
+        keys.append(payload["respondent_key"])
+    by_id = list(
+        Response.objects.order_by("id").values_list("respondent_key", flat=True)
+    )
+    assert sorted(by_id) == sorted(keys)
+    assert by_id != keys
+    assert all(0 < pk < 2**63 for pk in Response.objects.values_list("id", flat=True))
+    answers = Answer.objects.order_by("id").values_list(
+        "response__respondent_key", flat=True
+    )
+    firsts = list(dict.fromkeys(answers))
+    assert firsts != keys
