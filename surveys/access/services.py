@@ -145,27 +145,31 @@ def access_store(
     *, survey: Survey, new: NewResponse, credential: Credential, now: datetime.datetime
 ) -> Stored:
     """Store ``new`` in a controlled survey: each credential once, the quota
-    exactly, all under one row lock on the survey's ledger."""
+    exactly, all under one row lock on the survey's ledger.
+
+    ``survey`` may be a process's remembered copy: the mode and the limit are
+    read again under the lock, and a copy whose mode is out of date stores
+    nothing (the caller decides again on the survey as it is now).
+    """
     with transaction.atomic():
         ledger = _locked_ledger(survey.pk)
         if Response.objects.filter(
             survey_id=survey.pk, respondent_key=new.respondent_key
         ).exists():
             return Stored(True, None, False)  # a retry: the caller gives the receipt
-        if not survey_accepting(new, now).exists():
+        current = survey_accepting(new, now).first()
+        if current is None or current.access_mode != survey.access_mode:
             return Stored(False, None, False)
-        refusal = _refusal(survey, ledger, credential)
+        refusal = _refusal(current, ledger, credential)
         if refusal is None:
             stored = response_insert(new, now)
             if credential.digest is not None:
                 ledger.used = ledger_insert(bytes(ledger.used), credential.digest)
             ledger.count += 1
             ledger.save(update_fields=["used", "count"])
-            if survey.response_limit is not None:
-                _close_when_full(survey, ledger.count)
+            _close_when_full(current, ledger.count)
             return stored
-        if refusal.status == 409 and _is_full(survey, ledger.count):
-            _close_when_full(survey, ledger.count)  # kept: raised after commit
+        _close_when_full(current, ledger.count)  # kept: raised after commit
     raise refusal
 
 

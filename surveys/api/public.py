@@ -122,6 +122,8 @@ class PublicSurvey(PublicView):
                 "title": survey.respondent_title,
                 "introduction": survey.introduction,
                 "accepting_responses": survey.accepts_responses_at(timezone.now()),
+                "access_mode": survey.access_mode,
+                "panel_id_parameter": survey.panel_id_parameter,
                 # Nothing randomized: nothing to bound, as survey_epsilon says.
                 "epsilon": overview["epsilon"] if overview else 0.0,
                 "whole_response": overview,

@@ -233,6 +233,14 @@ class PublicSurveySerializer(serializers.Serializer):
     title = serializers.CharField(help_text="The public title respondents see.")
     introduction = serializers.CharField()
     accepting_responses = serializers.BooleanField()
+    access_mode = serializers.ChoiceField(
+        choices=["open", "invitation", "panel"],
+        help_text="invitation: send the link's #invitation= token as "
+        "`invitation`; panel: send the participant id as `participant`.",
+    )
+    panel_id_parameter = serializers.CharField(
+        help_text="Panel surveys: the query parameter holding the participant id."
+    )
     epsilon = serializers.FloatField(
         allow_null=True, help_text="The whole response's epsilon; null if unbounded."
     )

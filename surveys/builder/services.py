@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from estimation import Design, design_from_dict
+from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
 from surveys.models import Question, Survey
@@ -184,6 +185,11 @@ def survey_close(*, survey: Survey) -> Survey:
 def survey_reopen(*, survey: Survey) -> Survey:
     if survey.status != Survey.Status.CLOSED:
         raise SurveyStateError("Only a closed survey can be reopened.")
+    if survey_is_full(survey):
+        raise SurveyStateError(
+            f"The survey is full: it has its {survey.response_limit} responses. "
+            "Raise its response limit to reopen it."
+        )
     survey.status = Survey.Status.OPEN
     survey.save(update_fields=["status"])
     return survey

@@ -148,3 +148,17 @@ def test_the_links_download_as_csv_and_the_unused_for_reminders(
     assert '<dd id="used-count">1</dd>' in page
     assert '<dd id="unused-count">2</dd>' in page
     assert made[0].token not in page
+
+
+def test_the_public_definition_says_how_to_take_part(client, panel_survey):
+    definition = client.get(f"/api/v1/public/surveys/{panel_survey.slug}/").json()
+    assert definition["access_mode"] == "panel"
+    assert definition["panel_id_parameter"] == "PROLIFIC_PID"
+
+
+def test_the_detail_page_says_how_to_share_an_invitation_survey(
+    as_owner, invitation_survey
+):
+    page = as_owner.get(url("detail", invitation_survey.pk)).content.decode()
+    assert "Send each person their own link" in page
+    assert url("invitations", invitation_survey.pk) in page

@@ -188,3 +188,20 @@ def test_the_page_says_what_the_panel_id_is_used_for(client, panel_survey):
 def test_an_open_link_page_says_nothing_about_invitations(client, open_survey):
     page = client.get(f"/s/{open_survey.slug}/").content.decode()
     assert 'id="access-notice"' not in page
+
+
+def test_a_full_survey_cannot_be_reopened_until_its_limit_is_raised(
+    client, quota_survey
+):
+    from surveys.builder.services import SurveyStateError, survey_reopen, survey_update
+
+    for _ in range(3):
+        assert post(client, quota_survey, body(quota_survey)).status_code == 201
+    quota_survey.refresh_from_db()
+    with pytest.raises(SurveyStateError, match="Raise its response limit"):
+        survey_reopen(survey=quota_survey)
+    survey_update(survey=quota_survey, response_limit=4)
+    survey_reopen(survey=quota_survey)
+    assert post(client, quota_survey, body(quota_survey)).status_code == 201
+    assert post(client, quota_survey, body(quota_survey)).status_code == 409
+    assert Response.objects.count() == 4
