@@ -55,3 +55,32 @@ def test_an_invitation_link_answers_once_and_a_second_use_is_refused(
     stray.goto(page_path(invitation_survey))
     expect(stray.page.locator("#access-refusal")).to_contain_text("by invitation only")
     expect(stray.page.locator("#survey")).to_be_hidden()
+
+
+def test_a_panel_participant_is_sent_to_the_completion_url_with_the_code(visit, owner):
+    respondent = visit()
+    # The panel's pages are stood in for by one of ours: no other origin.
+    done = f"{respondent.origin}/s/{{slug}}/transparency/?cc={{code}}"
+    survey = survey_create(
+        owner=owner,
+        title="Panel",
+        access_mode="panel",
+        completion_code="C0DE42",
+        completion_url="https://placeholder.example/",
+    )
+    for question in DEMO_QUESTIONS:
+        question_create(survey=survey, **question)
+    survey.completion_url = done.replace("{slug}", survey.slug)
+    survey.save()
+    survey = survey_publish(survey=survey)
+
+    respondent.goto(f"{page_path(survey)}?PROLIFIC_PID=abc123")
+    answer_everything(respondent.page, survey)
+    send_button(respondent.page).click()
+    expect(respondent.page.locator("#receipt")).to_be_visible()
+    expect(respondent.page.locator("#continue-link")).to_have_attribute(
+        "href", survey.completion_url.replace("{code}", "C0DE42")
+    )
+    (post,) = respondent.posts
+    assert post.json()["participant"] == "abc123"
+    respondent.page.wait_for_url("**/transparency/?cc=C0DE42", timeout=10_000)
