@@ -120,3 +120,33 @@ def test_ids_say_nothing_of_the_order_of_arrival(client, request, survey_fixture
     )
     firsts = list(dict.fromkeys(answers))
     assert firsts != keys
+
+
+@pytest.mark.parametrize(("mode", "kept"), [("invitation", 1), ("open", 2)])
+def test_an_invitation_survey_keeps_only_its_latest_estimates(
+    client, draft_survey, mode, kept
+):
+    """Two runs' counts, subtracted, would give the reports that came in
+    between; an open link keeps its history as before."""
+    from estimation.runs import services as runs
+    from estimation.runs.models import EstimateRun, QuestionEstimate
+    from surveys.builder.services import survey_publish, survey_update
+
+    survey_update(survey=draft_survey, access_mode=mode)
+    survey = survey_publish(survey=draft_survey)
+    tokens = [i.token for i in invitations_create(survey=survey, labels=["", ""])]
+    finished = []
+    for token in tokens:
+        post(client, survey, body(survey, invitation=token))
+        run = EstimateRun.objects.create(
+            survey=survey, trigger="researcher", ci_method="mid_p", level=0.95
+        )
+        runs.estimate_run_execute(run_id=run.pk)
+        finished.append(run.pk)
+    with_estimates = set(
+        QuestionEstimate.objects.filter(run__survey=survey).values_list(
+            "run_id", flat=True
+        )
+    )
+    assert with_estimates == set(finished[-kept:])
+    assert EstimateRun.objects.filter(survey=survey, n__isnull=False).count() == 2
