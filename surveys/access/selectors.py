@@ -64,7 +64,10 @@ def ledger_count(survey: Survey) -> int | None:
 
 def respondent_access(survey: Survey) -> dict[str, Any]:
     """What the respondent page's script needs about access: the mode, the
-    panel's parameter name, and its messages, translated here."""
+    panel's parameter name, and its messages, translated here. An open link
+    needs none of it (and its page stays as light as before)."""
+    if survey.access_mode == AccessMode.OPEN:
+        return {"mode": AccessMode.OPEN.value}
     return {
         "mode": survey.access_mode,
         "parameter": survey.panel_id_parameter,
