@@ -206,6 +206,10 @@ def full_message() -> str:
     return _("This survey is full: it has all the responses it needs. Thank you.")
 
 
+def closed_message() -> str:
+    return _("This survey is not accepting responses now.")
+
+
 def _close_when_full(survey: Survey, count: int) -> None:
     if _is_full(survey, count):
         Survey.objects.filter(pk=survey.pk, status=Survey.Status.OPEN).update(

@@ -25,6 +25,7 @@ from surveys.access.services import (
     AccessRefused,
     access_credential,
     access_store,
+    closed_message,
     completion_link,
     full_message,
 )
@@ -136,11 +137,7 @@ def _store_controlled(
 
 def _not_accepting_controlled(survey: Survey) -> SubmissionError:
     """A closed or full controlled survey: a panel respondent is screened out."""
-    message = (
-        full_message()
-        if survey_is_full(survey)
-        else "This survey is not accepting responses now."
-    )
+    message = full_message() if survey_is_full(survey) else closed_message()
     return SubmissionError(409, message, redirect=survey.screen_out_url)
 
 
