@@ -1,8 +1,8 @@
 """Surveys, their questions, and the randomized answers respondents send.
 
 No true answer ever reaches these tables: the browser randomizes first. A
-response keeps the date it arrived (never the time), and no IP address or user
-agent is stored anywhere.
+response keeps the date it arrived (never the time) and a random id (never a
+sequence), and no IP address or user agent is stored anywhere.
 """
 
 from __future__ import annotations
@@ -248,7 +248,7 @@ class Invitation(models.Model):
 
     Written once and never updated: that it was used is recorded in the
     survey's :class:`AccessLedger`, so nothing here changes, moves or carries
-    a time when it is used (docs/methodology.md, "Invitations and panels").
+    a time when it is used (docs/methodology.md, "Invitations, panels and quotas").
     """
 
     survey = models.ForeignKey(
