@@ -1,16 +1,18 @@
 """Surveys, their questions, and the randomized answers respondents send.
 
 No true answer ever reaches these tables: the browser randomizes first. A
-response keeps the date it arrived (never the time), and no IP address or user
-agent is stored anywhere.
+response keeps the date it arrived (never the time) and a random id (never a
+sequence), and no IP address or user agent is stored anywhere.
 """
 
 from __future__ import annotations
 
 import datetime
+import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import RegexValidator, URLValidator
 from django.db import models
 
 from estimation import Design, design_from_dict
@@ -28,7 +30,18 @@ def _has_responses(survey_id: int | None) -> bool:
     )
 
 
+WEB_SCHEMES = ["http", "https"]
+
+
+class AccessMode(models.TextChoices):
+    OPEN = "open", "Open link: anyone with the link"
+    INVITATION = "invitation", "Invitation only: single-use links"
+    PANEL = "panel", "Panel: participant ids from the panel's link"
+
+
 class Survey(models.Model):
+    AccessMode = AccessMode
+
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         OPEN = "open", "Open"
@@ -60,6 +73,31 @@ class Survey(models.Model):
     # run starts. The periodic sweep runs whatever stays set too long.
     estimates_stale_since = models.DateTimeField(null=True, blank=True)
 
+    # Who may answer (surveys/access/): anyone with the link, only holders of
+    # an invitation, or a panel's participants, each counted once.
+    access_mode = models.CharField(
+        max_length=10, choices=AccessMode.choices, default=AccessMode.OPEN
+    )
+    # A quota: the survey closes itself at exactly this many responses.
+    response_limit = models.PositiveIntegerField(null=True, blank=True)
+    panel_id_parameter = models.CharField(
+        max_length=64,
+        default="PROLIFIC_PID",
+        validators=[
+            RegexValidator(
+                r"^[A-Za-z0-9_.-]+$",
+                "Use letters, digits, dots, hyphens and underscores only.",
+            )
+        ],
+    )
+    completion_url = models.URLField(
+        max_length=500, blank=True, validators=[URLValidator(schemes=WEB_SCHEMES)]
+    )
+    completion_code = models.CharField(max_length=100, blank=True)
+    screen_out_url = models.URLField(
+        max_length=500, blank=True, validators=[URLValidator(schemes=WEB_SCHEMES)]
+    )
+
     class Meta:
         ordering = ["-created_at", "-id"]
 
@@ -81,6 +119,12 @@ class Survey(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.status == self.Status.DRAFT
+
+    @property
+    def is_controlled(self) -> bool:
+        """Whether submissions go through the access ledger (surveys/access/):
+        each person counted once, or a quota to hold exactly."""
+        return self.access_mode != AccessMode.OPEN or self.response_limit is not None
 
     def accepts_responses_at(self, moment: datetime.datetime) -> bool:
         if self.status != self.Status.OPEN:
@@ -151,7 +195,15 @@ class Question(models.Model):
         return design_from_dict(self.design)
 
 
+def random_id() -> int:
+    """A random positive 63-bit id: a sequence would number responses in the
+    order they arrived, which a panel's completion times could then match
+    (docs/methodology.md, "Invitations, panels and quotas")."""
+    return secrets.randbelow(2**63 - 1) + 1
+
+
 class Response(models.Model):
+    id = models.BigIntegerField(primary_key=True, default=random_id, editable=False)
     # No index of its own: one_response_per_key (survey, respondent_key) serves
     # lookups by survey, and every index is one more write per submission.
     survey = models.ForeignKey(
@@ -172,6 +224,7 @@ class Response(models.Model):
 
 
 class Answer(models.Model):
+    id = models.BigIntegerField(primary_key=True, default=random_id, editable=False)
     # Served by one_answer_per_question (response, question), like Response.survey.
     response = models.ForeignKey(
         Response, on_delete=models.CASCADE, related_name="answers", db_index=False
@@ -195,3 +248,45 @@ class Answer(models.Model):
 
     def __str__(self) -> str:
         return f"report {self.report} to question {self.question_id}"
+
+
+class Invitation(models.Model):
+    """A single-use link's token and the label only its researcher sees.
+
+    Written once and never updated: that it was used is recorded in the
+    survey's :class:`AccessLedger`, so nothing here changes, moves or carries
+    a time when it is used (docs/methodology.md, "Invitations, panels and quotas").
+    """
+
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="invitations"
+    )
+    token = models.CharField(max_length=32, unique=True)
+    label = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.survey_id}"
+
+
+class AccessLedger(models.Model):
+    """The set of invitations or participant ids a survey has counted, and how
+    many responses it holds: one row per controlled survey, locked by every
+    submission to it.
+
+    ``used`` is the sorted concatenation of 16-byte keyed digests: a set with
+    no order of use, and no link to any response.
+    """
+
+    DIGEST_BYTES = 16
+
+    survey = models.OneToOneField(
+        Survey, on_delete=models.CASCADE, primary_key=True, related_name="ledger"
+    )
+    used = models.BinaryField(default=b"")
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"ledger of {self.survey_id}: {self.count}"

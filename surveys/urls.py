@@ -1,5 +1,6 @@
 from django.urls import path
 
+from surveys.access import urls as access_urls
 from surveys.builder import views
 from surveys.results import export_views
 from surveys.results import views as results
@@ -65,3 +66,4 @@ urlpatterns = [
         name="question_move",
     ),
 ]
+urlpatterns += access_urls.urlpatterns

@@ -228,6 +228,19 @@ def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
             for r in range(len(reported))
         )
     OptionEstimate.objects.bulk_create(options)
+    if run.survey.access_mode != Survey.AccessMode.OPEN:
+        _forget_earlier_estimates(run)
     locked.status = EstimateRun.Status.FINISHED
     locked.finished_at = timezone.now()
     locked.save(update_fields=["status", "finished_at"])
+
+
+def _forget_earlier_estimates(run: EstimateRun) -> None:
+    """An invitation or panel survey keeps only its latest estimates: two
+    successive runs' counts, subtracted, would give the reports of the
+    responses that came in between, with a time window that a panel's
+    completion times could match (docs/methodology.md, "Invitations, panels
+    and quotas"). The runs themselves stay, with their times and totals."""
+    QuestionEstimate.objects.filter(
+        run__survey_id=run.survey_id, run__pk__lt=run.pk
+    ).delete()

@@ -18,6 +18,43 @@ const sendButton = document.getElementById("send");
 const byId = (id) => document.getElementById(id);
 // An optional question's "Prefer not to answer": a non-answer, never randomized.
 const NO_ANSWER = "none";
+const REDIRECT_MS = 5000;
+
+// -- access: an invitation token or a panel's participant id -------------------
+
+// The invitation travels in the link's fragment (#invitation=...), which the
+// browser never sends with a page request, so it reaches no server or proxy
+// log; only the submission's body carries it, to be counted once.
+function accessCredential() {
+  const access = config.access || { mode: "open" };
+  if (access.mode === "invitation") {
+    const token = new URLSearchParams(window.location.hash.slice(1)).get("invitation");
+    return token ? { invitation: token } : null;
+  }
+  if (access.mode === "panel") {
+    const id = new URLSearchParams(window.location.search).get(access.parameter);
+    return id ? { participant: id } : null;
+  }
+  return {};
+}
+
+function refuseAccess() {
+  const messages = config.access.messages;
+  const refusal = byId("access-refusal");
+  refusal.textContent =
+    config.access.mode === "invitation" ? messages.missingInvitation : messages.missingParticipant;
+  refusal.hidden = false;
+}
+
+// A panel's completion (or screen-out) page: a visible link, then the redirect.
+function continueTo(url) {
+  if (!url) return;
+  const link = byId("continue-link");
+  link.href = url;
+  link.textContent = config.access.messages.continue;
+  byId("receipt-continue").hidden = false;
+  window.setTimeout(() => window.location.assign(url), REDIRECT_MS);
+}
 
 const storage = {
   load() {
@@ -225,7 +262,11 @@ async function send(state) {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ respondent_key: state.key, answers: state.answers }),
+      body: JSON.stringify({
+        respondent_key: state.key,
+        answers: state.answers,
+        ...(state.access || {}),
+      }),
     });
   } catch {
     sendButton.disabled = false;
@@ -242,9 +283,11 @@ async function send(state) {
       answers: state.answers.filter((a) => !plainIds.has(a.question) && a.report !== null),
       sent: true,
       expires: state.expires,
+      next: body.completion_url || null,
     };
     storage.save(receipt);
     showReceipt(state.answers, { kept: receipt });
+    continueTo(receipt.next);
     return;
   }
   if (reply.status >= 500 || reply.status === 429) {
@@ -258,6 +301,12 @@ async function send(state) {
   // are never drawn again: the server has seen them once already, and a fresh
   // draw of the same true answers would let the noise be averaged away.
   say(body.error || `Your answers were refused (error ${reply.status}).`, true);
+  if (body.redirect) {
+    // A panel's screen-out page (the survey is closed or full).
+    byId("receipt-continue").hidden = false;
+    form.append(byId("receipt-continue"));
+    continueTo(body.redirect);
+  }
 }
 
 function onSend() {
@@ -293,7 +342,13 @@ function onSend() {
     showReceipt(answers, { kept: null });
     return;
   }
-  const state = { key: newRespondentKey(), answers, sent: false, expires: expiryFrom(Date.now()) };
+  const state = {
+    key: newRespondentKey(),
+    answers,
+    sent: false,
+    expires: expiryFrom(Date.now()),
+    access: accessCredential() || {},
+  };
   storage.save(state);
   send(state);
 }
@@ -341,6 +396,13 @@ function start() {
   const stored = config.preview ? null : storage.load();
   if (stored?.sent) {
     showReceipt(stored.answers, { kept: stored });
+    if (stored.next) continueTo(stored.next);
+    return;
+  }
+  if (!config.preview && !stored && accessCredential() === null) {
+    // Told now, not after answering: this page cannot be answered without
+    // the invitation or the panel's id.
+    refuseAccess();
     return;
   }
   if (config.consent && !stored) {

@@ -26,7 +26,11 @@ logger = logging.getLogger(__name__)
 
 def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, SubmissionError):
-        return _response(exc.status, exc.message, exc.field)
+        response = _response(exc.status, exc.message, exc.field)
+        if exc.redirect:
+            # A panel's screen-out URL: the respondent page sends them there.
+            response.data["redirect"] = exc.redirect
+        return response
     if isinstance(exc, SurveyStateError):
         return _response(status.HTTP_409_CONFLICT, str(exc))
     if isinstance(exc, (OperationalError, InterfaceError)):

@@ -123,6 +123,8 @@ class PublicSurvey(PublicView):
                 "introduction": survey.introduction,
                 "consent": survey.consent,
                 "accepting_responses": survey.accepts_responses_at(timezone.now()),
+                "access_mode": survey.access_mode,
+                "panel_id_parameter": survey.panel_id_parameter,
                 # Nothing randomized: nothing to bound, as survey_epsilon says.
                 "epsilon": overview["epsilon"] if overview else 0.0,
                 "whole_response": overview,

@@ -46,6 +46,14 @@ class SurveySerializer(serializers.ModelSerializer):
         allow_blank=True,
         help_text="What respondents see as the page's title and tab; empty uses title.",
     )
+    response_limit = serializers.IntegerField(
+        min_value=1,
+        max_value=10_000_000,
+        required=False,
+        allow_null=True,
+        help_text="A quota: the survey closes itself at exactly this many "
+        "responses. Null: no limit.",
+    )
 
     class Meta:
         model = Survey
@@ -61,6 +69,12 @@ class SurveySerializer(serializers.ModelSerializer):
             "opens_at",
             "closes_at",
             "planned_responses",
+            "access_mode",
+            "response_limit",
+            "panel_id_parameter",
+            "completion_url",
+            "completion_code",
+            "screen_out_url",
             "created_at",
             "published_at",
             "response_count",
@@ -232,6 +246,14 @@ class PublicSurveySerializer(serializers.Serializer):
         help_text="Shown before the questions; empty: none. Not stored."
     )
     accepting_responses = serializers.BooleanField()
+    access_mode = serializers.ChoiceField(
+        choices=["open", "invitation", "panel"],
+        help_text="invitation: send the link's #invitation= token as "
+        "`invitation`; panel: send the participant id as `participant`.",
+    )
+    panel_id_parameter = serializers.CharField(
+        help_text="Panel surveys: the query parameter holding the participant id."
+    )
     epsilon = serializers.FloatField(
         allow_null=True, help_text="The whole response's epsilon; null if unbounded."
     )
@@ -263,6 +285,17 @@ class SubmissionSerializer(serializers.Serializer):
 
     respondent_key = serializers.RegexField(r"^[0-9a-f]{32}$")
     answers = SubmittedAnswerSerializer(many=True)
+    invitation = serializers.CharField(
+        required=False,
+        help_text="Invitation-only surveys: the token from the link's "
+        "#invitation= fragment. Counted once; never stored with the answers.",
+    )
+    participant = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="Panel surveys: the participant id from the link's query "
+        "parameter. Counted once (keyed hash); never stored with the answers.",
+    )
 
 
 class ReceiptAnswerSerializer(AnswerSerializer):
@@ -273,3 +306,7 @@ class ReceiptSerializer(serializers.Serializer):
     respondent_key = serializers.CharField()
     received_on = serializers.DateField()
     answers = ReceiptAnswerSerializer(many=True)
+    completion_url = serializers.URLField(
+        required=False,
+        help_text="Panel surveys: the panel's completion URL with the code.",
+    )

@@ -112,6 +112,49 @@ class SurveyForm(forms.Form):
         label="Planned number of respondents",
         help_text="Used to show the precision to expect while you choose designs.",
     )
+    # Who may answer (surveys/access/); the panel settings matter in panel mode.
+    access_mode = forms.ChoiceField(
+        choices=Survey.AccessMode.choices,
+        initial=Survey.AccessMode.OPEN,
+        required=False,
+        label="Who may answer",
+        help_text="Invitation only: each single-use link answers once. Panel: "
+        "each participant id from the panel's link answers once. Neither is ever "
+        "stored with the answers.",
+    )
+    response_limit = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_PLANNED,
+        label="Response limit (optional)",
+        help_text="A quota: the survey closes itself at exactly this many responses.",
+    )
+    panel_id_parameter = forms.CharField(
+        max_length=64,
+        initial="PROLIFIC_PID",
+        required=False,
+        label="Panel: participant id parameter",
+        help_text="The query parameter of the panel's link that carries the "
+        "participant id (Prolific: PROLIFIC_PID; MTurk: workerId).",
+    )
+    completion_url = forms.URLField(
+        max_length=500,
+        required=False,
+        assume_scheme="https",
+        label="Panel: completion URL",
+        help_text="Where respondents go after answering. Put {code} where the "
+        "completion code goes; without it, the code is added as ?cc=CODE.",
+    )
+    completion_code = forms.CharField(
+        max_length=100, required=False, label="Panel: completion code"
+    )
+    screen_out_url = forms.URLField(
+        max_length=500,
+        required=False,
+        assume_scheme="https",
+        label="Panel: screen-out URL (optional)",
+        help_text="Where panel respondents go when the survey is closed or full.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
@@ -138,6 +181,9 @@ class SurveyForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        # Left out (a script's post, an older page): today's behaviour.
+        data["access_mode"] = data.get("access_mode") or Survey.AccessMode.OPEN
+        data["panel_id_parameter"] = data.get("panel_id_parameter") or "PROLIFIC_PID"
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", "The close date must be after the open date.")

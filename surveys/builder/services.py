@@ -18,6 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from estimation import Design, design_from_dict
+from surveys.access.selectors import survey_is_full
+from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
 from surveys.models import Question, Survey
 
@@ -91,7 +93,9 @@ def _save_survey(survey: Survey) -> Survey:
             {"closes_at": "The close date must be after the open date."}
         )
     survey.full_clean()
+    access_settings_check(survey)
     survey.save()
+    access_ledger_recount(survey=survey)
     return survey
 
 
@@ -113,6 +117,13 @@ EDITABLE_SURVEY_FIELDS = frozenset(
         "closes_at",
         "planned_responses",
         "slug",
+        # Who may answer (surveys/access/).
+        "access_mode",
+        "response_limit",
+        "panel_id_parameter",
+        "completion_url",
+        "completion_code",
+        "screen_out_url",
     }
 )
 
@@ -175,6 +186,11 @@ def survey_close(*, survey: Survey) -> Survey:
 def survey_reopen(*, survey: Survey) -> Survey:
     if survey.status != Survey.Status.CLOSED:
         raise SurveyStateError("Only a closed survey can be reopened.")
+    if survey_is_full(survey):
+        raise SurveyStateError(
+            f"The survey is full: it has its {survey.response_limit} responses. "
+            "Raise its response limit to reopen it."
+        )
     survey.status = Survey.Status.OPEN
     survey.save(update_fields=["status"])
     return survey

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from estimation import privacy_band
 from estimation.words import format_epsilon
+from surveys.access.selectors import ledger_count
 from surveys.builder import services
 from surveys.builder.design_text import COMPOSITION, design_summary
 from surveys.builder.forms import (
@@ -126,6 +127,7 @@ def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "epsilon": epsilon_of(survey),
         "composition": COMPOSITION,
         "share_url": _share_url(request, survey),
+        "counted": ledger_count(survey),
     }
     return render(request, "surveys/detail.html", context)
 

@@ -7,6 +7,10 @@ round trip, atomic on its own (a statement outside a transaction commits or
 fails as a whole), and it cannot store into a survey that closed after the
 caller last looked at it. Other databases (SQLite, for a quick local start)
 take the same steps through the ORM in one transaction.
+
+Surveys that count each person once or hold a quota (surveys/access/) are
+refused by both: they store through the access ledger, which reuses
+:func:`survey_accepting` and :func:`response_insert` under its row lock.
 """
 
 from __future__ import annotations
@@ -25,9 +29,9 @@ from django.db import (
     connection,
     transaction,
 )
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
-from surveys.models import Answer, Response, Survey
+from surveys.models import Answer, Response, Survey, random_id
 
 
 @dataclass(frozen=True)
@@ -73,16 +77,19 @@ def _statement() -> str:
     WITH target AS (
         SELECT id FROM {survey}
         WHERE id = %(survey)s AND status = %(open)s AND published_at = %(published_at)s
+          AND access_mode = %(open_link)s AND response_limit IS NULL
           AND (opens_at IS NULL OR opens_at <= %(now)s)
           AND (closes_at IS NULL OR closes_at > %(now)s)
     ), response AS (
-        INSERT INTO {response} (survey_id, respondent_key, received_on)
-        SELECT id, %(key)s, %(received_on)s FROM target
+        INSERT INTO {response} (id, survey_id, respondent_key, received_on)
+        SELECT %(id)s, id, %(key)s, %(received_on)s FROM target
         ON CONFLICT (survey_id, respondent_key) DO NOTHING
         RETURNING id
     ), answers AS (
-        INSERT INTO {answer} (response_id, question_id, report, spec_version, stratum)
-        SELECT response.id, (a->>0)::bigint, (a->>1)::smallint, a->>2, %(stratum)s
+        INSERT INTO {answer} (id, response_id, question_id, report, spec_version,
+                              stratum)
+        SELECT (a->>3)::bigint, response.id, (a->>0)::bigint, (a->>1)::smallint,
+               a->>2, %(stratum)s
         FROM response, json_array_elements(%(answers)s::json) AS a
     ), stale AS (
         UPDATE {survey} SET estimates_stale_since = %(now)s
@@ -108,14 +115,17 @@ def _store_in_one_statement(new: NewResponse, now: datetime.datetime) -> Stored:
     params = {
         "survey": new.survey_id,
         "open": Survey.Status.OPEN,
+        "open_link": Survey.AccessMode.OPEN,
         "published_at": new.published_at,
         "now": now,
+        # Random ids (surveys/models.py, random_id): no order of arrival.
+        "id": random_id(),
         "key": new.respondent_key,
         "received_on": new.received_on,
         "stratum": new.stratum,
         # One JSON text, not three arrays: psycopg adapts a text parameter in
         # a fraction of the time it takes to adapt lists, element by element.
-        "answers": json.dumps(new.answers),
+        "answers": json.dumps([(*row, random_id()) for row in new.answers]),
     }
     try:
         row = _execute_prepared(params)
@@ -138,37 +148,52 @@ def _execute_prepared(params: dict[str, object]) -> tuple[bool, int | None, bool
 
 def _store_in_a_transaction(new: NewResponse, now: datetime.datetime) -> Stored:
     with transaction.atomic():
-        accepting = (
-            Survey.objects.filter(
-                pk=new.survey_id,
-                status=Survey.Status.OPEN,
-                published_at=new.published_at,
-            )
-            .filter(Q(opens_at__isnull=True) | Q(opens_at__lte=now))
-            .filter(Q(closes_at__isnull=True) | Q(closes_at__gt=now))
+        accepting = survey_accepting(new, now).filter(
+            access_mode=Survey.AccessMode.OPEN, response_limit__isnull=True
         )
         if not accepting.exists():
             return Stored(False, None, False)
-        try:
-            with transaction.atomic():
-                response = Response.objects.create(
-                    survey_id=new.survey_id,
-                    respondent_key=new.respondent_key,
-                    received_on=new.received_on,
-                )
-        except IntegrityError:
-            return Stored(True, None, False)
-        Answer.objects.bulk_create(
-            Answer(
-                response=response,
-                question_id=question,
-                report=report,
-                spec_version=version,
-                stratum=new.stratum,
-            )
-            for question, report, version in new.answers
+        return response_insert(new, now)
+
+
+def survey_accepting(new: NewResponse, now: datetime.datetime) -> QuerySet[Survey]:
+    """The survey of ``new`` if, as published at ``new.published_at``, it is
+    open at ``now``: the check the one statement makes, for the ORM paths."""
+    return (
+        Survey.objects.filter(
+            pk=new.survey_id,
+            status=Survey.Status.OPEN,
+            published_at=new.published_at,
         )
-        marked_stale = Survey.objects.filter(
-            pk=new.survey_id, estimates_stale_since__isnull=True
-        ).update(estimates_stale_since=now)
+        .filter(Q(opens_at__isnull=True) | Q(opens_at__lte=now))
+        .filter(Q(closes_at__isnull=True) | Q(closes_at__gt=now))
+    )
+
+
+def response_insert(new: NewResponse, now: datetime.datetime) -> Stored:
+    """Insert ``new`` and its answers, inside the caller's transaction, after
+    the caller checked that its survey accepts it; nothing if the key was
+    stored before."""
+    try:
+        with transaction.atomic():
+            response = Response.objects.create(
+                survey_id=new.survey_id,
+                respondent_key=new.respondent_key,
+                received_on=new.received_on,
+            )
+    except IntegrityError:
+        return Stored(True, None, False)
+    Answer.objects.bulk_create(
+        Answer(
+            response=response,
+            question_id=question,
+            report=report,
+            spec_version=version,
+            stratum=new.stratum,
+        )
+        for question, report, version in new.answers
+    )
+    marked_stale = Survey.objects.filter(
+        pk=new.survey_id, estimates_stale_since__isnull=True
+    ).update(estimates_stale_since=now)
     return Stored(True, response.pk, bool(marked_stale))

@@ -14,26 +14,45 @@ import functools
 import re
 import threading
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from django.http import Http404
 from django.utils import timezone
 
 from estimation.runs.scheduling import survey_stale_schedule
+from surveys.access.selectors import survey_is_full
+from surveys.access.services import (
+    AccessRefused,
+    access_credential,
+    access_store,
+    closed_message,
+    completion_link,
+    full_message,
+)
 from surveys.models import Question, Response, Survey
-from surveys.respond.response_store import NewResponse, response_store
+from surveys.respond.response_store import NewResponse, Stored, response_store
 from surveys.respond.selectors import published_survey
 from surveys.respond.strata import stratum_encode, stratum_size
 
 RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
+# What an invitation-only or panel survey's page sends besides the answers.
+ACCESS_FIELDS = ("invitation", "participant")
 
 
 class SubmissionError(Exception):
     """A submission that must be refused, with the HTTP status and a clear message."""
 
-    def __init__(self, status: int, message: str, field: str | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, field: str | None = None, redirect: str = ""
+    ) -> None:
         super().__init__(message)
         self.status, self.message, self.field = status, message, field
+        # Where a panel respondent goes instead (the screen-out URL), if anywhere.
+        self.redirect = redirect
+
+    @classmethod
+    def from_access(cls, refusal: AccessRefused) -> SubmissionError:
+        return cls(refusal.status, refusal.message, redirect=refusal.redirect)
 
 
 def submission_record(*, slug: str, payload: Any) -> tuple[Receipt, bool]:
@@ -73,16 +92,18 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:
             for q, report in answers
             if report is not None
         ]
-        stored = response_store(
-            NewResponse(
-                survey_id=survey.pk,
-                published_at=survey.published_at,
-                respondent_key=key,
-                received_on=received_on,
-                stratum=response_stratum(answers),
-                answers=rows,
-            ),
-            now=now,
+        new = NewResponse(
+            survey_id=survey.pk,
+            published_at=survey.published_at,
+            respondent_key=key,
+            received_on=received_on,
+            stratum=response_stratum(answers),
+            answers=rows,
+        )
+        stored = (
+            _store_controlled(survey, new, payload, now)
+            if survey.is_controlled
+            else response_store(new, now=now)
         )
         if stored.accepted and stored.response_id is not None:
             if stored.marked_stale:
@@ -102,13 +123,33 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:
     if existing is not None:
         rows = existing.answers.values_list("question_id", "report", "spec_version")
         return response_receipt(survey, key, existing.received_on, list(rows)), False
+    if survey.is_controlled:
+        raise _not_accepting_controlled(survey)
     raise SubmissionError(409, "This survey is not accepting responses now.")
+
+
+def _store_controlled(
+    survey: Survey, new: NewResponse, payload: dict[str, Any], now: datetime.datetime
+) -> Stored:
+    """Through the access ledger (surveys/access/): each invitation or
+    participant once, a quota exactly."""
+    try:
+        credential = access_credential(survey=survey, payload=payload)
+        return access_store(survey=survey, new=new, credential=credential, now=now)
+    except AccessRefused as refusal:
+        raise SubmissionError.from_access(refusal) from None
+
+
+def _not_accepting_controlled(survey: Survey) -> SubmissionError:
+    """A closed or full controlled survey: a panel respondent is screened out."""
+    message = full_message() if survey_is_full(survey) else closed_message()
+    return SubmissionError(409, message, redirect=survey.screen_out_url)
 
 
 def _validated_key(payload: Any) -> str:
     if not isinstance(payload, dict):
         raise SubmissionError(400, "The submission must be a JSON object.")
-    unknown = set(payload) - {"respondent_key", "answers"}
+    unknown = set(payload) - {"respondent_key", "answers", *ACCESS_FIELDS}
     if unknown:
         raise SubmissionError(400, f"Unknown field(s): {', '.join(sorted(unknown))}.")
     key = payload.get("respondent_key")
@@ -262,6 +303,8 @@ class Receipt(TypedDict):
     respondent_key: str
     received_on: str
     answers: list[dict[str, Any]]
+    # A panel survey: where the respondent goes next, with the completion code.
+    completion_url: NotRequired[str]
 
 
 def response_receipt(
@@ -274,7 +317,7 @@ def response_receipt(
     spec version) rows in question order, with each report's label."""
     questions = frozen_questions(survey)
     ordered = sorted(rows, key=lambda row: questions[row[0]].position)
-    return {
+    receipt: Receipt = {
         "respondent_key": respondent_key,
         "received_on": received_on.isoformat(),
         "answers": [
@@ -287,6 +330,9 @@ def response_receipt(
             for question_id, report, spec_version in ordered
         ],
     }
+    if survey.access_mode == Survey.AccessMode.PANEL and survey.completion_url:
+        receipt["completion_url"] = completion_link(survey)
+    return receipt
 
 
 def frozen_questions(survey: Survey) -> dict[int, Question]:

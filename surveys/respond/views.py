@@ -11,6 +11,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from surveys.access.selectors import (
+    respondent_access,
+    respondent_access_notice,
+    respondent_closed_text,
+)
 from surveys.models import Survey
 from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity
 from surveys.respond.selectors import (
@@ -32,6 +37,7 @@ def render_survey_page(
         "preview": preview,
         "consent": bool(survey.consent),
         "answersText": answers_text(),
+        "access": respondent_access(survey),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
             "closesAt": survey.closes_at.isoformat() if survey.closes_at else None,
@@ -53,13 +59,19 @@ def render_survey_page(
             for q in questions
         ],
     }
+    accepting = preview or survey.accepts_responses_at(timezone.now())
     context = {
         "survey": survey,
         "questions": questions,
+        "access_notice": respondent_access_notice(survey),
+        "closed_text": "" if accepting else respondent_closed_text(survey),
+        "screen_out_url": survey.screen_out_url
+        if survey.access_mode == Survey.AccessMode.PANEL and not accepting
+        else "",
         "overview": whole_response([q.get_design() for q in survey.questions.all()]),
         "config": config,
         "preview": preview,
-        "accepting": preview or survey.accepts_responses_at(timezone.now()),
+        "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
         "receipt_days": settings.RECEIPT_DAYS,

@@ -48,7 +48,10 @@ def answer_columns(survey: Survey) -> list[tuple[str, Question]]:
 def layout(survey: Survey) -> dict[str, Any]:
     """The columns of the CSV and JSON lines exports and what they hold."""
     columns = [
-        {"name": "response", "meaning": "running number 1..n in order of arrival"},
+        {
+            "name": "response",
+            "meaning": "running number 1..n in no meaningful order (ids are random)",
+        },
         {"name": "received_on", "meaning": "date the response arrived (ISO 8601)"},
     ]
     columns += [

@@ -30,6 +30,10 @@ pytestmark = pytest.mark.django_db
         ("question_edit", (1, 1)),
         ("question_delete", (1, 1)),
         ("design_preview", ()),
+        ("invitations", (1,)),
+        ("invitations_create", (1,)),
+        ("invitations_import", (1,)),
+        ("invitations_csv", (1,)),
     ],
 )
 def test_every_researcher_page_requires_logging_in(client, name, args):
@@ -94,7 +98,16 @@ def test_the_list_shows_only_ones_own_surveys(client, draft_survey, colleague):
 
 
 @pytest.mark.parametrize(
-    "name", ["detail", "edit", "preview", "publish", "question_create"]
+    "name",
+    [
+        "detail",
+        "edit",
+        "preview",
+        "publish",
+        "question_create",
+        "invitations",
+        "invitations_csv",
+    ],
 )
 def test_it_hides_another_researchers_survey(other, draft_survey, name):
     assert other.get(url(name, draft_survey.pk)).status_code == 404
@@ -149,3 +162,19 @@ def test_another_researchers_closed_survey_cannot_be_reopened(other, open_survey
     assert other.post(url("reopen", open_survey.pk)).status_code == 404
     open_survey.refresh_from_db()
     assert open_survey.status == Survey.Status.CLOSED
+
+
+def test_another_researchers_invitations_cannot_be_made_or_read(other, draft_survey):
+    from surveys.access.services import invitations_create
+
+    invitations_create(survey=draft_survey, labels=["secret-label"])
+    attempts = [
+        (url("invitations_create", draft_survey.pk), {"count": "5"}),
+        (url("invitations_import", draft_survey.pk), {}),
+    ]
+    for address, data in attempts:
+        assert other.post(address, data).status_code == 404, address
+    assert draft_survey.invitations.count() == 1
+    download = other.get(url("invitations_csv", draft_survey.pk) + "?unused=1")
+    assert download.status_code == 404
+    assert b"secret-label" not in download.content

@@ -1,0 +1,82 @@
+"""Concurrent submissions on PostgreSQL, with real threads: each invitation
+once, a quota exactly, whatever arrives at the same moment."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connection, connections
+
+from surveys.access.services import invitations_create
+from surveys.models import Response, Survey
+from surveys.respond.submissions import SubmissionError, submission_record
+from tests.conftest import skip_or_fail
+from tests.surveys.access.conftest import body
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _postgresql():
+    if connection.vendor != "postgresql":
+        skip_or_fail("row locks under concurrency need PostgreSQL")
+
+
+def submit_all(slug: str, payloads: list[dict]) -> list[str]:
+    """Send every payload at once, one thread each; each outcome as
+    "stored" or the refusal's message."""
+    barrier = threading.Barrier(len(payloads))
+    outcomes: list[str] = [""] * len(payloads)
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait()
+            submission_record(slug=slug, payload=payloads[index])
+            outcomes[index] = "stored"
+        except SubmissionError as refusal:
+            outcomes[index] = refusal.message
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(payloads))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def test_distinct_invitations_at_once_are_all_stored(invitation_survey):
+    tokens = [
+        i.token for i in invitations_create(survey=invitation_survey, labels=[""] * 8)
+    ]
+    payloads = [body(invitation_survey, invitation=t) for t in tokens]
+    assert submit_all(invitation_survey.slug, payloads) == ["stored"] * 8
+    assert Response.objects.filter(survey=invitation_survey).count() == 8
+
+
+def test_the_same_invitation_twice_at_once_is_stored_once(invitation_survey):
+    token = invitations_create(survey=invitation_survey, labels=[""])[0].token
+    payloads = [body(invitation_survey, invitation=token) for _ in range(2)]
+    outcomes = submit_all(invitation_survey.slug, payloads)
+    assert Counter(outcomes) == Counter(
+        {"stored": 1, "This invitation has already been used.": 1}
+    )
+    assert Response.objects.filter(survey=invitation_survey).count() == 1
+
+
+def test_a_burst_of_twice_the_quota_stores_exactly_the_quota(draft_survey):
+    from surveys.builder.services import survey_publish, survey_update
+
+    quota = 6
+    survey_update(survey=draft_survey, response_limit=quota)
+    survey = survey_publish(survey=draft_survey)
+    outcomes = submit_all(survey.slug, [body(survey) for _ in range(2 * quota)])
+    assert outcomes.count("stored") == quota
+    refusals = [o for o in outcomes if o != "stored"]
+    assert len(refusals) == quota
+    assert all("full" in message for message in refusals), refusals
+    assert Response.objects.filter(survey=survey).count() == quota
+    assert Survey.objects.get(pk=survey.pk).status == Survey.Status.CLOSED

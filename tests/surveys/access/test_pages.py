@@ -1,0 +1,164 @@
+"""The researcher's side: access settings in the survey form and the
+invitations page (make, import, download, list unused)."""
+
+import csv
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from surveys.access.services import invitations_create
+from surveys.models import Invitation, Survey
+from tests.surveys.access.conftest import body, post
+from tests.surveys.builder.pages import form_errors, url
+
+pytestmark = pytest.mark.django_db
+
+
+def survey_form(**overrides):
+    data = {"title": "Habits", "planned_responses": "500", "access_mode": "open"}
+    data.update(overrides)
+    return data
+
+
+def test_the_survey_form_sets_a_panel_with_its_settings(as_owner):
+    reply = as_owner.post(
+        url("create"),
+        survey_form(
+            access_mode="panel",
+            panel_id_parameter="workerId",
+            completion_url="https://panel.example.org/done?c={code}",
+            completion_code="XYZ",
+            screen_out_url="https://panel.example.org/out",
+            response_limit="200",
+        ),
+    )
+    assert reply.status_code == 302
+    survey = Survey.objects.get()
+    assert (survey.access_mode, survey.panel_id_parameter, survey.response_limit) == (
+        "panel",
+        "workerId",
+        200,
+    )
+    page = as_owner.get(url("detail", survey.pk)).content.decode()
+    assert "Panel: participant ids from the panel" in page
+    assert "200: closes itself when full" in page
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "words"),
+    [
+        ({"access_mode": "panel"}, "completion_url", "needs the panel"),
+        ({"completion_url": "ftp://x.example/done"}, "completion_url", "valid URL"),
+        ({"panel_id_parameter": "id with spaces"}, "panel_id_parameter", "letters"),
+        ({"response_limit": "0"}, "response_limit", "greater than or equal to 1"),
+        ({"access_mode": "everyone"}, "access_mode", "valid choice"),
+    ],
+)
+def test_bad_access_settings_are_form_errors(as_owner, overrides, field, words):
+    reply = as_owner.post(url("create"), survey_form(**overrides))
+    assert reply.status_code == 200
+    assert any(words in message for message in form_errors(reply, field)), form_errors(
+        reply, field
+    )
+    assert not Survey.objects.exists()
+
+
+def test_the_api_sets_and_validates_access(as_owner):
+    created = as_owner.post(
+        "/api/v1/surveys/",
+        {"title": "T", "access_mode": "invitation", "response_limit": 40},
+        content_type="application/json",
+    )
+    assert created.status_code == 201
+    assert created.json()["access_mode"] == "invitation"
+    assert created.json()["response_limit"] == 40
+    refused = as_owner.post(
+        "/api/v1/surveys/",
+        {"title": "T", "access_mode": "panel"},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    assert "completion URL" in refused.json()["error"]
+
+
+def test_the_researcher_makes_links_and_sees_them_unused(as_owner, invitation_survey):
+    reply = as_owner.post(
+        url("invitations_create", invitation_survey.pk), {"count": "3"}
+    )
+    assert reply.status_code == 302
+    assert Invitation.objects.filter(survey=invitation_survey).count() == 3
+    page = as_owner.get(url("invitations", invitation_survey.pk)).content.decode()
+    assert page.count("#invitation=") == 3
+    assert '<dd id="unused-count">3</dd>' in page
+
+
+def test_a_bad_count_is_a_form_error(as_owner, invitation_survey):
+    reply = as_owner.post(
+        url("invitations_create", invitation_survey.pk), {"count": "0"}
+    )
+    assert reply.status_code == 400
+    assert not Invitation.objects.exists()
+
+
+def test_an_imported_csv_makes_a_link_per_identifier(as_owner, invitation_survey):
+    upload = SimpleUploadedFile("people.csv", b"label\nalice\nbob\n", "text/csv")
+    reply = as_owner.post(
+        url("invitations_import", invitation_survey.pk), {"file": upload}
+    )
+    assert reply.status_code == 302
+    labels = set(Invitation.objects.values_list("label", flat=True))
+    assert labels == {"alice", "bob"}
+
+
+def test_a_bad_csv_is_explained_and_makes_nothing(as_owner, invitation_survey):
+    upload = SimpleUploadedFile("people.csv", b"\xff\xfe\x00\x00", "text/csv")
+    reply = as_owner.post(
+        url("invitations_import", invitation_survey.pk), {"file": upload}
+    )
+    assert reply.status_code == 400
+    assert "not UTF-8" in reply.content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_the_links_download_as_csv_and_the_unused_for_reminders(
+    as_owner, client, invitation_survey
+):
+    made = invitations_create(
+        survey=invitation_survey, labels=["alice", "=bob", "carol"]
+    )
+    assert (
+        post(
+            client, invitation_survey, body(invitation_survey, invitation=made[0].token)
+        ).status_code
+        == 201
+    )
+    everything = as_owner.get(url("invitations_csv", invitation_survey.pk))
+    assert everything["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(everything.content.decode())))
+    assert rows[0] == ["label", "link"]
+    assert [r[0] for r in rows[1:]] == ["alice", "'=bob", "carol"]
+    assert rows[1][1].endswith(
+        f"/s/{invitation_survey.slug}/#invitation={made[0].token}"
+    )
+    unused = as_owner.get(url("invitations_csv", invitation_survey.pk) + "?unused=1")
+    rows = list(csv.reader(io.StringIO(unused.content.decode())))
+    assert [r[0] for r in rows[1:]] == ["'=bob", "carol"]
+    page = as_owner.get(url("invitations", invitation_survey.pk)).content.decode()
+    assert '<dd id="used-count">1</dd>' in page
+    assert '<dd id="unused-count">2</dd>' in page
+    assert made[0].token not in page
+
+
+def test_the_public_definition_says_how_to_take_part(client, panel_survey):
+    definition = client.get(f"/api/v1/public/surveys/{panel_survey.slug}/").json()
+    assert definition["access_mode"] == "panel"
+    assert definition["panel_id_parameter"] == "PROLIFIC_PID"
+
+
+def test_the_detail_page_says_how_to_share_an_invitation_survey(
+    as_owner, invitation_survey
+):
+    page = as_owner.get(url("detail", invitation_survey.pk)).content.decode()
+    assert "Send each person their own link" in page
+    assert url("invitations", invitation_survey.pk) in page
