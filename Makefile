@@ -30,6 +30,7 @@ run: setup
 	@echo
 	@echo "  Respondent page:  http://$(HOST):$(PORT)/s/demo/"
 	@echo "  Researchers:      http://$(HOST):$(PORT)/surveys/  (log in as demo; password above)"
+	@echo "                    the demo's results show 600 simulated answers next to their truth"
 	@echo
 	@if [ -n "$$REDIS_URL" ]; then \
 		echo "  Job worker: Celery on $$REDIS_URL (with the periodic sweep)"; \

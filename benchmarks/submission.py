@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         layout.start()
         try:
             subprocess.run(
-                [sys.executable, "manage.py", "seed_demo"],
+                [sys.executable, "manage.py", "seed_demo", "--respondents", "0"],
                 cwd=ROOT,
                 env=layout.env,
                 check=True,

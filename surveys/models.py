@@ -14,6 +14,8 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import RegexValidator, URLValidator
 from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
 
@@ -47,6 +49,14 @@ class Survey(models.Model):
         OPEN = "open", "Open"
         CLOSED = "closed", "Closed"
 
+    class State(models.TextChoices):
+        """What a survey is doing at a moment: its status read with its dates."""
+
+        DRAFT = "draft", _("Draft")
+        SCHEDULED = "scheduled", _("Scheduled")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="surveys"
     )
@@ -72,6 +82,10 @@ class Survey(models.Model):
     # Set by the first response after the last estimate run; cleared when a
     # run starts. The periodic sweep runs whatever stays set too long.
     estimates_stale_since = models.DateTimeField(null=True, blank=True)
+    # Set only on the demo survey, whose answers come from simulated people:
+    # {"respondents": n, "seed": s, "true_shares": {...}} (builder/demo.py), so
+    # its results page can say so and show the truth to compare with.
+    simulation = models.JSONField(null=True, blank=True, editable=False)
 
     # Who may answer (surveys/access/): anyone with the link, only holders of
     # an invitation, or a panel's participants, each counted once.
@@ -126,12 +140,25 @@ class Survey(models.Model):
         each person counted once, or a quota to hold exactly."""
         return self.access_mode != AccessMode.OPEN or self.response_limit is not None
 
-    def accepts_responses_at(self, moment: datetime.datetime) -> bool:
-        if self.status != self.Status.OPEN:
-            return False
+    def state_at(self, moment: datetime.datetime) -> Survey.State:
+        """The one rule for what a survey shows as: published to open later is
+        scheduled, past its close date is closed, whatever its status says."""
+        if self.is_draft:
+            return self.State.DRAFT
+        if self.status != self.Status.OPEN or (
+            self.closes_at and moment >= self.closes_at
+        ):
+            return self.State.CLOSED
         if self.opens_at and moment < self.opens_at:
-            return False
-        return not (self.closes_at and moment >= self.closes_at)
+            return self.State.SCHEDULED
+        return self.State.OPEN
+
+    @property
+    def state(self) -> Survey.State:
+        return self.state_at(timezone.now())
+
+    def accepts_responses_at(self, moment: datetime.datetime) -> bool:
+        return self.state_at(moment) == self.State.OPEN
 
 
 class Question(models.Model):

@@ -12,6 +12,8 @@ urlpatterns = [
     path("design-preview/", views.design_preview, name="design_preview"),
     path("<int:pk>/", views.survey_detail, name="detail"),
     path("<int:pk>/edit/", views.survey_edit, name="edit"),
+    path("<int:pk>/duplicate/", views.survey_duplicate, name="duplicate"),
+    path("<int:pk>/delete/", views.survey_delete, name="delete"),
     path("<int:pk>/results/", results.survey_results, name="results"),
     path("<int:pk>/results/recompute/", results.survey_recompute, name="recompute"),
     path(

@@ -15,7 +15,8 @@ from django.db import DatabaseError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from estimation.results import estimate_question
+from estimation.intervals import DEFAULT_METHOD
+from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Question, Response, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
@@ -107,6 +108,21 @@ def estimate_run_execute(*, run_id: int) -> EstimateRun | None:
     _save(run, rows)
     run.refresh_from_db()
     return run
+
+
+def estimate_run_now(*, survey: Survey) -> EstimateRun | None:
+    """Estimate in this process and return when done, with the default method.
+
+    For a command that must leave estimates behind when it exits (the demo's
+    simulated answers); everything else schedules runs (scheduling.py).
+    """
+    run = EstimateRun.objects.create(
+        survey=survey,
+        trigger=EstimateRun.Trigger.RESPONSES,
+        ci_method=DEFAULT_METHOD,
+        level=DEFAULT_LEVEL,
+    )
+    return estimate_run_execute(run_id=run.pk)
 
 
 def _claim_run(run_id: int) -> EstimateRun | None:

@@ -27,6 +27,7 @@ def _finite(value: float) -> float | None:
 class SurveySerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.get_username", read_only=True)
     response_count = serializers.SerializerMethodField()
+    state = serializers.SerializerMethodField()
     epsilon = serializers.SerializerMethodField()
     questions_url = serializers.SerializerMethodField()
     respondent_url = serializers.SerializerMethodField()
@@ -64,6 +65,7 @@ class SurveySerializer(serializers.ModelSerializer):
             "introduction",
             "consent",
             "status",
+            "state",
             "slug",
             "owner",
             "opens_at",
@@ -88,6 +90,16 @@ class SurveySerializer(serializers.ModelSerializer):
     def get_response_count(self, survey: Survey) -> int:
         counted = getattr(survey, "response_count", None)
         return survey.responses.count() if counted is None else counted
+
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=Survey.State.values,
+            help_text="The status read with the dates, now: a published survey "
+            "before opens_at is scheduled, one past closes_at is closed.",
+        )
+    )
+    def get_state(self, survey: Survey) -> str:
+        return str(survey.state.value)
 
     @extend_schema_field(
         serializers.FloatField(help_text="Sum over the randomized questions.")

@@ -21,6 +21,11 @@ urlpatterns = [
         )
         for action in views.ACTIONS
     ),
+    path(
+        "surveys/<int:pk>/duplicate/",
+        views.SurveyDuplicate.as_view(),
+        name="survey-duplicate",
+    ),
     path("surveys/<int:pk>/questions/", views.QuestionList.as_view(), name="questions"),
     path(
         "surveys/<int:pk>/questions/order/",

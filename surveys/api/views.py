@@ -22,6 +22,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from estimation.runs.models import EstimateRun
@@ -111,7 +112,6 @@ class SurveyDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
         return self.survey
 
     def perform_update(self, serializer: SurveySerializer) -> None:
-        services.survey_require_draft(self.survey, "change the survey")
         serializer.instance = services.survey_update(
             survey=self.survey, **serializer.validated_data
         )
@@ -136,6 +136,20 @@ class SurveyAction(SurveyScoped, APIView):
     def post(self, request: Request, pk: int) -> Response:
         survey = ACTIONS[self.action_name](survey=self.survey)
         return Response(SurveySerializer(survey, context={"request": request}).data)
+
+
+class SurveyDuplicate(SurveyScoped, APIView):
+    """Copy a survey (any state) into a new draft with the same questions and
+    designs: the next wave. No responses are copied."""
+
+    @extend_schema(request=None, responses={201: SurveySerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        copy = services.survey_duplicate(survey=self.survey, owner=request.user)
+        body = SurveySerializer(copy, context={"request": request}).data
+        location = reverse("api:survey", args=[copy.pk], request=request)
+        return Response(
+            body, status=status.HTTP_201_CREATED, headers={"Location": location}
+        )
 
 
 # -- questions -----------------------------------------------------------------

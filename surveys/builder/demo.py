@@ -1,4 +1,5 @@
-"""The demo survey: one question of every kind the platform offers."""
+"""The demo survey: one question of every kind the platform offers, answered
+by simulated people (demo_answers.py) so its results page has something to show."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from surveys.builder.demo_answers import DEMO_RESPONDENTS, demo_simulate
 from surveys.builder.services import question_create, survey_create, survey_publish
 from surveys.models import Survey
 
@@ -41,8 +43,11 @@ DEMO_QUESTIONS: list[dict[str, Any]] = [
 
 
 @transaction.atomic
-def demo_seed(*, password: str | None = None) -> tuple[Survey, str | None]:
-    """Create the demo researcher and the published demo survey, once.
+def demo_seed(
+    *, password: str | None = None, respondents: int = DEMO_RESPONDENTS
+) -> tuple[Survey, str | None]:
+    """Create the demo researcher and the published demo survey, once, and
+    answer it with ``respondents`` simulated people, once (0: none).
 
     Returns the survey and the password if the researcher was created now
     (``None`` when it already existed and kept its password).
@@ -72,4 +77,5 @@ def demo_seed(*, password: str | None = None) -> tuple[Survey, str | None]:
         for question in DEMO_QUESTIONS:
             question_create(survey=survey, **question)
         survey = survey_publish(survey=survey)
+    demo_simulate(survey=survey, respondents=respondents)
     return survey, created_password

@@ -15,6 +15,7 @@ from surveys.builder.services import (
     MAX_OPTIONS,
     YES_NO_OPTIONS,
     question_design,
+    survey_locked_fields,
 )
 from surveys.models import Question, Survey
 
@@ -159,25 +160,44 @@ class SurveyForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        self.locked: list[str] = []
         zone = timezone.get_current_timezone_name()
         for name in ("opens_at", "closes_at"):
             self.fields[name].help_text = f"Time zone: {zone}."
 
     @classmethod
     def for_survey(cls, survey: Survey, data: Any = None) -> SurveyForm:
+        """The survey's details; those its state locks are shown read-only."""
         initial = {name: getattr(survey, name) for name in cls.base_fields}
         for name in ("opens_at", "closes_at"):
             if initial[name] is not None:
                 initial[name] = timezone.localtime(initial[name])
         form = cls(data, initial=initial)
-        if not survey.is_draft:
-            form.fields["slug"].disabled = True
+        form.locked = sorted(survey_locked_fields(survey) & set(form.fields))
+        for name in form.locked:
+            form.fields[name].disabled = True
+        if "slug" in form.locked:
             form.fields[
                 "slug"
             ].help_text = (
                 "Published: the link stays as it is, since respondents may have it."
             )
         return form
+
+    def posted_locked_values(self) -> dict[str, Any]:
+        """What a request posted for read-only fields, parsed, for the service
+        to refuse: a browser never sends them, so any is a crafted change."""
+        posted = {}
+        for name in self.locked:
+            if name not in self.data:
+                continue
+            field = self.fields[name]
+            raw = field.widget.value_from_datadict(self.data, self.files, name)
+            try:
+                posted[name] = field.to_python(raw)
+            except ValidationError:
+                posted[name] = raw  # unparsable: certainly not the current value
+        return posted
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

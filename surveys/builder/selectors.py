@@ -10,12 +10,17 @@ from django.http import Http404
 from estimation import survey_epsilon
 from surveys.models import Question, Survey
 
+# Newest first, as the list says. Spelled out: Django drops Meta.ordering from
+# queries with GROUP BY, which the response count adds.
+NEWEST_FIRST = ("-created_at", "-id")
+
 
 def surveys_for_owner(owner: Any) -> QuerySet[Survey]:
     return (
         Survey.objects.filter(owner=owner)
         .annotate(response_count=Count("responses", distinct=True))
         .prefetch_related("questions")
+        .order_by(*NEWEST_FIRST)
     )
 
 

@@ -6,6 +6,7 @@ survey's state allows live here and only here.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -34,6 +35,14 @@ DESIGNS_FOR_KIND = {
 
 class SurveyStateError(Exception):
     """The survey's state does not allow this action; the message says why."""
+
+
+class LockedFieldsError(SurveyStateError):
+    """A change to details that publishing froze; ``fields`` names them."""
+
+    def __init__(self, message: str, fields: Sequence[str]) -> None:
+        super().__init__(message)
+        self.fields = tuple(fields)
 
 
 # -- surveys ---------------------------------------------------------------
@@ -126,25 +135,84 @@ EDITABLE_SURVEY_FIELDS = frozenset(
         "screen_out_url",
     }
 )
+# After publishing, the details stay as respondents met them (the link they
+# hold, the introduction they read, when they could answer): they are part of
+# the record of how the answers were collected. Only the public title may
+# still change, so a researcher can make a revealing one neutral, and so may
+# what happens around the answers without changing who could give them: the
+# response limit (raised to reopen a full survey; never below the responses
+# stored) and the panel's completion and screen-out addresses, which a panel
+# may change mid-study. The pages and the API both ask survey_update, so this
+# is the one rule for both.
+EDITABLE_AFTER_PUBLISHING = frozenset(
+    {
+        "public_title",
+        "response_limit",
+        "completion_url",
+        "completion_code",
+        "screen_out_url",
+    }
+)
+
+
+def survey_locked_fields(survey: Survey) -> frozenset[str]:
+    """The editable fields this survey's state no longer lets change."""
+    if survey.is_draft:
+        return frozenset()
+    return EDITABLE_SURVEY_FIELDS - EDITABLE_AFTER_PUBLISHING
+
+
+def _locked_changes(survey: Survey, fields: Mapping[str, Any]) -> list[str]:
+    locked = survey_locked_fields(survey)
+    return sorted(
+        name
+        for name, value in fields.items()
+        if name in locked and value != getattr(survey, name)
+    )
 
 
 def survey_update(*, survey: Survey, **fields: Any) -> Survey:
-    """Change a survey's details. The link may change only while it is a draft:
-    after publishing, people may already hold it. An empty slug keeps it."""
+    """Change a survey's details; after publishing only the public title.
+
+    A locked field sent with its current value is no change and is accepted,
+    so a client may send the whole survey back. An empty slug keeps the link.
+    """
     refused = sorted(set(fields) - EDITABLE_SURVEY_FIELDS)
     if refused:
         raise SurveyStateError(f"Cannot edit {', '.join(refused)} here.")
-    slug = fields.pop("slug", "") or survey.slug
-    if slug != survey.slug:
-        if not survey.is_draft:
-            raise SurveyStateError(
-                "The link cannot change after publishing: respondents may already "
-                "have it."
-            )
-        fields["slug"] = validate_slug(slug, survey)
+    if "slug" in fields and not fields["slug"]:
+        del fields["slug"]
+    changed = _locked_changes(survey, fields)
+    if changed == ["slug"]:
+        raise LockedFieldsError(
+            "The link cannot change after publishing: respondents may already have it.",
+            changed,
+        )
+    if changed:
+        raise LockedFieldsError(
+            f"Cannot change {', '.join(changed)} after publishing: a published "
+            "survey's details are frozen as respondents met them. Duplicate the "
+            "survey for a new draft you can change.",
+            changed,
+        )
+    if "slug" in fields and fields["slug"] != survey.slug:
+        fields["slug"] = validate_slug(fields["slug"], survey)
+    _check_limit_above_stored(survey, fields.get("response_limit"))
     for name, value in fields.items():
         setattr(survey, name, value)
     return _save_survey(survey)
+
+
+def _check_limit_above_stored(survey: Survey, limit: int | None) -> None:
+    """A response limit below the responses already stored could never be
+    met exactly; refuse it rather than leave the survey over its quota."""
+    if limit is None or survey.is_draft:
+        return
+    stored = survey.responses.count()
+    if limit < stored:
+        raise SurveyStateError(
+            f"The response limit cannot be below the {stored} responses already stored."
+        )
 
 
 def survey_require_draft(survey: Survey, action: str) -> None:
@@ -196,14 +264,75 @@ def survey_reopen(*, survey: Survey) -> Survey:
     return survey
 
 
+DELETE_REFUSED = (
+    "Cannot delete: the survey has responses. Close it instead; its data "
+    "stays available for export."
+)
+
+
 def survey_delete(*, survey: Survey) -> None:
     """Delete a survey that nobody has answered; answered data is never thrown away."""
     if survey.responses.exists():
-        raise SurveyStateError(
-            "Cannot delete: the survey has responses. Close it instead; its data "
-            "stays available for export."
-        )
+        raise SurveyStateError(DELETE_REFUSED)
     survey.delete()
+
+
+# What a copy does not take over: its identity, its state and history, and its
+# dates (a new wave has its own). Everything else, including fields added later,
+# is copied, so a copy never silently loses a setting. A per-survey secret (a
+# key for hashing identifiers) must be listed here: a copy sharing it could
+# link people across waves.
+SURVEY_FIELDS_NOT_COPIED = frozenset(
+    {
+        "id",
+        "owner",
+        "slug",
+        "status",
+        "opens_at",
+        "closes_at",
+        "created_at",
+        "published_at",
+        "estimates_stale_since",
+        "simulation",
+    }
+)
+# The frozen spec belongs to a publication: the copy freezes its own.
+QUESTION_FIELDS_NOT_COPIED = frozenset({"id", "survey", "spec", "spec_version"})
+COPY_SUFFIX = " (copy)"
+
+
+def _copied_values(
+    instance: Survey | Question, excluded: frozenset[str]
+) -> dict[str, Any]:
+    return {
+        field.attname: copy.deepcopy(getattr(instance, field.attname))
+        for field in instance._meta.concrete_fields
+        if field.name not in excluded
+    }
+
+
+def copy_title(title: str) -> str:
+    limit = Survey._meta.get_field("title").max_length or len(title) + len(COPY_SUFFIX)
+    return title[: limit - len(COPY_SUFFIX)] + COPY_SUFFIX
+
+
+@transaction.atomic
+def survey_duplicate(*, survey: Survey, owner: Any) -> Survey:
+    """A new draft with the survey's details and questions: the next wave.
+
+    Works from any state; the copy has no responses and no frozen specs (it
+    freezes its own when published) and a new random link.
+    """
+    values = _copied_values(survey, SURVEY_FIELDS_NOT_COPIED)
+    values["title"] = copy_title(survey.title)
+    duplicate = Survey(owner=owner, slug=random_slug(survey.title), **values)
+    duplicate.full_clean()
+    duplicate.save()
+    Question.objects.bulk_create(
+        Question(survey=duplicate, **_copied_values(q, QUESTION_FIELDS_NOT_COPIED))
+        for q in survey.questions.all()
+    )
+    return duplicate
 
 
 def spec_digest(spec: Mapping[str, Any]) -> str:

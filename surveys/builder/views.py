@@ -42,7 +42,11 @@ from surveys.builder.selectors import (
     survey_for_owner,
     surveys_for_owner,
 )
-from surveys.builder.services import SurveyStateError
+from surveys.builder.services import (
+    DELETE_REFUSED,
+    LockedFieldsError,
+    SurveyStateError,
+)
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
 
@@ -100,17 +104,72 @@ def survey_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @GET_POST
 def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit a survey's details; after publishing most are read-only, and a
+    crafted change to them is refused by the service (400, nothing saved)."""
     survey = survey_for_owner(request.user, pk)
     form = SurveyForm.for_survey(survey, _posted(request))
+    status = 200
     if form.is_valid():
         try:
-            services.survey_update(survey=survey, **form.cleaned_data)
+            changes = {**form.cleaned_data, **form.posted_locked_values()}
+            services.survey_update(survey=survey, **changes)
+        except LockedFieldsError as error:
+            status = 400
+            form.add_error(None, str(error))
+            for name in error.fields:
+                if name in form.fields:
+                    form.add_error(name, "Cannot change after publishing.")
         except ValidationError as error:
             add_service_errors(form, error)
         else:
             messages.success(request, "Survey details saved.")
             return _to_detail(survey)
-    return render(request, "surveys/survey_form.html", {"form": form, "survey": survey})
+    context = {"form": form, "survey": survey, "locked_labels": _labels(form)}
+    return render(request, "surveys/survey_form.html", context, status=status)
+
+
+def _labels(form: SurveyForm) -> str:
+    """The read-only fields in form order, as words: "title, link and dates"."""
+    labels = [
+        str(field.label).removesuffix(" (optional)").lower()
+        for name, field in form.fields.items()
+        if name in form.locked
+    ]
+    if len(labels) < 2:
+        return "".join(labels)
+    return f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
+@login_required
+@require_POST
+def survey_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
+    survey = survey_for_owner(request.user, pk)
+    copy = services.survey_duplicate(survey=survey, owner=request.user)
+    messages.success(
+        request,
+        "Duplicated: this is a new draft with the same questions and designs. "
+        "Set its dates, then publish it when it is ready.",
+    )
+    return _to_detail(copy)
+
+
+@login_required
+@GET_POST
+def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET asks for confirmation; POST deletes a survey nobody has answered."""
+    survey = survey_for_owner(request.user, pk)
+    if request.method == "GET":
+        if survey.response_count:
+            messages.error(request, DELETE_REFUSED)
+            return _to_detail(survey)
+        return render(request, "surveys/survey_confirm_delete.html", {"survey": survey})
+    try:
+        services.survey_delete(survey=survey)
+    except SurveyStateError as error:
+        messages.error(request, str(error))
+        return _to_detail(survey)
+    messages.success(request, f"Deleted “{survey.title}”.")
+    return redirect("surveys:list")
 
 
 @login_required

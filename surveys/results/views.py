@@ -26,6 +26,7 @@ from surveys.builder.forms import errors_text
 from surveys.builder.selectors import owned_survey
 from surveys.results.charts import daily_chart
 from surveys.results.forms import RecomputeForm
+from surveys.results.simulated import simulation_of
 
 
 def _to_results(survey_pk: int) -> HttpResponse:
@@ -52,6 +53,7 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         "form": RecomputeForm.for_run(dashboard.finished_run),
         "target_invalid": target is None,
         "composition": COMPOSITION,
+        "simulation": simulation_of(survey, survey.questions.all()),
         "progress": (
             {
                 "url": reverse("surveys:run_progress", args=[pk, latest.pk]),

@@ -40,6 +40,15 @@ def points(value: float | None) -> str:
     return "" if value is None else f"{100 * float(value):.1f}"
 
 
+@register.filter
+def at(value: Any, key: Any) -> Any:
+    """``value[key]``, or None when there is no such item (or no value)."""
+    try:
+        return value[key]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
 @register.inclusion_tag("surveys/_interval_chart.html")
 def interval_svg(items: Sequence[Interval], level: float, title: str) -> dict[str, Any]:
     """An inline SVG of estimates and intervals, labelled for screen readers."""

@@ -24,6 +24,7 @@ def routes(survey, run):
         f"{base}/publish/": ("POST",),
         f"{base}/close/": ("POST",),
         f"{base}/reopen/": ("POST",),
+        f"{base}/duplicate/": ("POST",),
         f"{base}/questions/": ("GET", "POST"),
         f"{base}/questions/order/": ("POST",),
         f"{base}/questions/{question.pk}/": ("GET", "PUT", "PATCH", "DELETE"),
@@ -94,7 +95,7 @@ def test_every_route_and_method(
             assert status not in (401, 403, 404, 405), where
             assert status < 500, where
         checked += 1
-    assert checked == 42
+    assert checked == 43
 
 
 def test_methods_a_route_does_not_have_are_405(as_owner, draft_survey):

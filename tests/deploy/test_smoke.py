@@ -25,7 +25,7 @@ RESPONSES = 12
 def test_it_takes_answers_over_http_and_the_worker_estimates_them(
     production_layout,
 ):
-    survey, _ = demo_seed(password="demo-password-42")
+    survey, _ = demo_seed(password="demo-password-42", respondents=0)
     page = open_survey_page(production_layout.base_url, extra=CLIENT_HEADERS)
     rng = np.random.default_rng(7)
     keys = []
@@ -102,7 +102,7 @@ def test_the_health_check_is_down_while_the_database_refuses_connections(
     from django.db import connection
 
     settings = connection.settings_dict
-    demo_seed(password="demo-password-42")
+    demo_seed(password="demo-password-42", respondents=0)
     page = open_survey_page(production_layout.base_url, extra=CLIENT_HEADERS)
     key, body_sent = submission(page, np.random.default_rng(11))
     assert production_layout.health() == {
@@ -152,7 +152,7 @@ def test_the_health_check_is_down_while_the_database_refuses_connections(
 
 
 def test_the_survey_script_imports_its_randomizer_by_hashed_name(production_layout):
-    demo_seed(password="demo-password-42")
+    demo_seed(password="demo-password-42", respondents=0)
     https = {"X-Forwarded-Proto": "https"}
     status, _, page = request(
         production_layout.base_url, "GET", "/s/demo/", headers=https

@@ -1,14 +1,36 @@
+from argparse import ArgumentParser
+
 from django.core.management.base import BaseCommand
 
 from surveys.builder.demo import DEMO_USERNAME, demo_seed
+from surveys.builder.demo_answers import DEMO_RESPONDENTS
 
 
 class Command(BaseCommand):
-    help = "Create the demo researcher and the published demo survey (idempotent)."
+    help = (
+        "Create the demo researcher and the published demo survey, answered by "
+        "simulated respondents (idempotent)."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument(
+            "--respondents",
+            type=int,
+            default=DEMO_RESPONDENTS,
+            help="Simulated respondents to answer the demo with, once "
+            f"(default {DEMO_RESPONDENTS}; 0 for none).",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
-        survey, password = demo_seed()
+        respondents = options["respondents"]
+        assert isinstance(respondents, int)
+        survey, password = demo_seed(respondents=respondents)
         self.stdout.write(f"Demo survey: /s/{survey.slug}/")
+        if survey.simulation:
+            self.stdout.write(
+                f"Simulated respondents: {survey.simulation['respondents']} "
+                f"(results: /surveys/{survey.pk}/results/)"
+            )
         if password is None:
             self.stdout.write(f"Demo researcher: {DEMO_USERNAME} (password unchanged)")
         else:

@@ -24,6 +24,8 @@ pytestmark = pytest.mark.django_db
         ("create", ()),
         ("detail", (1,)),
         ("edit", (1,)),
+        ("duplicate", (1,)),
+        ("delete", (1,)),
         ("preview", (1,)),
         ("publish", (1,)),
         ("question_create", (1,)),
@@ -43,10 +45,13 @@ def test_every_researcher_page_requires_logging_in(client, name, args):
 
 
 def test_an_anonymous_post_changes_nothing(client, open_survey):
-    response = client.post(url("close", open_survey.pk))
-    assert response.status_code == 302
+    for name in ("close", "duplicate", "delete"):
+        response = client.post(url(name, open_survey.pk))
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login") + "?next=")
     open_survey.refresh_from_db()
     assert open_survey.status == Survey.Status.OPEN
+    assert Survey.objects.count() == 1
 
 
 def test_the_login_page_has_labelled_fields(client):
@@ -102,6 +107,7 @@ def test_the_list_shows_only_ones_own_surveys(client, draft_survey, colleague):
     [
         "detail",
         "edit",
+        "delete",
         "preview",
         "publish",
         "question_create",
@@ -141,6 +147,8 @@ def test_another_researchers_draft_cannot_be_changed(other, draft_survey):
         ),
         (url("question_move", draft_survey.pk, question.pk), {"direction": "down"}),
         (url("question_delete", draft_survey.pk, question.pk), {}),
+        (url("duplicate", draft_survey.pk), {}),
+        (url("delete", draft_survey.pk), {}),
     ]
     for address, data in attempts:
         assert other.post(address, data).status_code == 404, address
@@ -149,6 +157,7 @@ def test_another_researchers_draft_cannot_be_changed(other, draft_survey):
     assert draft_survey.status == Survey.Status.DRAFT
     after = list(draft_survey.questions.values_list("id", "text", "position"))
     assert after == before
+    assert Survey.objects.count() == 1  # nothing duplicated
 
 
 def test_another_researchers_open_survey_cannot_be_closed(other, open_survey):
