@@ -145,6 +145,8 @@ def check_storage(visit: Any, survey: Survey, body: dict[str, Any]) -> None:
     state = json.loads(stored["local"][storage_key(survey)])
     sensitive = {q.pk for q in survey.questions.all() if q.is_sensitive}
     expires = state.pop("expires")
+    # Only a panel survey's receipt knows where to continue (its completion URL).
+    assert state.pop("next") == (survey.completion_url or None)
     # The receipt keeps the randomized reports only, and not for ever.
     assert state == {
         "key": body["respondent_key"],
