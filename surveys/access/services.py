@@ -151,6 +151,15 @@ def access_store(
     read again under the lock, and a copy whose mode is out of date stores
     nothing (the caller decides again on the survey as it is now).
     """
+    # Invitations are written once and never change: checked before the lock,
+    # which every submission to the survey waits for.
+    if (
+        credential.invitation
+        and not Invitation.objects.filter(
+            survey_id=survey.pk, token=credential.invitation
+        ).exists()
+    ):
+        raise AccessRefused(403, invitation_unknown_message())
     with transaction.atomic():
         ledger = _locked_ledger(survey.pk)
         if Response.objects.filter(
@@ -176,13 +185,6 @@ def access_store(
 def _refusal(
     survey: Survey, ledger: AccessLedger, credential: Credential
 ) -> AccessRefused | None:
-    if (
-        credential.invitation
-        and not Invitation.objects.filter(
-            survey_id=survey.pk, token=credential.invitation
-        ).exists()
-    ):
-        return AccessRefused(403, invitation_unknown_message())
     if credential.digest is not None and ledger_contains(
         bytes(ledger.used), credential.digest
     ):
@@ -220,6 +222,9 @@ def _close_when_full(survey: Survey, count: int) -> None:
 def _locked_ledger(survey_id: int) -> AccessLedger:
     """The survey's ledger, locked until the transaction ends; made on first
     use, counting the responses the survey already has."""
+    ledger = AccessLedger.objects.select_for_update().filter(survey_id=survey_id)
+    if (found := ledger.first()) is not None:
+        return found
     AccessLedger.objects.get_or_create(
         survey_id=survey_id,
         defaults={"count": Response.objects.filter(survey_id=survey_id).count()},
