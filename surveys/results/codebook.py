@@ -154,6 +154,7 @@ def codebook(survey: Survey) -> dict[str, Any]:
             "epsilon": total if math.isfinite(total) else None,
             "epsilon_note": "the sum over the randomized questions (sequential "
             "composition); direct questions are not protected and not counted",
+            "simulated": simulated(survey, columns),
         },
         "layout": layout(survey),
         "matrix_orientation": ORIENTATION,
@@ -161,6 +162,28 @@ def codebook(survey: Survey) -> dict[str, Any]:
         "questions": [
             question_entry(name, q, answered.get(q.pk, 0)) for name, q in columns
         ],
+    }
+
+
+def simulated(
+    survey: Survey, columns: list[tuple[str, Question]]
+) -> dict[str, Any] | None:
+    """For a simulated survey (the demo), that its answers are not real people's
+    and the true shares they were drawn from, by column; None for a real one."""
+    data = survey.simulation
+    if not data:
+        return None
+    truths = data.get("true_shares", {})
+    return {
+        "note": "These answers were simulated on the server with the browser's own "
+        "mechanisms (surveys/builder/demo_answers.py), not given by people.",
+        "respondents": data.get("respondents"),
+        "seed": data.get("seed"),
+        "true_shares": {
+            name: truths[str(q.pk)]["overall"]
+            for name, q in columns
+            if str(q.pk) in truths
+        },
     }
 
 

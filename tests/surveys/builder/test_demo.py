@@ -3,6 +3,7 @@ the first results page shows estimates, intervals and a breakdown next to the
 truth they estimate."""
 
 import io
+import json
 import time
 
 import numpy as np
@@ -19,6 +20,7 @@ from surveys.builder.demo_answers import (
     allocate,
     simulated_truths,
 )
+from surveys.builder.services import survey_duplicate
 from surveys.models import Answer, Response, Survey
 from surveys.respond.strata import stratum_decode
 from tests.surveys.builder.pages import url
@@ -137,3 +139,21 @@ def test_each_interval_covers_its_true_share(seeded):
                 assert abs(option.estimate - share) <= 3 * option.std_error
             checked += 1
     assert checked == 2 + 2 + 4 + 4
+
+
+def test_the_codebook_says_the_demo_is_simulated_and_gives_its_truth(seeded):
+    survey, client, _ = seeded
+    data = json.loads(b"".join(client.get(url("export_codebook_json", survey.pk))))
+    simulated = data["survey"]["simulated"]
+    assert simulated["respondents"] == DEMO_RESPONDENTS
+    names = {q["column"]: q["question_id"] for q in data["questions"]}
+    truths = survey.simulation["true_shares"]
+    assert simulated["true_shares"] == {
+        name: truths[str(pk)]["overall"] for name, pk in names.items()
+    }
+    page = client.get(url("codebook", survey.pk)).content.decode()
+    assert "Simulated data: 600 respondents" in page
+    # A copy (a new wave) holds real answers only: its codebook says so.
+    copy = survey_duplicate(survey=survey, owner=survey.owner)
+    data = json.loads(b"".join(client.get(url("export_codebook_json", copy.pk))))
+    assert data["survey"]["simulated"] is None
