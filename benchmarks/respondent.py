@@ -90,10 +90,17 @@ def random_answers(page: SurveyPage, rng: np.random.Generator) -> list[dict[str,
     return answers
 
 
-def submission(page: SurveyPage, rng: np.random.Generator) -> tuple[str, bytes]:
-    """A fresh respondent key and the body the page would POST."""
+def submission(
+    page: SurveyPage, rng: np.random.Generator, access: dict[str, str] | None = None
+) -> tuple[str, bytes]:
+    """A fresh respondent key and the body the page would POST; ``access`` is
+    the invitation or participant id a controlled survey's page adds."""
     key = secrets.token_hex(16)
-    body = {"respondent_key": key, "answers": random_answers(page, rng)}
+    body = {
+        "respondent_key": key,
+        "answers": random_answers(page, rng),
+        **(access or {}),
+    }
     return key, json.dumps(body).encode()
 
 

@@ -116,12 +116,56 @@ def run_batch(
     sample.seconds += time.perf_counter() - started
 
 
+# Turns the seeded demo into a controlled survey and prints, one per line, the
+# credential each submission brings (run by ``manage.py shell``).
+CONTROL = """
+import json, secrets
+from surveys.access.services import invitations_create
+from surveys.models import Survey
+survey = Survey.objects.get(slug="demo")
+survey.access_mode = "{mode}"
+survey.panel_id_parameter = "PROLIFIC_PID"
+survey.completion_url = "https://panel.example/complete?cc={{code}}"
+survey.completion_code = "BENCH"
+survey.save()
+if survey.access_mode == "invitation":
+    for start in range(0, {count}, 10_000):
+        made = invitations_create(survey=survey, labels=[""] * min(10_000, {count} - start))
+        print("\\n".join(json.dumps({{"invitation": i.token}}) for i in made))
+else:
+    print("\\n".join(json.dumps({{"participant": secrets.token_hex(12)}}) for _ in range({count})))
+"""
+
+
+def access_credentials(
+    mode: str, count: int, env: dict[str, str]
+) -> list[dict[str, str]] | list[None]:
+    """What each of ``count`` submissions brings: nothing for an open link, or
+    a distinct invitation token or panel participant id once the demo is made
+    an invitation or panel survey."""
+    if mode == "open":
+        return [None] * count
+    script = CONTROL.format(mode=mode, count=count)
+    made = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--verbosity", "0", "-c", script],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    lines = made.stdout.splitlines()
+    return [json.loads(line) for line in lines if line.startswith("{")]
+
+
 def load(
-    page: SurveyPage, args: argparse.Namespace
+    page: SurveyPage,
+    args: argparse.Namespace,
+    access: list[dict[str, str]] | list[None],
 ) -> tuple[Sample, Sample, int, bool]:
     """Interleaved rounds of bare and submission requests; (bare, submit, sent)."""
     rng = np.random.default_rng(SEED)
-    bodies = [submission(page, rng)[1] for _ in range(args.requests)]
+    bodies = [submission(page, rng, access[i])[1] for i in range(args.requests)]
     headers = page.headers()
     url = page.base_url
 
@@ -178,6 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--postgres", default=os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES)
     )
+    parser.add_argument(
+        "--access",
+        choices=["open", "invitation", "panel"],
+        default="open",
+        help="the demo as an open link (one statement), or with single-use "
+        "invitations or panel ids (the locked ledger's transaction)",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -207,8 +258,9 @@ def main(argv: list[str] | None = None) -> int:
                 check=True,
                 capture_output=True,
             )
+            access = access_credentials(args.access, args.requests, layout.env)
             page = open_survey_page(layout.base_url)
-            bare, submit, sent, cut = load(page, args)
+            bare, submit, sent, cut = load(page, args, access)
             stored = stored_responses(database_url)
         finally:
             layout.stop()
@@ -230,7 +282,8 @@ def report(
     bare_s, submit_s = bare.summary(ok=200), submit.summary(ok=201)
     ratio = submit_s["rps"] / bare_s["rps"] if bare_s["rps"] else 0.0
     print(
-        f"\ngunicorn workers: {args.workers} x {args.threads} thread(s); "
+        f"\naccess: {args.access}; "
+        f"gunicorn workers: {args.workers} x {args.threads} thread(s); "
         f"load: {args.concurrency} threads "
         f"on loopback, {args.rounds} interleaved rounds"
         + (" (cut short by the time limit)" if cut else "")
@@ -256,6 +309,7 @@ def report(
         "workers": args.workers,
         "threads": args.threads,
         "concurrency": args.concurrency,
+        "access": args.access,
         "bare": bare_s,
         "submission": submit_s,
         "ratio": round(ratio, 3),
