@@ -17,7 +17,10 @@ each kind, their ratio, p50 and p99 latency and errors, and counts the stored
 responses in the database: each one sent must be stored exactly once.
 
 Target: submissions at least ``MIN_RATIO`` (0.4) of the bare view's requests
-per second, no error, stored == sent. Exit status 1 when missed.
+per second, no error, stored == sent. Exit status 1 when missed. With
+``--access invitation`` or ``panel`` every submission to the survey waits on
+one row lock until its commit, so the ratio is reported but the target is
+correctness only: no error, each credential stored exactly once.
 
 Run with ``make bench-submit`` or::
 
@@ -296,10 +299,11 @@ def report(
             f"{name:<12}{row['requests']:>9}{row['rps']:>9.1f}{row['p50_ms']:>9.1f}"
             f"{row['p99_ms']:>9.1f}{row['errors']:>8}"
         )
-    print(f"ratio submissions / bare: {ratio:.2f} (target >= {MIN_RATIO})")
+    target = f"target >= {MIN_RATIO}" if args.access == "open" else "reported only"
+    print(f"ratio submissions / bare: {ratio:.2f} ({target})")
     print(f"responses sent {sent}, stored {stored}")
     passed = (
-        ratio >= MIN_RATIO
+        (ratio >= MIN_RATIO or args.access != "open")
         and submit_s["errors"] == 0
         and bare_s["errors"] == 0
         and stored == sent
