@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint bench bench-export bench-submit golden clean serve docker-check lock
+.PHONY: setup run test lint messages bench bench-export bench-submit golden clean serve docker-check lock
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,16 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+
+## Extract every translatable string into locale/<lang>/LC_MESSAGES/django.po,
+## then compile the catalogues (needs gettext; docs/languages.md).
+LOCALES ?= es
+messages: $(STAMP)
+	$(PY) manage.py makemessages $(addprefix --locale ,$(LOCALES)) --no-obsolete \
+		--add-location file --ignore '.venv/*' --ignore 'node_modules/*' \
+		--ignore 'tests/*' --ignore 'benchmarks/*' --ignore 'var/*'
+	$(PY) manage.py compilemessages $(addprefix --locale ,$(LOCALES)) \
+		--ignore '.venv/*' --ignore 'node_modules/*'
 
 ## Timings and sizes written up in docs/benchmarks.md.
 bench: $(STAMP)

@@ -14,22 +14,32 @@ import sys
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.utils.translation import gettext
 
 # Seconds a client is asked to wait when the database cannot be reached.
 DATABASE_RETRY_AFTER = 30
-# For API clients, respondents' browsers among them (static/js/survey.js).
-DATABASE_MESSAGE = (
-    "The database is unavailable just now. Try again in "
-    f"{DATABASE_RETRY_AFTER} seconds: a submission sent again is never stored twice."
-)
-# For people reading a page.
-DATABASE_PAGE_MESSAGE = (
-    "The site cannot reach its database just now. Reload this page in "
-    f"{DATABASE_RETRY_AFTER} seconds."
-)
-SERVER_ERROR_MESSAGE = (
-    "Something went wrong on our side. It has been logged; try again later."
-)
+
+
+def database_message() -> str:
+    """For API clients, respondents' browsers among them (static/js/survey.js),
+    in the active language."""
+    return gettext(
+        "The database is unavailable just now. Try again in %(seconds)d seconds: "
+        "a submission sent again is never stored twice."
+    ) % {"seconds": DATABASE_RETRY_AFTER}
+
+
+def _database_page_message() -> str:
+    return gettext(
+        "The site cannot reach its database just now. Reload this page in "
+        "%(seconds)d seconds."
+    ) % {"seconds": DATABASE_RETRY_AFTER}
+
+
+def _server_error_message() -> str:
+    return gettext(
+        "Something went wrong on our side. It has been logged; try again later."
+    )
 
 
 def database_unavailable() -> bool:
@@ -41,11 +51,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: Django calls it while the exception is being handled."""
     if database_unavailable():
         response = _page(
-            request, 503, "503.html", DATABASE_PAGE_MESSAGE, api=DATABASE_MESSAGE
+            request,
+            503,
+            "503.html",
+            _database_page_message(),
+            api=database_message(),
         )
         response["Retry-After"] = str(DATABASE_RETRY_AFTER)
         return response
-    return _page(request, 500, "500.html", SERVER_ERROR_MESSAGE)
+    return _page(request, 500, "500.html", _server_error_message())
 
 
 def _page(

@@ -146,6 +146,10 @@ LOGIN_REDIRECT_URL = "surveys:list"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en"
+# The languages a survey can be written in and its respondent pages shown in
+# (docs/languages.md says how to add one). Researcher pages stay in English.
+LANGUAGES = [("en", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .words import ENGLISH, Translator, gettext_noop
+
 STRONG_MAX = math.log(3)
 # The most epsilon the browser's randomizer accepts for one question
 # (static/js/rr.js holds the same number): a server that sent a spec above it,
@@ -40,8 +42,9 @@ WEAK_MAX = 4.0
 
 @dataclass(frozen=True)
 class Band:
-    """One band: its key (stable, for code and CSS), its name for people, its
-    inclusive upper bound, and what it means for researchers."""
+    """One band: its key (stable, for code and CSS), its name for people (in
+    English; ``translator.gettext(band.name)`` gives it in another language),
+    its inclusive upper bound, and what it means for researchers."""
 
     key: str
     name: str
@@ -57,32 +60,32 @@ class Band:
 BANDS: tuple[Band, ...] = (
     Band(
         "strong",
-        "strong protection",
+        gettext_noop("strong protection"),
         STRONG_MAX,
         "An observer who sees one answer stays far from sure of the truth.",
     ),
     Band(
         "moderate",
-        "moderate protection",
+        gettext_noop("moderate protection"),
         MODERATE_MAX,
         "An observer can lean towards the truth but cannot be sure of it.",
     ),
     Band(
         "weak",
-        "weak protection",
+        gettext_noop("weak protection"),
         WEAK_MAX,
         "Most answers are sent as given; respondents keep deniability, not secrecy.",
     ),
     Band(
         "minimal",
-        "barely protected",
+        gettext_noop("barely protected"),
         math.inf,
         "Answers are very likely sent as given; the protection is mostly nominal.",
     ),
 )
 NONE = Band(
     "none",
-    "not protected",
+    gettext_noop("not protected"),
     math.inf,
     "Answers are sent as given: anyone who sees them learns them.",
 )
@@ -97,7 +100,9 @@ def privacy_band(epsilon: float) -> Band:
     return next(band for band in BANDS if epsilon <= band.upper)
 
 
-def promise(epsilon: float, kept: float, k: int) -> str:
+def promise(
+    epsilon: float, kept: float, k: int, translator: Translator = ENGLISH
+) -> str:
     """What a respondent is told after the mechanism has been described.
 
     ``kept`` is the smallest probability that the report is the true answer,
@@ -107,23 +112,37 @@ def promise(epsilon: float, kept: float, k: int) -> str:
     and one that spreads reports over many options are each described as they
     are.
     """
+    tr = translator
     band = privacy_band(epsilon)
     if band.key == "strong":
-        return "Nobody, including us, can tell which happened."
+        return tr.gettext("Nobody, including us, can tell which happened.")
     if band.key == "moderate":
-        return (
+        return tr.gettext(
             "Nobody, including us, can be sure which happened, though what was "
             "sent leans towards your answer."
         )
     if band.key == "none":
-        return "Anyone who sees what was sent can learn your answer."
-    weak = band.key == "weak"
-    likely, qualifier = ("usually", "weak") if weak else ("very likely", "barely there")
-    if kept >= (0.5 if weak else 0.9):
-        told = f"Your answer is {likely} sent as given"
-    elif k == 2 and kept <= (0.5 if weak else 0.1):
-        told = f"Your answer is {likely} sent reversed, which reveals it just as well"
+        return tr.gettext("Anyone who sees what was sent can learn your answer.")
+    if band.key == "weak":
+        if kept >= 0.5:
+            told = tr.gettext("Your answer is usually sent as given")
+        elif k == 2:
+            told = tr.gettext(
+                "Your answer is usually sent reversed, which reveals it just as well"
+            )
+        else:
+            told = tr.gettext("What was sent points towards your answer")
+        return tr.gettext(
+            "%(told)s: nobody can be certain of it, but the protection is weak."
+        ) % {"told": told}
+    if kept >= 0.9:
+        told = tr.gettext("Your answer is very likely sent as given")
+    elif k == 2 and kept <= 0.1:
+        told = tr.gettext(
+            "Your answer is very likely sent reversed, which reveals it just as well"
+        )
     else:
-        told = "What was sent points " + ("towards" if weak else "strongly towards")
-        told += " your answer"
-    return f"{told}: nobody can be certain of it, but the protection is {qualifier}."
+        told = tr.gettext("What was sent points strongly towards your answer")
+    return tr.gettext(
+        "%(told)s: nobody can be certain of it, but the protection is barely there."
+    ) % {"told": told}

@@ -48,7 +48,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .bands import promise
-from .words import percent
+from .words import ENGLISH, Translator, percent
 
 DENOMINATOR_BITS = 32
 DENOMINATOR = 1 << DENOMINATOR_BITS
@@ -97,19 +97,26 @@ def _positive_epsilon(value: Any) -> float:
     return epsilon
 
 
-def _option_name(index: int, labels: Sequence[str] | None, k: int) -> str:
+def _option_name(
+    index: int, labels: Sequence[str] | None, k: int, tr: Translator = ENGLISH
+) -> str:
     if labels is not None:
         return f"“{labels[index]}”"
     if k == 2:
-        return ("“No”", "“Yes”")[index]
-    return f"option {index + 1}"
+        return f"“{(tr.gettext('No'), tr.gettext('Yes'))[index]}”"
+    return tr.gettext("option %(number)s") % {"number": index + 1}
 
 
-def _listing(items: Sequence[str], joiner: str = "or") -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
+def _listing(
+    items: Sequence[str], tr: Translator = ENGLISH, *, both: bool = False
+) -> str:
+    """``a``, ``a or b``, ``a, b or c`` (``and`` when ``both``)."""
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {joiner} {items[-1]}"
+    joined = {"items": ", ".join(items[:-1]), "last": items[-1]}
+    if both:
+        return tr.gettext("%(items)s and %(last)s") % joined
+    return tr.gettext("%(items)s or %(last)s") % joined
 
 
 def _sentence(text: str) -> str:
@@ -139,27 +146,34 @@ class Design(ABC):
         """P(report r | truth t) for r != t, before rounding to the client grid."""
 
     @abstractmethod
-    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
         """What the browser does with the answer, in plain words for respondents."""
 
-    def describe(self, labels: Sequence[str] | None = None) -> str:
+    def describe(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
         """The mechanism, then what it means for the respondent at this epsilon.
 
         Both come from the rounded probabilities the browser uses, so the words
-        never claim more protection than the design gives.
+        never claim more protection than the design gives, in any language.
         """
-        return f"{self.mechanism(labels)} {_sentence(self.consequence(labels))}"
+        mechanism = self.mechanism(labels, translator)
+        return f"{mechanism} {_sentence(self.consequence(labels, translator))}"
 
-    def consequence(self, labels: Sequence[str] | None = None) -> str:
+    def consequence(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
         """What the design leaves an observer, in the words of its privacy band."""
         if not self.randomized:
-            return "It is not protected."
+            return translator.gettext("It is not protected.")
         if self.private:
             kept = float(self.matrix.diagonal().min())
-            return promise(self.epsilon, kept, self.k)
-        return self._disclosures(labels)
+            return promise(self.epsilon, kept, self.k, translator)
+        return self._disclosures(labels, translator)
 
-    def _disclosures(self, labels: Sequence[str] | None) -> str:
+    def _disclosures(self, labels: Sequence[str] | None, tr: Translator) -> str:
         """For a randomized design with infinite epsilon: which reports give
         the answer away."""
         own, others = [], []
@@ -167,27 +181,38 @@ class Design(ABC):
             causes = np.flatnonzero(column)
             if len(causes) != 1:
                 continue
-            report = _option_name(r, labels, self.k)
+            report = _option_name(r, labels, self.k, tr)
             if causes[0] == r:
                 own.append(report)
             else:
-                truth = _option_name(int(causes[0]), labels, self.k)
-                others.append(f"{report} is only ever sent when your answer is {truth}")
+                truth = _option_name(int(causes[0]), labels, self.k, tr)
+                others.append(
+                    tr.gettext(
+                        "%(report)s is only ever sent when your answer is %(truth)s"
+                    )
+                    % {"report": report, "truth": truth}
+                )
         sentences = []
         if own:
-            verb = "is" if len(own) == 1 else "are"
             sentences.append(
-                f"{_listing(own, 'and')} {verb} only ever sent when "
-                f"{'it is' if len(own) == 1 else 'they are'} your true answer"
+                tr.ngettext(
+                    "%(reports)s is only ever sent when it is your true answer",
+                    "%(reports)s are only ever sent when they are your true answer",
+                    len(own),
+                )
+                % {"reports": _listing(own, tr, both=True)}
             )
         sentences.extend(others)
         if not sentences:
-            return (
+            return tr.gettext(
                 "Some answers are never sent for some true answers, so what was "
                 "sent can rule answers out: this question is not fully protected."
             )
-        it = "it" if len(own) + len(others) == 1 else "one of them"
-        return f"{'; '.join(sentences)}, so sending {it} reveals your answer."
+        return tr.ngettext(
+            "%(facts)s, so sending it reveals your answer.",
+            "%(facts)s, so sending one of them reveals your answer.",
+            len(sentences),
+        ) % {"facts": "; ".join(sentences)}
 
     def params(self) -> dict[str, Any]:
         """The parameters as plain JSON-ready data, named as in the JSON spec."""
@@ -343,12 +368,21 @@ class Warner(Design):
     def exact_base(self) -> tuple[float, ...]:
         return (1.0 - self.p, 1.0 - self.p)
 
-    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        tr = translator
         keep = float(self.matrix[0, 0])
         return (
-            "Your device secretly flips a weighted coin. "
-            + _sentence(f"{percent(keep)} of the time it sends the answer you chose; ")
-            + f"{percent(1 - keep)} of the time it sends the opposite answer."
+            tr.gettext("Your device secretly flips a weighted coin.")
+            + " "
+            + _sentence(
+                tr.gettext(
+                    "%(kept)s of the time it sends the answer you chose; "
+                    "%(other)s of the time it sends the opposite answer."
+                )
+                % {"kept": percent(keep, tr), "other": percent(1 - keep, tr)}
+            )
         )
 
 
@@ -406,21 +440,30 @@ class ForcedResponse(Design):
     def exact_base(self) -> tuple[float, ...]:
         return self.p_forced
 
-    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        tr = translator
         forced = [
-            f"{_option_name(r, labels, self.k)} ({percent(float(b))})"
+            f"{_option_name(r, labels, self.k, tr)} ({percent(float(b), tr)})"
             for r, b in enumerate(self.base)
             if b > 0
         ]
-        told = (
-            f"the set answer {forced[0]}"
-            if len(forced) == 1
-            else f"one of the set answers {_listing(forced)}"
-        )
+        told = tr.ngettext(
+            "the set answer %(answers)s",
+            "one of the set answers %(answers)s",
+            len(forced),
+        ) % {"answers": _listing(forced, tr)}
         return (
-            "Your device secretly draws a number. "
-            + _sentence(f"{percent(self.diagonal)} of the time it sends the answer ")
-            + f"you chose; otherwise it sends {told}, whatever you chose."
+            tr.gettext("Your device secretly draws a number.")
+            + " "
+            + _sentence(
+                tr.gettext(
+                    "%(kept)s of the time it sends the answer you chose; otherwise "
+                    "it sends %(told)s, whatever you chose."
+                )
+                % {"kept": percent(self.diagonal, tr), "told": told}
+            )
         )
 
 
@@ -454,17 +497,29 @@ class UnrelatedQuestion(Design):
         other = 1.0 - self.p
         return (other * (1.0 - self.q), other * self.q)
 
-    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        tr = translator
         if self.q in (0.0, 1.0):
-            outcome = f"always comes out {_option_name(int(self.q), labels, 2)}"
+            outcome = tr.gettext("always comes out %(answer)s") % {
+                "answer": _option_name(int(self.q), labels, 2, tr)
+            }
         else:
-            yes = _option_name(1, labels, 2)
-            outcome = f"comes out {yes} {percent(self.q)} of the time"
+            outcome = tr.gettext("comes out %(answer)s %(share)s of the time") % {
+                "answer": _option_name(1, labels, 2, tr),
+                "share": percent(self.q, tr),
+            }
         return (
-            "Your device secretly draws a number. "
-            + _sentence(f"{percent(self.diagonal)} of the time it sends the answer ")
-            + f"you chose; otherwise it answers an unrelated question for you, which "
-            f"{outcome}."
+            tr.gettext("Your device secretly draws a number.")
+            + " "
+            + _sentence(
+                tr.gettext(
+                    "%(kept)s of the time it sends the answer you chose; otherwise "
+                    "it answers an unrelated question for you, which %(outcome)s."
+                )
+                % {"kept": percent(self.diagonal, tr), "outcome": outcome}
+            )
         )
 
 
@@ -498,18 +553,35 @@ class KaryRR(Design):
         other = 1.0 / (math.exp(self.epsilon_target) + self.k_options - 1)
         return (other,) * self.k_options
 
-    def mechanism(self, labels: Sequence[str] | None = None) -> str:
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        tr = translator
         keep = float(self.matrix[0, 0])
         other = (
-            "the other answer instead"
+            tr.gettext("the other answer instead")
             if self.k == 2
-            else f"one of the other {self.k - 1} answers instead, each "
-            f"{percent(float(self.base[0]))} of the time"
+            else tr.ngettext(
+                "one of the other %(count)s answer instead, each %(share)s of the time",
+                "one of the other %(count)s answers instead, each %(share)s of the time",
+                self.k - 1,
+            )
+            % {"count": self.k - 1, "share": percent(float(self.base[0]), tr)}
         )
         return (
-            "Your device secretly draws a number. "
-            + _sentence(f"{percent(keep)} of the time it sends the answer you chose; ")
-            + f"{percent(1 - keep)} of the time it sends {other}."
+            tr.gettext("Your device secretly draws a number.")
+            + " "
+            + _sentence(
+                tr.gettext(
+                    "%(kept)s of the time it sends the answer you chose; "
+                    "%(other_share)s of the time it sends %(other)s."
+                )
+                % {
+                    "kept": percent(keep, tr),
+                    "other_share": percent(1 - keep, tr),
+                    "other": other,
+                }
+            )
         )
 
 
@@ -533,8 +605,12 @@ class Direct(Design):
     def exact_base(self) -> tuple[float, ...]:
         return (0.0,) * self.k_options
 
-    def mechanism(self, labels: Sequence[str] | None = None) -> str:
-        return "This question is asked plainly: your answer is sent exactly as you give it."
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        return translator.gettext(
+            "This question is asked plainly: your answer is sent exactly as you give it."
+        )
 
 
 DESIGNS: dict[str, type[Design]] = {

@@ -26,7 +26,7 @@ from scipy.special import ndtr, ndtri
 
 from .designs import Design
 from .intervals import validate_level
-from .words import percent, percent_at_most
+from .words import ENGLISH, Translator, percent, percent_at_most
 
 
 def _prevalence(value: Any, name: str = "prevalence") -> float:
@@ -163,20 +163,46 @@ def observer_posterior(epsilon: float, prior: float = 0.5) -> float:
 
 
 def what_an_observer_learns(
-    epsilon: float, prior: float = 0.5, *, subject: str = "your answer"
+    epsilon: float,
+    prior: float = 0.5,
+    *,
+    whole_response: bool = False,
+    translator: Translator = ENGLISH,
 ) -> str:
     """:func:`observer_posterior` in one sentence for respondents and researchers.
 
     The bound is rounded up, never to "100%" short of certainty, so "at most"
-    stays true at every epsilon. ``subject`` names what is protected: one answer
-    by default, or for a whole response "anything about your answers".
+    stays true at every epsilon. The sentence speaks of one answer, or with
+    ``whole_response`` of anything about all of a person's protected answers;
+    each is one message, so that a translation can agree with its subject.
     """
+    tr = translator
     if math.isinf(epsilon):
-        return (
-            f"Anyone who sees what was sent can learn {subject}: it is not protected."
+        if whole_response:
+            return tr.gettext(
+                "Anyone who sees what was sent can learn anything about your "
+                "protected answers: they are not protected."
+            )
+        return tr.gettext(
+            "Anyone who sees what was sent can learn your answer: it is not protected."
         )
-    after = observer_posterior(epsilon, prior)
+    numbers = {
+        "before": percent(prior, tr),
+        "after": percent_at_most(observer_posterior(epsilon, prior), tr),
+    }
+    if whole_response:
+        return (
+            tr.gettext(
+                "Someone who was %(before)s sure of anything about your protected "
+                "answers before could be at most %(after)s sure after seeing what was "
+                "sent."
+            )
+            % numbers
+        )
     return (
-        f"Someone who was {percent(prior)} sure of {subject} before could be at "
-        f"most {percent_at_most(after)} sure after seeing what was sent."
+        tr.gettext(
+            "Someone who was %(before)s sure of your answer before could be at most "
+            "%(after)s sure after seeing what was sent."
+        )
+        % numbers
     )

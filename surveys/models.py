@@ -35,6 +35,12 @@ def _has_responses(survey_id: int | None) -> bool:
 WEB_SCHEMES = ["http", "https"]
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages, read when asked: adding one to ``LANGUAGES`` needs
+    no migration."""
+    return list(settings.LANGUAGES)
+
+
 class AccessMode(models.TextChoices):
     OPEN = "open", "Open link: anyone with the link"
     INVITATION = "invitation", "Invitation only: single-use links"
@@ -65,6 +71,10 @@ class Survey(models.Model):
     # the title is shown. A neutral one keeps the topic out of shared screens.
     public_title = models.CharField(max_length=200, blank=True)
     slug = models.SlugField(max_length=64, unique=True)
+    # The language respondents read the survey in: the researcher writes its
+    # texts (titles, introduction, consent, questions, options) in it, and the
+    # respondent pages and the public API speak it (docs/languages.md).
+    language = models.CharField(max_length=8, choices=language_choices, default="en")
     introduction = models.TextField(blank=True)
     # Shown before the questions, which appear only once the respondent agrees.
     # A page step, never stored: declining sends nothing (docs/methodology.md).

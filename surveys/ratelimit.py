@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.http import HttpRequest
+from django.utils.translation import ngettext
 
 from config.cache import RedisCache
 
@@ -137,6 +138,10 @@ def rate_reset(*, scope: str, identity: str, rate: str) -> None:
 def wait_text(seconds: int) -> str:
     """``retry_after`` in words for a person."""
     if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {
+            "count": seconds
+        }
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {
+        "count": minutes
+    }

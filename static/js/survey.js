@@ -11,6 +11,10 @@ import { SpecRefused, checkSpec, newRespondentKey, randomize } from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
+// Every word this script shows, in the survey's language (surveys/respond/messages.py).
+const words = config.messages;
+// "{name}" placeholders filled from values: the translations reorder them freely.
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
 const storageKey = `rr-survey:${config.slug}`;
 const form = document.getElementById("survey");
 const statusLine = document.getElementById("status");
@@ -113,7 +117,7 @@ function checkQuestions() {
       kind = checkSpec(question.spec);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
-      throw new SpecRefused(`Question ${index + 1} cannot be answered safely: ${error.message}.`);
+      throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
     }
     question.plain = kind === "plain";
     if (question.plain && question.sensitive) markPlain(question);
@@ -124,16 +128,15 @@ function markPlain(question) {
   const how = byId(`q${question.id}-how`);
   how.replaceChildren();
   const label = document.createElement("strong");
-  label.textContent = "Asked plainly:";
-  how.append(label, " sent exactly as you answer. It is not protected.");
+  label.textContent = words.plainLabel;
+  how.append(label, " ", words.plainText);
   how.classList.add("plain");
-  question.receipt_note = "Asked plainly: sent exactly as you answered.";
+  question.receipt_note = words.plainReceipt;
 }
 
 function refuse(message) {
   const refusal = byId("refusal");
-  refusal.textContent =
-    `${message} Nothing has been sent. Please let the people running this survey know.`;
+  refusal.textContent = fill(words.refused, { reason: message });
   refusal.hidden = false;
   form.remove();
 }
@@ -191,10 +194,10 @@ function receiptItem(question, answer) {
   text.textContent = question.text;
   const missing = answer.report === null;
   const sent = document.createElement("strong");
-  sent.textContent = missing ? config.answersText.noAnswer : question.options[answer.report];
+  sent.textContent = missing ? words.noAnswer : question.options[answer.report];
   const note = document.createElement("span");
   note.className = "receipt-note";
-  note.textContent = missing ? config.answersText.noAnswerNote : question.receipt_note;
+  note.textContent = missing ? words.noAnswerNote : question.receipt_note;
   item.append(text, " ", sent, " ", note);
   return item;
 }
@@ -220,17 +223,14 @@ function showReceipt(answers, { kept }) {
   const keptText = byId("receipt-kept-text");
   const forget = byId("forget");
   if (config.preview) {
-    byId("receipt-intro").textContent =
-      "Preview: nothing was sent. A respondent's device would have sent these answers.";
-    keptText.textContent = "Nothing is kept in this browser during a preview.";
+    byId("receipt-intro").textContent = words.previewIntro;
+    keptText.textContent = words.previewKept;
     forget.hidden = true;
   } else if (kept) {
-    const until = new Date(kept.expires).toLocaleDateString(undefined, { dateStyle: "long" });
-    keptText.textContent =
-      `This browser keeps the randomized answers above (never your own choices, ` +
-      `and not answers to questions asked plainly) until ${until}, so that this ` +
-      `survey is not answered twice from here, which would let the randomness be ` +
-      `averaged away. Anyone using this browser could see them until then.`;
+    // The date in the page's language, not the browser's.
+    const lang = document.documentElement.lang || undefined;
+    const until = new Date(kept.expires).toLocaleDateString(lang, { dateStyle: "long" });
+    keptText.textContent = fill(words.kept, { date: until });
     forget.hidden = false;
   }
   form.hidden = true;
@@ -243,9 +243,8 @@ function removeFromDevice() {
   storage.remove();
   byId("receipt-randomized-list").replaceChildren();
   byId("receipt-plain-list").replaceChildren();
-  byId("receipt-intro").textContent = "Thank you. Your answers were received.";
-  byId("receipt-kept-text").textContent =
-    "Removed: this browser no longer keeps anything from this survey.";
+  byId("receipt-intro").textContent = words.received;
+  byId("receipt-kept-text").textContent = words.removed;
   byId("forget").hidden = true;
   byId("receipt-randomized").hidden = true;
   byId("receipt-plain").hidden = true;
@@ -255,7 +254,7 @@ function removeFromDevice() {
 
 async function send(state) {
   sendButton.disabled = true;
-  say("Sending your answers…");
+  say(words.sending);
   let reply;
   try {
     reply = await fetch(config.submitUrl, {
@@ -270,8 +269,8 @@ async function send(state) {
     });
   } catch {
     sendButton.disabled = false;
-    sendButton.textContent = "Try sending again";
-    say("Your answers could not be sent: check your connection and try again.", true);
+    sendButton.textContent = words.retry;
+    say(words.offline, true);
     return;
   }
   const body = await reply.json().catch(() => ({}));
@@ -292,15 +291,14 @@ async function send(state) {
   }
   if (reply.status >= 500 || reply.status === 429) {
     sendButton.disabled = false;
-    sendButton.textContent = "Try sending again";
-    const wait = "The server could not take your answers just now. Please try again in a moment.";
-    say(reply.status === 429 && body.error ? body.error : wait, true);
+    sendButton.textContent = words.retry;
+    say(reply.status === 429 && body.error ? body.error : words.busy, true);
     return;
   }
   // Refused (for example, the survey has closed). The reports stay stored and
   // are never drawn again: the server has seen them once already, and a fresh
   // draw of the same true answers would let the noise be averaged away.
-  say(body.error || `Your answers were refused (error ${reply.status}).`, true);
+  say(body.error || fill(words.refusedStatus, { status: reply.status }), true);
   if (body.redirect) {
     // A panel's screen-out page (the survey is closed or full).
     byId("receipt-continue").hidden = false;
@@ -318,11 +316,7 @@ function onSend() {
   const truths = chosenTruths();
   const missing = config.questions.filter((q) => truths[q.id] === null && !q.optional);
   if (missing.length) {
-    const text = config.answersText;
-    say(
-      missing.length === 1 ? text.leftOne : text.leftMany.replace("{count}", missing.length),
-      true,
-    );
+    say(words.questionsLeft[missing.length], true);
     const group = form.querySelector(`[data-question="${missing[0].id}"] [tabindex="0"]`);
     group?.focus();
     return;
@@ -413,8 +407,8 @@ function start() {
   if (stored) {
     // Drawn before but not confirmed: offer to send the same reports again.
     for (const section of form.querySelectorAll(".question")) section.hidden = true;
-    sendButton.textContent = "Send my answers again";
-    say("Your answers were not confirmed yet. Send them again to finish.");
+    sendButton.textContent = words.sendAgain;
+    say(words.notConfirmed);
   }
 }
 

@@ -17,7 +17,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from config.errors import DATABASE_MESSAGE, DATABASE_RETRY_AFTER
+from config.errors import DATABASE_RETRY_AFTER, database_message
 from surveys.builder.services import SurveyStateError
 from surveys.respond.submissions import SubmissionError
 
@@ -37,7 +37,7 @@ def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
         # The database is unreachable (restarting, failing over): a 503 the
         # client can retry, not a 500. The message can name hosts: not logged.
         logger.error("database unavailable: %s", type(exc).__name__)
-        response = _response(status.HTTP_503_SERVICE_UNAVAILABLE, DATABASE_MESSAGE)
+        response = _response(status.HTTP_503_SERVICE_UNAVAILABLE, database_message())
         response["Retry-After"] = str(DATABASE_RETRY_AFTER)
         return response
     if isinstance(exc, DjangoValidationError):

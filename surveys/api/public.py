@@ -11,7 +11,9 @@ import json
 from django.conf import settings
 from django.http import HttpResponse
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import (
@@ -28,13 +30,14 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from surveys.models import Survey
 from surveys.ratelimit import client_identity, rate_hit, wait_text
 from surveys.respond.selectors import (
     published_survey,
     respondent_questions,
     whole_response,
 )
-from surveys.respond.submissions import submission_record
+from surveys.respond.submissions import submission_language, submission_record
 
 from .serializers import (
     PublicSurveySerializer,
@@ -88,23 +91,26 @@ class PublicView(APIView):
     renderer_classes = [JSONRenderer]
     content_negotiation_class = JsonAnswers
 
-    too_many = "Too many requests from your connection"
+    too_many = gettext_lazy(
+        "Too many requests from your connection: try again in %(wait)s."
+    )
 
     def perform_authentication(self, request: Request) -> None:
         """Nothing to authenticate: skip DRF's eager anonymous user."""
 
     def throttled(self, request: Request, wait: float | None) -> None:
+        """Refused in the survey's language, like every other refusal."""
         seconds = max(1, int(wait or 1))
-        refusal = Throttled(
-            detail=f"{self.too_many}: try again in {wait_text(seconds)}."
-        )
+        with translation.override(submission_language(self.kwargs["slug"])):
+            detail = self.too_many % {"wait": wait_text(seconds)}
+        refusal = Throttled(detail=detail)
         refusal.wait = seconds  # becomes the Retry-After header
         raise refusal
 
 
 class PayloadTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The submission is too large."
+    default_detail = gettext_lazy("The submission is too large.")
 
 
 class PublicSurvey(PublicView):
@@ -112,8 +118,13 @@ class PublicSurvey(PublicView):
 
     @extend_schema(responses=PublicSurveySerializer)
     def get(self, request: Request, slug: str) -> Response:
-        """A published survey as the respondent page uses it."""
+        """A published survey as the respondent page uses it, its sentences in
+        the survey's language."""
         survey = published_survey(slug)
+        with translation.override(survey.language):
+            return self._definition(survey)
+
+    def _definition(self, survey: Survey) -> Response:
         questions = respondent_questions(survey)
         overview = whole_response([q.get_design() for q in survey.questions.all()])
         return Response(
@@ -122,6 +133,7 @@ class PublicSurvey(PublicView):
                 "title": survey.respondent_title,
                 "introduction": survey.introduction,
                 "consent": survey.consent,
+                "language": survey.language,
                 "accepting_responses": survey.accepts_responses_at(timezone.now()),
                 "access_mode": survey.access_mode,
                 "panel_id_parameter": survey.panel_id_parameter,
@@ -137,8 +149,9 @@ class PublicSurvey(PublicView):
 
 class Submission(PublicView):
     throttle_classes = [SubmissionThrottle]
-    too_many = (
-        "Too many submissions from your connection. Your answers are kept in this page."
+    too_many = gettext_lazy(
+        "Too many submissions from your connection. Your answers are kept in this "
+        "page: try again in %(wait)s."
     )
 
     @extend_schema(
@@ -152,17 +165,7 @@ class Submission(PublicView):
     )
     def post(self, request: Request, slug: str) -> HttpResponse:
         """Store one respondent's randomized answers; idempotent per respondent key."""
-        if request.content_type.split(";")[0].strip() != "application/json":
-            raise UnsupportedMediaType(
-                request.content_type, "Send the answers as application/json."
-            )
-        limit = settings.SUBMISSION_MAX_BYTES
-        if len(request.body) > limit:
-            raise PayloadTooLarge(f"The submission is larger than {limit} bytes.")
-        try:
-            payload = json.loads(request.body)
-        except ValueError:
-            raise ParseError("The submission is not valid JSON.") from None
+        payload = self._payload(request, slug)
         receipt, created = submission_record(slug=slug, payload=payload)
         # Rendered here: the receipt is plain data, and DRF's template response
         # costs more than the JSON on the hot path.
@@ -171,3 +174,23 @@ class Submission(PublicView):
             content_type="application/json",
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+    def _payload(self, request: Request, slug: str) -> object:
+        """The parsed body, or a refusal in the survey's language."""
+        if request.content_type.split(";")[0].strip() != "application/json":
+            with translation.override(submission_language(slug)):
+                raise UnsupportedMediaType(
+                    request.content_type, _("Send the answers as application/json.")
+                )
+        limit = settings.SUBMISSION_MAX_BYTES
+        if len(request.body) > limit:
+            with translation.override(submission_language(slug)):
+                raise PayloadTooLarge(
+                    _("The submission is larger than %(limit)d bytes.")
+                    % {"limit": limit}
+                )
+        try:
+            return json.loads(request.body)
+        except ValueError:
+            with translation.override(submission_language(slug)):
+                raise ParseError(_("The submission is not valid JSON.")) from None

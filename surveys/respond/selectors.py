@@ -8,10 +8,12 @@ import math
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext
 
 from estimation import Design, privacy_band, survey_epsilon, what_an_observer_learns
-from estimation.words import format_epsilon, percent
+from estimation.words import Translator, format_epsilon, percent
 from surveys.models import Survey
+from surveys.words import active_translator, band_name
 
 
 def published_survey(slug: str) -> Survey:
@@ -32,7 +34,9 @@ def published_survey(slug: str) -> Survey:
 
 def respondent_questions(survey: Survey) -> list[dict[str, Any]]:
     """Each question as the respondent page needs it: text, options, the spec
-    the browser randomizes with, and how the answer is protected in plain words."""
+    the browser randomizes with, and how the answer is protected in plain words,
+    in the active language."""
+    tr = active_translator()
     items = []
     for question in survey.questions.all():
         design = question.get_design()
@@ -47,14 +51,16 @@ def respondent_questions(survey: Survey) -> list[dict[str, Any]]:
                 "optional": question.optional,
                 "sensitive": design.randomized,
                 "epsilon": design.epsilon if design.private else None,
-                "epsilon_text": format_epsilon(design.epsilon),
+                "epsilon_text": format_epsilon(design.epsilon, tr),
                 "band": band.key,
-                "band_name": band.name,
-                "protection": design.describe(labels=question.options),
+                "band_name": band_name(band),
+                "protection": design.describe(labels=question.options, translator=tr),
                 "observer": (
-                    what_an_observer_learns(design.epsilon) if design.randomized else ""
+                    what_an_observer_learns(design.epsilon, translator=tr)
+                    if design.randomized
+                    else ""
                 ),
-                "receipt_note": receipt_note(design),
+                "receipt_note": receipt_note(design, tr),
                 "spec": spec,
                 "spec_version": question.spec_version,
             }
@@ -62,39 +68,39 @@ def respondent_questions(survey: Survey) -> list[dict[str, Any]]:
     return items
 
 
-def receipt_note(design: Design) -> str:
+def receipt_note(design: Design, tr: Translator) -> str:
     """The line beside a sent answer on the receipt, from the exact matrix."""
     if not design.randomized:
-        return "Asked plainly: sent exactly as you answered."
+        return gettext("Asked plainly: sent exactly as you answered.")
     kept = design.matrix.diagonal()
-    low, high = float(kept.min()), float(kept.max())
-    share = (
-        percent(low)
-        if percent(low) == percent(high)
-        else f"{percent(low)} to {percent(high)}"
-    )
-    return (
+    low, high = percent(float(kept.min()), tr), percent(float(kept.max()), tr)
+    if low == high:
+        return gettext(
+            "Randomized on your device before it was sent: your own answer is sent "
+            "%(share)s of the time, so this may not be what you chose."
+        ) % {"share": low}
+    return gettext(
         "Randomized on your device before it was sent: your own answer is sent "
-        f"{share} of the time, so this may not be what you chose."
-    )
+        "%(low)s to %(high)s of the time, so this may not be what you chose."
+    ) % {"low": low, "high": high}
 
 
 def whole_response(designs: list[Design]) -> dict[str, Any] | None:
     """What all of one person's answers together can give away, in the same
-    plain form as one answer's; ``None`` when no question is randomized."""
+    plain form as one answer's, in the active language; ``None`` when no
+    question is randomized."""
     if not any(design.randomized for design in designs):
         return None
+    tr = active_translator()
     total = survey_epsilon(designs)
     plain = sum(1 for design in designs if not design.randomized)
     band = privacy_band(total)
     return {
         "epsilon": total if math.isfinite(total) else None,
-        "epsilon_text": format_epsilon(total),
+        "epsilon_text": format_epsilon(total, tr),
         "band": band.key,
-        "band_name": band.name,
-        "observer": what_an_observer_learns(
-            total, subject="anything about your protected answers"
-        ),
+        "band_name": band_name(band),
+        "observer": what_an_observer_learns(total, whole_response=True, translator=tr),
         "plain": plain,
     }
 
@@ -102,13 +108,17 @@ def whole_response(designs: list[Design]) -> dict[str, Any] | None:
 def transparency_questions(survey: Survey) -> list[dict[str, Any]]:
     """Each question's design in full for the transparency page: the exact
     matrix P(report | truth) as the browser uses it, and the spec it is sent."""
+    tr = active_translator()
     items = []
     for question, shown in zip(
         survey.questions.all(), respondent_questions(survey), strict=True
     ):
         design = question.get_design()
         rows = [
-            (truth, [f"{float(p):.10f}".rstrip("0").rstrip(".") for p in row])
+            (
+                truth,
+                [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row],
+            )
             for truth, row in zip(question.options, design.matrix, strict=True)
         ]
         items.append(

@@ -16,8 +16,10 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
 
+from django.conf import settings
 from django.http import Http404
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from estimation.runs.scheduling import survey_stale_schedule
 from surveys.access.selectors import survey_is_full
@@ -72,13 +74,33 @@ def submission_record(*, slug: str, payload: Any) -> tuple[Receipt, bool]:
     return response_record(survey=_remember(published_survey(slug)), payload=payload)
 
 
+def submission_language(slug: str) -> str:
+    """The language to refuse a submission in before its survey is read (too
+    large, not JSON, too many): the survey's, from memory when this process has
+    seen it, else from its row; the site's when there is no such survey. Only
+    refusals ask, so the path that stores costs no query more."""
+    remembered = _seen.get(slug)
+    if remembered is not None:
+        return remembered.language
+    language = (
+        Survey.objects.filter(slug=slug).values_list("language", flat=True).first()
+    )
+    return language or settings.LANGUAGE_CODE
+
+
 def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:
     """Store one respondent's randomized answers, exactly once.
 
     Returns the response's receipt and whether it was created now; a second
     submission with the same respondent key gets the first one's receipt.
     ``survey`` is only read (it may be the instance this process remembers).
+    A refusal speaks the survey's language.
     """
+    with translation.override(survey.language):
+        return _response_record(survey, payload)
+
+
+def _response_record(survey: Survey, payload: Any) -> tuple[Receipt, bool]:
     key = _validated_key(payload)
     now = timezone.now()
     if survey.accepts_responses_at(now):
@@ -125,7 +147,7 @@ def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:
         return response_receipt(survey, key, existing.received_on, list(rows)), False
     if survey.is_controlled:
         raise _not_accepting_controlled(survey)
-    raise SubmissionError(409, "This survey is not accepting responses now.")
+    raise SubmissionError(409, closed_message())
 
 
 def _store_controlled(
@@ -148,15 +170,18 @@ def _not_accepting_controlled(survey: Survey) -> SubmissionError:
 
 def _validated_key(payload: Any) -> str:
     if not isinstance(payload, dict):
-        raise SubmissionError(400, "The submission must be a JSON object.")
+        raise SubmissionError(400, _("The submission must be a JSON object."))
     unknown = set(payload) - {"respondent_key", "answers", *ACCESS_FIELDS}
     if unknown:
-        raise SubmissionError(400, f"Unknown field(s): {', '.join(sorted(unknown))}.")
+        raise SubmissionError(
+            400,
+            _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(sorted(unknown))},
+        )
     key = payload.get("respondent_key")
     if not isinstance(key, str) or not RESPONDENT_KEY.match(key):
         raise SubmissionError(
             400,
-            "respondent_key must be 32 lowercase hexadecimal characters.",
+            _("respondent_key must be 32 lowercase hexadecimal characters."),
             "respondent_key",
         )
     return key
@@ -203,7 +228,7 @@ def _validated_answers(
     optional question left out or sent with ``"report": null`` (missing)."""
     if not isinstance(answers, list):
         raise SubmissionError(
-            400, "answers must be a list, one entry per question.", "answers"
+            400, _("answers must be a list, one entry per question."), "answers"
         )
     questions = frozen_questions(survey)
     seen: dict[int, tuple[Question, int | None]] = {}
@@ -212,7 +237,8 @@ def _validated_answers(
         if question.pk in seen:
             raise SubmissionError(
                 400,
-                f"answers[{index}]: question {question.pk} is answered twice.",
+                _("%(where)s: question %(question)s is answered twice.")
+                % {"where": f"answers[{index}]", "question": question.pk},
                 f"answers[{index}]",
             )
         seen[question.pk] = (question, report)
@@ -221,8 +247,11 @@ def _validated_answers(
     if required:
         raise SubmissionError(
             400,
-            "Every question that is not optional needs an answer; missing: "
-            f"{', '.join(map(str, required))}.",
+            _(
+                "Every question that is not optional needs an answer; missing: "
+                "%(questions)s."
+            )
+            % {"questions": ", ".join(map(str, required))},
             "answers",
         )
     return [
@@ -241,35 +270,49 @@ def _validated_entry(
     }:
         raise SubmissionError(
             400,
-            f"{where} must have exactly question, report and spec_version.",
+            _("%(where)s must have exactly question, report and spec_version.")
+            % {"where": where},
             where,
         )
     question = questions.get(entry["question"]) if _is_int(entry["question"]) else None
     if question is None:
-        raise SubmissionError(400, f"{where}: no such question in this survey.", where)
+        raise SubmissionError(
+            400,
+            _("%(where)s: no such question in this survey.") % {"where": where},
+            where,
+        )
     report = entry["report"]
+    last = len(question.options) - 1
     if report is None and not question.optional:
         raise SubmissionError(
             400,
-            f"{where}: question {question.pk} is not optional: report must be a "
-            f"whole number from 0 to {len(question.options) - 1}, not null.",
+            _(
+                "%(where)s: question %(question)s is not optional: report must be "
+                "a whole number from 0 to %(last)s, not null."
+            )
+            % {"where": where, "question": question.pk, "last": last},
             where,
         )
     if report is not None and (
         not _is_int(report) or not 0 <= report < len(question.options)
     ):
-        raise SubmissionError(
-            400,
-            f"{where}: report must be a whole number from 0 to "
-            f"{len(question.options) - 1}"
-            + (", or null to leave it unanswered." if question.optional else "."),
-            where,
+        message = (
+            _(
+                "%(where)s: report must be a whole number from 0 to %(last)s, or "
+                "null to leave it unanswered."
+            )
+            if question.optional
+            else _("%(where)s: report must be a whole number from 0 to %(last)s.")
         )
+        raise SubmissionError(400, message % {"where": where, "last": last}, where)
     if entry["spec_version"] != question.spec_version:
         raise SubmissionError(
             409,
-            f"{where}: the question's design has changed since the page was "
-            "loaded. Reload the page and answer again.",
+            _(
+                "%(where)s: the question's design has changed since the page was "
+                "loaded. Reload the page and answer again."
+            )
+            % {"where": where},
             where,
         )
     return question, report

@@ -7,8 +7,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils import timezone, translation
 from django.views.decorators.http import require_GET
 
 from surveys.access.selectors import (
@@ -18,6 +17,7 @@ from surveys.access.selectors import (
 )
 from surveys.models import Survey
 from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity
+from surveys.respond.messages import page_messages
 from surveys.respond.selectors import (
     published_survey,
     respondent_questions,
@@ -29,14 +29,22 @@ from surveys.respond.selectors import (
 def render_survey_page(
     request: HttpRequest, survey: Survey, *, preview: bool
 ) -> HttpResponse:
-    """The respondent page; the researcher's preview shows the same page."""
+    """The respondent page, in the survey's language; the researcher's preview
+    shows the same page."""
+    with translation.override(survey.language):
+        return _render_survey_page(request, survey, preview=preview)
+
+
+def _render_survey_page(
+    request: HttpRequest, survey: Survey, *, preview: bool
+) -> HttpResponse:
     questions = respondent_questions(survey)
     config = {
         "slug": survey.slug,
         "submitUrl": reverse("api:submit", args=[survey.slug]),
         "preview": preview,
         "consent": bool(survey.consent),
-        "answersText": answers_text(),
+        "messages": page_messages(questions=len(questions)),
         "access": respondent_access(survey),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
@@ -79,26 +87,6 @@ def render_survey_page(
     return render(request, "surveys/respond.html", context)
 
 
-def answers_text() -> dict[str, str]:
-    """What the page's script says about optional questions and missing
-    answers, translated here (the script holds no text of its own)."""
-    return {
-        "noAnswer": gettext("Not answered"),
-        "noAnswerNote": gettext(
-            "Sent as it is, not randomized: the survey learns that you did not "
-            "answer this question, though not what your answer would have been."
-        ),
-        "leftOne": gettext(
-            "Please answer every question that is not optional (1 question left)."
-        ),
-        # {count}: replaced by the page's script.
-        "leftMany": gettext(
-            "Please answer every question that is not optional ({count} questions "
-            "left)."
-        ),
-    }
-
-
 @require_GET
 def survey_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render_survey_page(request, published_survey(slug), preview=False)
@@ -108,8 +96,13 @@ def survey_page(request: HttpRequest, slug: str) -> HttpResponse:
 def transparency_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Everything an outsider needs to check what the respondent page does:
     each design's exact matrix, epsilon and client spec, and the hashes of the
-    scripts the page loads."""
+    scripts the page loads, in the survey's language."""
     survey = published_survey(slug)
+    with translation.override(survey.language):
+        return _render_transparency_page(request, survey)
+
+
+def _render_transparency_page(request: HttpRequest, survey: Survey) -> HttpResponse:
     designs = [q.get_design() for q in survey.questions.all()]
     context = {
         "survey": survey,

@@ -1,0 +1,92 @@
+"""Every word the respondent page's script shows, translated here into the
+survey's language: the script holds no text of its own.
+
+Placeholders in braces (``{number}``) are filled in by the script. Counted
+sentences come as finished sentences per count, so each language's plural rules
+apply without any in the browser. The access messages (invitation, panel) come
+with the access settings, from :func:`surveys.access.selectors.respondent_access`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext, ngettext
+
+
+def page_messages(*, questions: int) -> dict[str, Any]:
+    """The script's words for a page of ``questions`` questions."""
+    return {
+        **_question_messages(),
+        **_receipt_messages(),
+        **_sending_messages(),
+        "questionsLeft": {
+            str(count): ngettext(
+                "Please answer every question that is not optional (%(count)d "
+                "question left).",
+                "Please answer every question that is not optional (%(count)d "
+                "questions left).",
+                count,
+            )
+            % {"count": count}
+            for count in range(1, questions + 1)
+        },
+    }
+
+
+def _question_messages() -> dict[str, str]:
+    return {
+        "plainLabel": gettext("Asked plainly:"),
+        "plainText": gettext("sent exactly as you answer. It is not protected."),
+        "plainReceipt": gettext("Asked plainly: sent exactly as you answered."),
+        "unsafe": gettext("Question {number} cannot be answered safely: {reason}."),
+        "refused": gettext(
+            "{reason} Nothing has been sent. Please let the people running this "
+            "survey know."
+        ),
+        "noAnswer": gettext("Not answered"),
+        "noAnswerNote": gettext(
+            "Sent as it is, not randomized: the survey learns that you did not "
+            "answer this question, though not what your answer would have been."
+        ),
+    }
+
+
+def _receipt_messages() -> dict[str, str]:
+    return {
+        "previewIntro": gettext(
+            "Preview: nothing was sent. A respondent's device would have sent these "
+            "answers."
+        ),
+        "previewKept": gettext("Nothing is kept in this browser during a preview."),
+        "kept": gettext(
+            "This browser keeps the randomized answers above (never your own "
+            "choices, and not answers to questions asked plainly) until {date}, so "
+            "that this survey is not answered twice from here, which would let the "
+            "randomness be averaged away. Anyone using this browser could see them "
+            "until then."
+        ),
+        "received": gettext("Thank you. Your answers were received."),
+        "removed": gettext(
+            "Removed: this browser no longer keeps anything from this survey."
+        ),
+    }
+
+
+def _sending_messages() -> dict[str, str]:
+    return {
+        "sending": gettext("Sending your answers…"),
+        "retry": gettext("Try sending again"),
+        "offline": gettext(
+            "Your answers could not be sent: check your connection and try again."
+        ),
+        "busy": gettext(
+            "The server could not take your answers just now. Please try again in "
+            "a moment."
+        ),
+        "refusedStatus": gettext("Your answers were refused (error {status})."),
+        "sendAgain": gettext("Send my answers again"),
+        "notConfirmed": gettext(
+            "Your answers were not confirmed yet. Send them again to finish."
+        ),
+    }

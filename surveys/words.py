@@ -1,0 +1,27 @@
+"""The pure core's sentences in the active language: Django's ``gettext`` and the
+language's number format, handed to :mod:`estimation` as a ``Translator``."""
+
+from __future__ import annotations
+
+from django.utils.formats import get_format
+from django.utils.translation import gettext, ngettext, pgettext
+
+from estimation import Band
+from estimation.words import Translator
+
+
+def active_translator() -> Translator:
+    """A translator for the language active now (a survey's, inside
+    ``translation.override``), so design sentences match the page around them."""
+    return Translator(
+        gettext=gettext,
+        ngettext=ngettext,
+        decimal=str(get_format("DECIMAL_SEPARATOR")),
+        # Spanish writes "75 %" (a no-break space before the sign), English "75%".
+        percent_sign=pgettext("after a percentage", "%"),
+    )
+
+
+def band_name(band: Band) -> str:
+    """A privacy band's name for people, in the active language."""
+    return gettext(band.name)
