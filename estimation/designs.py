@@ -103,7 +103,8 @@ def _option_name(
     if labels is not None:
         return f"“{labels[index]}”"
     if k == 2:
-        return f"“{(tr.gettext('No'), tr.gettext('Yes'))[index]}”"
+        answer = tr.gettext("Yes") if index == 1 else tr.gettext("No")
+        return f"“{answer}”"
     return tr.gettext("option %(number)s") % {"number": index + 1}
 
 

@@ -64,6 +64,7 @@ class SurveySerializer(serializers.ModelSerializer):
             "public_title",
             "introduction",
             "consent",
+            "language",
             "status",
             "state",
             "slug",
@@ -85,6 +86,14 @@ class SurveySerializer(serializers.ModelSerializer):
             "respondent_url",
         ]
         read_only_fields = ["status", "created_at", "published_at"]
+        extra_kwargs = {
+            "language": {
+                "help_text": "The language respondents read (one of the site's "
+                "LANGUAGES codes, such as en or es): their pages, the protection "
+                "sentences and the public API's messages. The survey's texts are "
+                "written in it. Frozen at publishing."
+            }
+        }
 
     @extend_schema_field(serializers.IntegerField())
     def get_response_count(self, survey: Survey) -> int:

@@ -17,7 +17,7 @@ from surveys.builder.services import (
     question_design,
     survey_locked_fields,
 )
-from surveys.models import Question, Survey
+from surveys.models import Question, Survey, language_choices
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 MAX_PLANNED = 10_000_000
@@ -64,15 +64,30 @@ class DateTimeLocalInput(forms.DateTimeInput):
 
 
 class SurveyForm(forms.Form):
+    # Choices are read when a form is made, never when this module is imported.
+    language = forms.TypedChoiceField(
+        choices=language_choices,
+        initial="en",
+        # A form posted without it (an older page) keeps the default.
+        required=False,
+        empty_value="en",
+        label="Language",
+        help_text="The language respondents read: their pages, the sentences "
+        "that say how each answer is protected, and the messages they may get "
+        "are in it. Write the public title, introduction, consent statement, "
+        "questions and options in this language too. It cannot change after "
+        "publishing.",
+    )
     title = forms.CharField(
         max_length=200,
         label="Title",
-        help_text="For you and your team; respondents see the public title.",
+        help_text="For you and your team; respondents see the public title, or "
+        "this title when there is none.",
     )
     public_title = forms.CharField(
         max_length=200,
         required=False,
-        label="Public title (optional)",
+        label="Public title (optional, in the survey language)",
         help_text="Shown to respondents, in their browser tab and history. A "
         "neutral one (“Spring questionnaire”) keeps the topic off shared screens; "
         "empty uses the title.",
@@ -87,14 +102,14 @@ class SurveyForm(forms.Form):
     )
     introduction = forms.CharField(
         required=False,
-        label="Introduction (optional)",
+        label="Introduction (optional, in the survey language)",
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text="Plain text shown above the questions; line breaks are kept, "
         "and web addresses (https://…) and [label](https://…) become links.",
     )
     consent = forms.CharField(
         required=False,
-        label="Consent statement (optional)",
+        label="Consent statement (optional, in the survey language)",
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text="If set, respondents see it first and choose “I agree” or “I do "
         "not agree”; the questions appear only after they agree. Links as in the "
@@ -225,7 +240,7 @@ class DesignForm(forms.Form):
     )
     options = forms.CharField(
         required=False,
-        label="Options (one per line)",
+        label="Options (one per line, in the survey language)",
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text=(
             f"For multiple-choice and direct questions: 2 to {MAX_OPTIONS} options, "
@@ -404,7 +419,7 @@ class DesignForm(forms.Form):
 
 class QuestionForm(DesignForm):
     text = forms.CharField(
-        label="Question text",
+        label="Question text (in the survey language)",
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Plain text, shown to respondents as written.",

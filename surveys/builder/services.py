@@ -16,7 +16,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
 from surveys.access.selectors import survey_is_full
@@ -122,6 +123,8 @@ EDITABLE_SURVEY_FIELDS = frozenset(
         "public_title",
         "introduction",
         "consent",
+        # The language respondents read, and the researcher writes in.
+        "language",
         "opens_at",
         "closes_at",
         "planned_responses",
@@ -198,9 +201,27 @@ def survey_update(*, survey: Survey, **fields: Any) -> Survey:
     if "slug" in fields and fields["slug"] != survey.slug:
         fields["slug"] = validate_slug(fields["slug"], survey)
     _check_limit_above_stored(survey, fields.get("response_limit"))
+    language_before = survey.language
     for name, value in fields.items():
         setattr(survey, name, value)
-    return _save_survey(survey)
+    saved = _save_survey(survey)
+    if saved.language != language_before:
+        _relabel_yes_no(saved, language_before)
+    return saved
+
+
+def yes_no_options(language: str) -> list[str]:
+    """A yes/no question's answers in the survey's language: respondents read
+    them, so they are the survey's words like every other option."""
+    with translation.override(language):
+        return [gettext("No"), gettext("Yes")]
+
+
+def _relabel_yes_no(survey: Survey, language_before: str) -> None:
+    """A draft's yes/no questions that kept the old language's answers take
+    the new one's; answers the researcher wrote stay as written."""
+    old, new = yes_no_options(language_before), yes_no_options(survey.language)
+    survey.questions.filter(kind=Question.Kind.YES_NO, options=old).update(options=new)
 
 
 def _check_limit_above_stored(survey: Survey, limit: int | None) -> None:
@@ -371,11 +392,13 @@ def question_design(
     return built
 
 
-def _clean_options(kind: str, options: Sequence[str] | None) -> list[str]:
+def _clean_options(
+    kind: str, options: Sequence[str] | None, language: str
+) -> list[str]:
     if kind not in Question.Kind.values:
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
     if kind == Question.Kind.YES_NO:
-        return list(options) if options else list(YES_NO_OPTIONS)
+        return list(options) if options else yes_no_options(language)
     labels = [str(o).strip() for o in options or [] if str(o).strip()]
     if not 2 <= len(labels) <= MAX_OPTIONS:
         raise ValidationError(
@@ -387,10 +410,11 @@ def _clean_options(kind: str, options: Sequence[str] | None) -> list[str]:
 
 
 def _question_content(
-    kind: str, options: Sequence[str] | None, design: Mapping[str, Any]
+    kind: str, options: Sequence[str] | None, design: Mapping[str, Any], language: str
 ) -> tuple[list[str], dict[str, Any]]:
-    """Validated option labels and the design as stored."""
-    labels = _clean_options(kind, options)
+    """Validated option labels (a yes/no question's in ``language`` unless
+    given) and the design as stored."""
+    labels = _clean_options(kind, options, language)
     return labels, question_design(kind=kind, options=labels, design=design).to_dict()
 
 
@@ -405,7 +429,7 @@ def question_create(
 ) -> Question:
     """A question of a draft; ``optional`` lets it go unanswered (stored as missing)."""
     survey_require_draft(survey, "add questions")
-    labels, design_data = _question_content(kind, options, design)
+    labels, design_data = _question_content(kind, options, design, survey.language)
     last = (
         survey.questions.order_by("-position")
         .values_list("position", flat=True)
@@ -435,7 +459,9 @@ def question_update(
     optional: bool = False,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
-    labels, design_data = _question_content(kind, options, design)
+    labels, design_data = _question_content(
+        kind, options, design, question.survey.language
+    )
     question.text, question.kind = text.strip(), kind
     question.options, question.design = labels, design_data
     question.optional = optional

@@ -293,7 +293,8 @@ def _save_question(
             **target,
             text=data["text"],
             kind=data["kind"],
-            options=data["labels"],
+            # A yes/no question's answers come in the survey's language.
+            options=None if data["kind"] == Question.Kind.YES_NO else data["labels"],
             design=data["design"],
             optional=data["optional"],
         )

@@ -38,6 +38,7 @@ CHANGES = {
     ),
     "planned_responses": ("777", 777),
     "consent": ("I agree to new terms", "I agree to new terms"),
+    "language": ("es", "es"),
     "access_mode": ("invitation", "invitation"),
     "panel_id_parameter": ("PID", "PID"),
     "response_limit": ("900", 900),

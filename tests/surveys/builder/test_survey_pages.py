@@ -85,8 +85,9 @@ def test_a_researcher_creates_a_survey(as_owner, owner):
 def test_the_new_survey_form_has_labelled_fields(as_owner):
     page = as_owner.get(url("create")).content.decode()
     for label in [
+        "Language",
         "Title",
-        "Introduction (optional)",
+        "Introduction (optional, in the survey language)",
         "Opens at (optional)",
         "Closes at (optional)",
         "Planned number of respondents",
