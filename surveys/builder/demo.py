@@ -40,14 +40,65 @@ DEMO_QUESTIONS: list[dict[str, Any]] = [
         "design": {"name": "direct", "k": 4},
     },
 ]
+DEMO_TITLE = "Demo: a few sensitive questions"
+DEMO_INTRODUCTION = (
+    "This demo shows how randomized response protects you.\n"
+    "Answer truthfully: your device scrambles your answers before sending them."
+)
+# The demo written in another language: the same questions and designs in the
+# same order (so the simulated truth is the same), the texts in that language.
+# A yes/no question's answers come from the survey's language.
+DEMO_TRANSLATIONS: dict[str, dict[str, Any]] = {
+    "es": {
+        "title": "Demostración: algunas preguntas delicadas",
+        "introduction": (
+            "Esta demostración muestra cómo le protege la respuesta aleatorizada.\n"
+            "Responda con sinceridad: su dispositivo altera sus respuestas al azar "
+            "antes de enviarlas."
+        ),
+        "questions": [
+            ("En los últimos 12 meses, ¿ha consumido alguna droga recreativa?", None),
+            (
+                "¿Ha copiado alguna vez las respuestas de otra persona en un examen?",
+                None,
+            ),
+            (
+                "¿Con qué frecuencia ha pagado un soborno a un funcionario?",
+                ["Nunca", "Una vez", "Algunas veces", "A menudo"],
+            ),
+            ("¿Cuál es su grupo de edad?", ["18-29", "30-44", "45-64", "65 o más"]),
+        ],
+    },
+}
+
+
+def demo_content(language: str) -> tuple[str, str, list[dict[str, Any]]]:
+    """The demo's title, introduction and questions in ``language`` (English
+    when it has no translation)."""
+    translated = DEMO_TRANSLATIONS.get(language)
+    if translated is None:
+        return DEMO_TITLE, DEMO_INTRODUCTION, DEMO_QUESTIONS
+    questions = []
+    for question, (text, options) in zip(
+        DEMO_QUESTIONS, translated["questions"], strict=True
+    ):
+        changed = {**question, "text": text}
+        if options is not None:
+            changed["options"] = options
+        questions.append(changed)
+    return translated["title"], translated["introduction"], questions
 
 
 @transaction.atomic
 def demo_seed(
-    *, password: str | None = None, respondents: int = DEMO_RESPONDENTS
+    *,
+    password: str | None = None,
+    respondents: int = DEMO_RESPONDENTS,
+    language: str = "en",
 ) -> tuple[Survey, str | None]:
     """Create the demo researcher and the published demo survey, once, and
-    answer it with ``respondents`` simulated people, once (0: none).
+    answer it with ``respondents`` simulated people, once (0: none). A new
+    demo is written in ``language`` (an existing one keeps its own).
 
     Returns the survey and the password if the researcher was created now
     (``None`` when it already existed and kept its password).
@@ -62,19 +113,17 @@ def demo_seed(
         user = users.objects.create_user(DEMO_USERNAME, password=created_password)
     survey = Survey.objects.filter(slug=DEMO_SLUG).first()
     if survey is None:
+        title, introduction, questions = demo_content(language)
         survey = survey_create(
             owner=user,
-            title="Demo: a few sensitive questions",
-            introduction=(
-                "This demo shows how randomized response protects you.\n"
-                "Answer truthfully: your device scrambles your answers before "
-                "sending them."
-            ),
+            title=title,
+            introduction=introduction,
+            language=language,
             planned_responses=1000,
         )
         survey.slug = DEMO_SLUG
         survey.save(update_fields=["slug"])
-        for question in DEMO_QUESTIONS:
+        for question in questions:
             question_create(survey=survey, **question)
         survey = survey_publish(survey=survey)
     demo_simulate(survey=survey, respondents=respondents)

@@ -1,5 +1,6 @@
 from argparse import ArgumentParser
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from surveys.builder.demo import DEMO_USERNAME, demo_seed
@@ -20,11 +21,19 @@ class Command(BaseCommand):
             help="Simulated respondents to answer the demo with, once "
             f"(default {DEMO_RESPONDENTS}; 0 for none).",
         )
+        parser.add_argument(
+            "--language",
+            default="en",
+            choices=[code for code, _ in settings.LANGUAGES],
+            help="The language a new demo survey is written in (default en).",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         respondents = options["respondents"]
         assert isinstance(respondents, int)
-        survey, password = demo_seed(respondents=respondents)
+        language = options["language"]
+        assert isinstance(language, str)
+        survey, password = demo_seed(respondents=respondents, language=language)
         self.stdout.write(f"Demo survey: /s/{survey.slug}/")
         if survey.simulation:
             self.stdout.write(

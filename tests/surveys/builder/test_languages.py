@@ -100,3 +100,20 @@ def test_a_copy_keeps_the_language(owner):
     api = token_client(owner)
     copied = api.post(f"{SURVEYS}{survey.pk}/duplicate/").json()
     assert copied["language"] == "es"
+
+
+def test_the_demo_can_be_written_in_spanish():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", respondents=0, language="es", stdout=StringIO())
+    survey = Survey.objects.get(slug="demo")
+    assert survey.language == "es"
+    assert survey.title == "Demostración: algunas preguntas delicadas"
+    texts = list(survey.questions.values_list("text", "options"))
+    assert texts[0] == (
+        "En los últimos 12 meses, ¿ha consumido alguna droga recreativa?",
+        ["No", "Sí"],
+    )
+    assert texts[2][1] == ["Nunca", "Una vez", "Algunas veces", "A menudo"]
