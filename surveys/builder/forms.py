@@ -87,7 +87,7 @@ class SurveyForm(forms.Form):
     public_title = forms.CharField(
         max_length=200,
         required=False,
-        label="Public title (optional, in the survey language)",
+        label="Public title (optional), in the survey language",
         help_text="Shown to respondents, in their browser tab and history. A "
         "neutral one (“Spring questionnaire”) keeps the topic off shared screens; "
         "empty uses the title.",
@@ -102,14 +102,14 @@ class SurveyForm(forms.Form):
     )
     introduction = forms.CharField(
         required=False,
-        label="Introduction (optional, in the survey language)",
+        label="Introduction (optional), in the survey language",
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text="Plain text shown above the questions; line breaks are kept, "
         "and web addresses (https://…) and [label](https://…) become links.",
     )
     consent = forms.CharField(
         required=False,
-        label="Consent statement (optional, in the survey language)",
+        label="Consent statement (optional), in the survey language",
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text="If set, respondents see it first and choose “I agree” or “I do "
         "not agree”; the questions appear only after they agree. Links as in the "
@@ -240,7 +240,7 @@ class DesignForm(forms.Form):
     )
     options = forms.CharField(
         required=False,
-        label="Options (one per line, in the survey language)",
+        label="Options (one per line), in the survey language",
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text=(
             f"For multiple-choice and direct questions: 2 to {MAX_OPTIONS} options, "
@@ -419,7 +419,7 @@ class DesignForm(forms.Form):
 
 class QuestionForm(DesignForm):
     text = forms.CharField(
-        label="Question text (in the survey language)",
+        label="Question text, in the survey language",
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Plain text, shown to respondents as written.",

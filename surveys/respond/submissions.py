@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -37,6 +38,9 @@ from surveys.respond.selectors import published_survey
 from surveys.respond.strata import stratum_encode, stratum_size
 
 RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
+# How long a refusal's language is remembered for a link (a draft may still
+# change its language; a published survey's is frozen).
+LANGUAGE_CACHE_SECONDS = 60
 # What an invitation-only or panel survey's page sends besides the answers.
 ACCESS_FIELDS = ("invitation", "participant")
 
@@ -76,16 +80,22 @@ def submission_record(*, slug: str, payload: Any) -> tuple[Receipt, bool]:
 
 def submission_language(slug: str) -> str:
     """The language to refuse a submission in before its survey is read (too
-    large, not JSON, too many): the survey's, from memory when this process has
-    seen it, else from its row; the site's when there is no such survey. Only
-    refusals ask, so the path that stores costs no query more."""
+    large, not JSON, too many): the survey's, the site's when there is no such
+    survey. Only refusals ask, so the path that stores costs nothing more; and
+    a flood of throttled requests reads the cache the throttle already uses,
+    not the database (a published survey's language never changes)."""
     remembered = _seen.get(slug)
     if remembered is not None:
         return remembered.language
-    language = (
-        Survey.objects.filter(slug=slug).values_list("language", flat=True).first()
-    )
-    return language or settings.LANGUAGE_CODE
+    key = f"survey-language:{slug}"
+    language = cache.get(key)
+    if language is None:
+        language = (
+            Survey.objects.filter(slug=slug).values_list("language", flat=True).first()
+            or settings.LANGUAGE_CODE
+        )
+        cache.set(key, language, LANGUAGE_CACHE_SECONDS)
+    return str(language)
 
 
 def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:

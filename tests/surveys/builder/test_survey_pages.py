@@ -87,7 +87,7 @@ def test_the_new_survey_form_has_labelled_fields(as_owner):
     for label in [
         "Language",
         "Title",
-        "Introduction (optional, in the survey language)",
+        "Introduction (optional), in the survey language",
         "Opens at (optional)",
         "Closes at (optional)",
         "Planned number of respondents",
