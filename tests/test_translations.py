@@ -42,6 +42,7 @@ RESPONDENT_SOURCES = frozenset(
         "surveys/api/public.py",
         "surveys/ratelimit.py",
         "surveys/words.py",
+        "surveys/templatetags/times.py",
         "config/errors.py",
         "estimation/bands.py",
         "estimation/designs.py",

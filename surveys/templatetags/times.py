@@ -13,15 +13,19 @@ from django import template
 from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import pgettext
 
 register = template.Library()
-TIME_FORMAT = "j F Y, H:i"
 
 
 def time_with_zone(value: datetime.datetime) -> str:
-    """``25 November 2026, 14:00 UTC``: the moment in the current zone, named."""
+    """``25 November 2026, 14:00 UTC``: the moment in the current zone, named,
+    written as the active language writes dates (a Spanish survey's page:
+    ``25 de noviembre de 2026, 14:00 UTC``)."""
     local = timezone.localtime(value)
-    return f"{dateformat.format(local, TIME_FORMAT)} {local.tzname()}"
+    # Django's date format syntax; each language's catalogue holds its own.
+    pattern = pgettext("date and time format", "j F Y, H:i")
+    return f"{dateformat.format(local, pattern)} {local.tzname()}"
 
 
 @register.filter

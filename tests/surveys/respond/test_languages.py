@@ -3,6 +3,7 @@ words and public API refusals all speak Spanish; an English survey stays English
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 
@@ -119,6 +120,15 @@ def test_a_closed_spanish_survey_says_so_in_spanish(client, draft_survey):
     survey_close(survey=survey)
     page = page_of(client, survey)
     assert "Esta encuesta no admite respuestas: está cerrada." in page
+
+
+def test_a_scheduled_spanish_survey_gives_its_opening_as_spanish_dates(
+    client, draft_survey
+):
+    opens = datetime.datetime(2030, 11, 25, 14, 0, tzinfo=datetime.UTC)
+    page = page_of(client, spanish(draft_survey, opens_at=opens))
+    assert "no admite respuestas hasta el " in page
+    assert ">25 de noviembre de 2030, 14:00 UTC</time>" in page
 
 
 def test_the_public_definition_speaks_the_survey_language(client, draft_survey):
