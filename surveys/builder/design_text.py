@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
+from django.utils import translation
 
 from estimation import (
     Design,
@@ -25,6 +26,7 @@ from estimation import (
     what_an_observer_learns,
 )
 from estimation.words import format_epsilon, percent
+from surveys.words import active_translator
 
 # The prevalence the precision sentence assumes: of Yes for yes/no questions,
 # of the least favourable option otherwise.
@@ -141,10 +143,27 @@ def design_warning(design: Design, limit: float) -> str | None:
     return None
 
 
+def respondent_sentence(design: Design, labels: Sequence[str], language: str) -> str:
+    """What respondents read about this design, in the survey's language: the
+    builder's own sentences stay in English, this one is the respondents'."""
+    with translation.override(language):
+        tr = active_translator()
+        text = design.describe(labels, tr)
+        if design.randomized:
+            text += " " + what_an_observer_learns(design.epsilon, translator=tr)
+    return text
+
+
 def design_summary(
-    design: Design, labels: Sequence[str], n: int | None
+    design: Design,
+    labels: Sequence[str],
+    n: int | None,
+    *,
+    language: str | None = None,
 ) -> dict[str, Any]:
-    """Everything the design preview shows; ``n`` is the planned respondents."""
+    """Everything the design preview shows; ``n`` is the planned respondents.
+    With the ``language`` of a survey not in English, also what its respondents
+    read, in that language."""
     epsilon = design.epsilon
     planned = n is not None and n >= 1
     band = privacy_band(epsilon)
@@ -167,4 +186,10 @@ def design_summary(
             else None
         ),
         "precision": precision_sentence(design, labels, n) if planned else None,
+        "respondent_language": language,
+        "respondent_sentence": (
+            respondent_sentence(design, labels, language)
+            if language and language != "en"
+            else None
+        ),
     }

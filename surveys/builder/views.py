@@ -177,7 +177,15 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_owner(request.user, pk)
     questions = [
-        (q, design_summary(q.get_design(), q.options, survey.planned_responses))
+        (
+            q,
+            design_summary(
+                q.get_design(),
+                q.options,
+                survey.planned_responses,
+                language=survey.language,
+            ),
+        )
         for q in survey.questions.all()
     ]
     context = {

@@ -117,3 +117,26 @@ def test_the_demo_can_be_written_in_spanish():
         ["No", "Sí"],
     )
     assert texts[2][1] == ["Nunca", "Una vez", "Algunas veces", "A menudo"]
+
+
+def test_the_survey_page_shows_what_spanish_respondents_read(as_owner, owner):
+    survey = survey_create(owner=owner, title="T", language="es")
+    question_create(
+        survey=survey,
+        text="¿Ha mentido alguna vez?",
+        kind="yes_no",
+        design={"name": "warner", "p": 0.75},
+    )
+    page = as_owner.get(url("detail", survey.pk)).content.decode()
+    assert '<h3 lang="es">¿Ha mentido alguna vez?</h3>' in page
+    assert (
+        '<dd lang="es" class="respondent-sentence">Su dispositivo lanza en secreto '
+        "una moneda sesgada. 75\u00a0% de las veces"
+    ) in page
+    # The builder's own sentences stay in English.
+    assert "of respondents answer truthfully" in page
+
+
+def test_an_english_survey_page_has_no_second_sentence(as_owner, open_survey):
+    page = as_owner.get(url("detail", open_survey.pk)).content.decode()
+    assert "What respondents read" not in page
