@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     page_path,
     receipt_items,
 )
+from tests.browser.test_accessibility import axe_source, violations  # noqa: F401
 
 # Words of the English page: none may be left on the Spanish one.
 ENGLISH = [
@@ -41,7 +42,7 @@ def assert_no_english(text: str) -> None:
     assert left == [], left
 
 
-def test_the_demo_is_answered_in_spanish(visit):
+def test_the_demo_is_answered_in_spanish(visit, axe_source):  # noqa: F811
     survey, _ = demo_seed(respondents=0, language="es")
     respondent = visit()
     page = respondent.page
@@ -58,6 +59,7 @@ def test_the_demo_is_answered_in_spanish(visit):
     )
     expect(warner).to_contain_text("75\u00a0% de las veces")
     expect(page.get_by_role("radio", name="Sí", exact=True).first).to_be_visible()
+    assert violations(page, axe_source) == [], "Spanish survey page"
 
     # Sending too early: the page script's words, with Spanish plurals.
     send = page.get_by_role("button", name="Enviar mis respuestas")
@@ -83,6 +85,7 @@ def test_the_demo_is_answered_in_spanish(visit):
         "Aleatorizada en su dispositivo"
     )
     assert_no_english(receipt.inner_text())
+    assert violations(page, axe_source) == [], "Spanish receipt"
 
     body = check_requests(respondent, survey)
     check_storage(respondent, survey, body)
