@@ -75,6 +75,12 @@ class Survey(models.Model):
     # texts (titles, introduction, consent, questions, options) in it, and the
     # respondent pages and the public API speak it (docs/languages.md).
     language = models.CharField(max_length=8, choices=language_choices, default="en")
+    # Further languages respondents may choose (surveys/languages.py): each is
+    # offered only once its translation is complete, and freezes at publishing.
+    offered_languages = models.JSONField(default=list, blank=True)
+    # The researcher's texts in those languages: {"es": {"title": ...,
+    # "public_title": ..., "introduction": ..., "consent": ...}}.
+    translations = models.JSONField(default=dict, blank=True)
     introduction = models.TextField(blank=True)
     # Shown before the questions, which appear only once the respondent agrees.
     # A page step, never stored: declining sends nothing (docs/methodology.md).
@@ -194,6 +200,10 @@ class Question(models.Model):
     # May be left unanswered (direct) or answered "prefer not to answer"
     # (randomized); either way no answer row is stored.
     optional = models.BooleanField(default=False)
+    # The text and options in the survey's other languages, options in the
+    # same order, so an answer's code means the same in each:
+    # {"es": {"text": ..., "options": [...]}} (surveys/languages.py).
+    translations = models.JSONField(default=dict, blank=True)
 
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.

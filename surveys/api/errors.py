@@ -32,7 +32,8 @@ def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
             response.data["redirect"] = exc.redirect
         return response
     if isinstance(exc, SurveyStateError):
-        return _response(status.HTTP_409_CONFLICT, str(exc))
+        field = getattr(exc, "field", None)
+        return _response(status.HTTP_409_CONFLICT, str(exc), field)
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database is unreachable (restarting, failing over): a 503 the
         # client can retry, not a 500. The message can name hosts: not logged.

@@ -23,6 +23,7 @@ from estimation import Design, design_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
+from surveys.languages import translation_problems
 from surveys.models import Question, Survey
 
 MAX_OPTIONS = 20
@@ -36,6 +37,12 @@ DESIGNS_FOR_KIND = {
 
 class SurveyStateError(Exception):
     """The survey's state does not allow this action; the message says why."""
+
+
+class IncompleteTranslationError(SurveyStateError):
+    """Publishing would offer a language whose translation lacks texts."""
+
+    field = "offered_languages"
 
 
 class LockedFieldsError(SurveyStateError):
@@ -204,6 +211,11 @@ def survey_update(*, survey: Survey, **fields: Any) -> Survey:
     language_before = survey.language
     for name, value in fields.items():
         setattr(survey, name, value)
+    if survey.language != language_before:
+        # The survey's own language is always offered, never as a translation.
+        survey.offered_languages = [
+            code for code in survey.offered_languages if code != survey.language
+        ]
     saved = _save_survey(survey)
     if saved.language != language_before:
         _relabel_yes_no(saved, language_before)
@@ -255,6 +267,9 @@ def survey_publish(*, survey: Survey) -> Survey:
     problems = limit_problems([(q.text, q.get_design()) for q in questions])
     if problems:
         raise SurveyStateError(" ".join(problems))
+    untranslated = translation_problems(survey, questions)
+    if untranslated:
+        raise IncompleteTranslationError(" ".join(untranslated))
     for question in questions:
         spec = question.get_design().client_spec()
         question.spec, question.spec_version = spec, spec_digest(spec)

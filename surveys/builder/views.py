@@ -47,6 +47,7 @@ from surveys.builder.services import (
     LockedFieldsError,
     SurveyStateError,
 )
+from surveys.languages import translation_problems
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
 
@@ -225,7 +226,8 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "total_text": format_epsilon(total),
             "total_band": privacy_band(total),
-            "problems": limit_problems([(q.text, d) for q, d in questions]),
+            "problems": limit_problems([(q.text, d) for q, d in questions])
+            + translation_problems(survey, [q for q, _d in questions]),
         }
         return render(request, "surveys/publish_confirm.html", context)
     return _change_state(

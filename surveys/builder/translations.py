@@ -1,0 +1,95 @@
+"""Changes to a survey's further languages and the researcher's translations.
+
+Drafts only: a translation is part of what respondents were asked, so it
+freezes at publishing like the texts it translates (docs/languages.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from surveys.builder.services import survey_require_draft
+from surveys.languages import (
+    SURVEY_TEXT_FIELDS,
+    extra_language_choices,
+    translation_gaps,
+)
+from surveys.models import Question, Survey
+
+
+def survey_languages_set(*, survey: Survey, languages: Sequence[str]) -> Survey:
+    """Choose the languages a draft offers besides its own, in the site's order."""
+    survey_require_draft(survey, "change the languages offered")
+    allowed = [code for code, _name in extra_language_choices(survey)]
+    unknown = sorted(set(languages) - set(allowed))
+    if unknown:
+        raise ValidationError(
+            {
+                "offered_languages": f"Cannot offer {', '.join(unknown)}: choose "
+                f"among {', '.join(allowed) or 'none'} (the survey's own language "
+                "is always offered)."
+            }
+        )
+    survey.offered_languages = [code for code in allowed if code in set(languages)]
+    survey.save(update_fields=["offered_languages"])
+    return survey
+
+
+def _clean_texts(texts: Mapping[str, Any]) -> dict[str, str]:
+    unknown = sorted(set(texts) - set(SURVEY_TEXT_FIELDS))
+    if unknown:
+        raise ValidationError({unknown[0]: "Not a translatable text of a survey."})
+    return {name: str(texts.get(name) or "").strip() for name in SURVEY_TEXT_FIELDS}
+
+
+def _clean_question(question: Question, given: Mapping[str, Any]) -> dict[str, Any]:
+    options = [str(o).strip() for o in given.get("options") or []]
+    if len(options) > len(question.options):
+        raise ValidationError(
+            {
+                "options": f"The question has {len(question.options)} options; "
+                f"{len(options)} translations were given."
+            }
+        )
+    return {"text": str(given.get("text") or "").strip(), "options": options}
+
+
+@transaction.atomic
+def survey_translation_update(
+    *,
+    survey: Survey,
+    language: str,
+    texts: Mapping[str, Any],
+    questions: Mapping[int, Mapping[str, Any]],
+) -> list[str]:
+    """Save a draft's translation into ``language``, complete or not.
+
+    ``questions`` maps question ids to ``{"text": ..., "options": [...]}``;
+    options keep the source's order, so an answer's code means the same in
+    every language. Returns what is still missing.
+    """
+    survey_require_draft(survey, "change translations")
+    if language not in dict(extra_language_choices(survey)):
+        raise ValidationError(
+            {"language": f"“{language}” is not a language this survey can offer."}
+        )
+    own = {q.pk: q for q in survey.questions.all()}
+    strangers = sorted(set(questions) - set(own))
+    if strangers:
+        raise ValidationError(
+            {"questions": f"Question {strangers[0]} is not in this survey."}
+        )
+    survey.translations = {**survey.translations, language: _clean_texts(texts)}
+    survey.save(update_fields=["translations"])
+    for pk, given in questions.items():
+        question = own[pk]
+        question.translations = {
+            **question.translations,
+            language: _clean_question(question, given),
+        }
+        question.save(update_fields=["translations"])
+    return translation_gaps(survey, survey.questions.all(), language)

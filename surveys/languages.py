@@ -1,0 +1,139 @@
+"""A survey's further languages: which a respondent may read it in, and the
+researcher's texts in each (docs/languages.md).
+
+A language beyond the survey's own is offered only when its translation is
+complete: every text that is not empty in the survey's language has a
+translation, and every question has as many translated options as options.
+Option codes are the same in every language, so answers pool into one estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils.translation import get_language_info
+
+from surveys.models import Question, Survey
+
+# The survey's own texts that a translation gives, in the order they are shown.
+SURVEY_TEXT_FIELDS = ("title", "public_title", "introduction", "consent")
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language as a switcher shows it: its code and its own name for itself."""
+
+    code: str
+    name: str
+
+
+def language_named(code: str) -> Language:
+    return Language(code, str(get_language_info(code)["name_local"]))
+
+
+def site_languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES]
+
+
+def extra_language_choices(survey: Survey) -> list[tuple[str, str]]:
+    """The languages a survey may offer besides its own."""
+    return [(c, n) for c, n in settings.LANGUAGES if c != survey.language]
+
+
+def survey_translation(survey: Survey, language: str) -> dict[str, str]:
+    stored = survey.translations.get(language) or {}
+    return {name: str(stored.get(name) or "") for name in SURVEY_TEXT_FIELDS}
+
+
+def question_translation(question: Question, language: str) -> tuple[str, list[str]]:
+    stored = question.translations.get(language) or {}
+    return str(stored.get("text") or ""), [str(o) for o in stored.get("options") or []]
+
+
+def translation_gaps(
+    survey: Survey, questions: Iterable[Question], language: str
+) -> list[str]:
+    """What the translation into ``language`` still lacks, in words a
+    researcher can act on; empty when it is complete."""
+    gaps = []
+    texts = survey_translation(survey, language)
+    for name in SURVEY_TEXT_FIELDS:
+        if getattr(survey, name).strip() and not texts[name].strip():
+            gaps.append(name.replace("_", " "))
+    for number, question in enumerate(questions, start=1):
+        text, options = question_translation(question, language)
+        if question.text.strip() and not text.strip():
+            gaps.append(f"question {number} text")
+        if len(options) != len(question.options) or not all(o.strip() for o in options):
+            gaps.append(f"question {number} options ({len(question.options)} needed)")
+    return gaps
+
+
+def translation_problems(survey: Survey, questions: Sequence[Question]) -> list[str]:
+    """One sentence per offered language whose translation is incomplete: what
+    publishing refuses."""
+    names = dict(extra_language_choices(survey))
+    problems = []
+    for code in survey.offered_languages:
+        gaps = translation_gaps(survey, questions, code)
+        if gaps:
+            problems.append(
+                f"The {names.get(code, code)} translation is incomplete: "
+                f"{', '.join(gaps)} missing. Complete it or stop offering it."
+            )
+    return problems
+
+
+def respondent_languages(survey: Survey) -> list[str]:
+    """The survey's language, then each offered language whose translation is
+    complete, in the site's order. Reads the survey's questions (prefetched by
+    :func:`surveys.respond.selectors.published_survey`)."""
+    questions = list(survey.questions.all())
+    complete = {
+        code
+        for code in survey.offered_languages
+        if code != survey.language and not translation_gaps(survey, questions, code)
+    }
+    return [survey.language] + [c for c in site_languages() if c in complete]
+
+
+def submission_languages(survey: Survey) -> list[str]:
+    """The languages a published survey's refusals may speak, from its row
+    alone: publishing refused any incomplete offered language, and froze them."""
+    return [survey.language] + [
+        code for code in survey.offered_languages if code != survey.language
+    ]
+
+
+@dataclass(frozen=True)
+class SurveyTexts:
+    """The researcher's survey texts as respondents read them in one language."""
+
+    title: str
+    introduction: str
+    consent: str
+
+
+def survey_texts(survey: Survey, language: str) -> SurveyTexts:
+    """The texts in ``language``; the survey's own where a translation is empty
+    (only a preview can meet one: respondents get complete languages only)."""
+    if language == survey.language:
+        return SurveyTexts(survey.respondent_title, survey.introduction, survey.consent)
+    texts = survey_translation(survey, language)
+
+    def pick(name: str) -> str:
+        return texts[name] or str(getattr(survey, name))
+
+    title = pick("public_title") if survey.public_title else pick("title")
+    return SurveyTexts(title, pick("introduction"), pick("consent"))
+
+
+def question_wording(question: Question, language: str) -> tuple[str, list[str]]:
+    """A question's text and option labels in ``language``, the survey's own
+    where the translation lacks them (as :func:`survey_texts`)."""
+    text, options = question_translation(question, language)
+    if len(options) != len(question.options) or not all(options):
+        options = list(question.options)
+    return text or question.text, options
