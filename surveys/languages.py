@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils.translation import get_language_info
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from surveys.models import Question, Survey
 
@@ -99,9 +100,11 @@ def respondent_languages(survey: Survey) -> list[str]:
     return [survey.language] + [c for c in site_languages() if c in complete]
 
 
-def submission_languages(survey: Survey) -> list[str]:
-    """The languages a published survey's refusals may speak, from its row
-    alone: publishing refused any incomplete offered language, and froze them."""
+def chosen_languages(survey: Survey) -> list[str]:
+    """The survey's language and those the researcher offers, complete or not,
+    from its row alone: a preview shows them all, and a published survey's are
+    all complete (publishing refused any other, and froze them), so its
+    refusals may speak them without reading its questions."""
     return [survey.language] + [
         code for code in survey.offered_languages if code != survey.language
     ]
@@ -133,7 +136,27 @@ def survey_texts(survey: Survey, language: str) -> SurveyTexts:
 def question_wording(question: Question, language: str) -> tuple[str, list[str]]:
     """A question's text and option labels in ``language``, the survey's own
     where the translation lacks them (as :func:`survey_texts`)."""
-    text, options = question_translation(question, language)
+    text, _options = question_translation(question, language)
+    return text or question.text, option_labels(question, language)
+
+
+def option_labels(question: Question, language: str) -> list[str]:
+    """A question's option labels in ``language``, the survey's own unless a
+    full set is translated; reads neither the text nor the database."""
+    _text, options = question_translation(question, language)
     if len(options) != len(question.options) or not all(options):
-        options = list(question.options)
-    return text or question.text, options
+        return list(question.options)
+    return options
+
+
+def language_asked(accept_language: str, offered: Sequence[str]) -> str:
+    """The first language of an ``Accept-Language`` header that is among
+    ``offered`` (a tag or its primary language), else the first offered.
+
+    The respondent page sends its own language, so its refusals speak it; the
+    header is read, never stored."""
+    for tag, _quality in parse_accept_lang_header(accept_language[:200]):
+        for code in (tag, tag.split("-")[0]):
+            if code in offered:
+                return code
+    return offered[0]

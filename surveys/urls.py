@@ -1,5 +1,6 @@
 from django.urls import path
 
+import surveys.converters  # noqa: F401  (registers <lang:>)
 from surveys.access import urls as access_urls
 from surveys.builder import views
 from surveys.results import export_views
@@ -48,6 +49,7 @@ urlpatterns = [
         name="export_estimates_json",
     ),
     path("<int:pk>/preview/", views.survey_preview, name="preview"),
+    path("<int:pk>/preview/<lang:lang>/", views.survey_preview, name="preview_in"),
     path("<int:pk>/publish/", views.survey_publish, name="publish"),
     path("<int:pk>/close/", views.survey_close, name="close"),
     path("<int:pk>/reopen/", views.survey_reopen, name="reopen"),

@@ -34,6 +34,7 @@ RESPONDENT_SOURCES = frozenset(
         "templates/503.html",
         "templates/surveys/respond.html",
         "templates/surveys/transparency.html",
+        "templates/surveys/_language_switcher.html",
         "surveys/respond/messages.py",
         "surveys/respond/selectors.py",
         "surveys/respond/submissions.py",

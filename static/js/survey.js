@@ -260,7 +260,8 @@ async function send(state) {
     reply = await fetch(config.submitUrl, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json" },
+      // The page's language, so that a refusal speaks it (never stored).
+      headers: { "Content-Type": "application/json", "Accept-Language": config.language },
       body: JSON.stringify({
         respondent_key: state.key,
         answers: state.answers,

@@ -46,6 +46,12 @@ from .serializers import (
 )
 
 
+def asked(request: Request) -> str:
+    """The language the respondent page asks its refusals in (it sends its
+    own as Accept-Language); read to choose a language, never stored."""
+    return str(request.headers.get("Accept-Language", ""))
+
+
 class ClientThrottle(BaseThrottle):
     """Per-client limits from :mod:`surveys.ratelimit`, the login's limiter too:
     the client's address is hashed and kept only in the cache, for one window."""
@@ -101,7 +107,9 @@ class PublicView(APIView):
     def throttled(self, request: Request, wait: float | None) -> None:
         """Refused in the survey's language, like every other refusal."""
         seconds = max(1, int(wait or 1))
-        with translation.override(submission_language(self.kwargs["slug"])):
+        with translation.override(
+            submission_language(self.kwargs["slug"], asked(request))
+        ):
             detail = self.too_many % {"wait": wait_text(seconds)}
         refusal = Throttled(detail=detail)
         refusal.wait = seconds  # becomes the Retry-After header
@@ -166,7 +174,9 @@ class Submission(PublicView):
     def post(self, request: Request, slug: str) -> HttpResponse:
         """Store one respondent's randomized answers; idempotent per respondent key."""
         payload = self._payload(request, slug)
-        receipt, created = submission_record(slug=slug, payload=payload)
+        receipt, created = submission_record(
+            slug=slug, payload=payload, asked=asked(request)
+        )
         # Rendered here: the receipt is plain data, and DRF's template response
         # costs more than the JSON on the hot path.
         return HttpResponse(
@@ -178,13 +188,13 @@ class Submission(PublicView):
     def _payload(self, request: Request, slug: str) -> object:
         """The parsed body, or a refusal in the survey's language."""
         if request.content_type.split(";")[0].strip() != "application/json":
-            with translation.override(submission_language(slug)):
+            with translation.override(submission_language(slug, asked(request))):
                 raise UnsupportedMediaType(
                     request.content_type, _("Send the answers as application/json.")
                 )
         limit = settings.SUBMISSION_MAX_BYTES
         if len(request.body) > limit:
-            with translation.override(submission_language(slug)):
+            with translation.override(submission_language(slug, asked(request))):
                 raise PayloadTooLarge(
                     _("The submission is larger than %(limit)d bytes.")
                     % {"limit": limit}
@@ -192,5 +202,5 @@ class Submission(PublicView):
         try:
             return json.loads(request.body)
         except ValueError:
-            with translation.override(submission_language(slug)):
+            with translation.override(submission_language(slug, asked(request))):
                 raise ParseError(_("The submission is not valid JSON.")) from None

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
@@ -47,7 +48,7 @@ from surveys.builder.services import (
     LockedFieldsError,
     SurveyStateError,
 )
-from surveys.languages import translation_problems
+from surveys.languages import chosen_languages, translation_problems
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
 
@@ -202,8 +203,13 @@ def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def survey_preview(request: HttpRequest, pk: int) -> HttpResponse:
-    return render_survey_page(request, survey_for_owner(request.user, pk), preview=True)
+def survey_preview(request: HttpRequest, pk: int, lang: str = "") -> HttpResponse:
+    """The respondent page of a draft or published survey, in any language it
+    offers (an incomplete translation shows the survey's own texts in its gaps)."""
+    survey = survey_for_owner(request.user, pk)
+    if lang and lang not in chosen_languages(survey):
+        raise Http404("This survey does not offer that language.")
+    return render_survey_page(request, survey, preview=True, language=lang)
 
 
 @login_required

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from estimation import Design, privacy_band, survey_epsilon, what_an_observer_learns
 from estimation.words import Translator, format_epsilon, percent
+from surveys.languages import question_wording, respondent_languages
 from surveys.models import Survey
 from surveys.words import active_translator, band_name
 
@@ -32,29 +33,43 @@ def published_survey(slug: str) -> Survey:
         raise Http404("No such survey.") from None
 
 
-def respondent_questions(survey: Survey) -> list[dict[str, Any]]:
+def page_language(survey: Survey, language: str | None) -> str:
+    """The language a respondent page is asked in: the survey's own when none
+    is named in the path, else one it offers complete, or 404."""
+    if language is None:
+        return survey.language
+    if language not in respondent_languages(survey):
+        raise Http404("This survey is not offered in that language.")
+    return language
+
+
+def respondent_questions(
+    survey: Survey, language: str | None = None
+) -> list[dict[str, Any]]:
     """Each question as the respondent page needs it: text, options, the spec
     the browser randomizes with, and how the answer is protected in plain words,
-    in the active language."""
+    in the active language; the researcher's texts in ``language`` (the
+    survey's own by default). Option codes are the same in every language."""
     tr = active_translator()
     items = []
     for question in survey.questions.all():
+        text, options = question_wording(question, language or survey.language)
         design = question.get_design()
         spec = question.spec or design.client_spec()
         band = privacy_band(design.epsilon)
         items.append(
             {
                 "id": question.pk,
-                "text": question.text,
+                "text": text,
                 "kind": question.kind,
-                "options": question.options,
+                "options": options,
                 "optional": question.optional,
                 "sensitive": design.randomized,
                 "epsilon": design.epsilon if design.private else None,
                 "epsilon_text": format_epsilon(design.epsilon, tr),
                 "band": band.key,
                 "band_name": band_name(band),
-                "protection": design.describe(labels=question.options, translator=tr),
+                "protection": design.describe(labels=options, translator=tr),
                 "observer": (
                     what_an_observer_learns(design.epsilon, translator=tr)
                     if design.randomized
@@ -105,13 +120,13 @@ def whole_response(designs: list[Design]) -> dict[str, Any] | None:
     }
 
 
-def transparency_questions(survey: Survey) -> list[dict[str, Any]]:
+def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
     """Each question's design in full for the transparency page: the exact
     matrix P(report | truth) as the browser uses it, and the spec it is sent."""
     tr = active_translator()
     items = []
     for question, shown in zip(
-        survey.questions.all(), respondent_questions(survey), strict=True
+        survey.questions.all(), respondent_questions(survey, language), strict=True
     ):
         design = question.get_design()
         rows = [
@@ -119,7 +134,7 @@ def transparency_questions(survey: Survey) -> list[dict[str, Any]]:
                 truth,
                 [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row],
             )
-            for truth, row in zip(question.options, design.matrix, strict=True)
+            for truth, row in zip(shown["options"], design.matrix, strict=True)
         ]
         items.append(
             {

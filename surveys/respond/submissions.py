@@ -32,6 +32,7 @@ from surveys.access.services import (
     completion_link,
     full_message,
 )
+from surveys.languages import chosen_languages, language_asked, option_labels
 from surveys.models import Question, Response, Survey
 from surveys.respond.response_store import NewResponse, Stored, response_store
 from surveys.respond.selectors import published_survey
@@ -61,8 +62,11 @@ class SubmissionError(Exception):
         return cls(refusal.status, refusal.message, redirect=refusal.redirect)
 
 
-def submission_record(*, slug: str, payload: Any) -> tuple[Receipt, bool]:
-    """:func:`response_record` for the survey at ``slug`` (404 if there is none).
+def submission_record(
+    *, slug: str, payload: Any, asked: str = ""
+) -> tuple[Receipt, bool]:
+    """:func:`response_record` for the survey at ``slug`` (404 if there is none),
+    refusing in the language ``asked`` if the survey offers it.
 
     An open survey this process has seen is taken from memory; the statement
     that stores re-checks it against its row. A refusal decided on the
@@ -72,41 +76,52 @@ def submission_record(*, slug: str, payload: Any) -> tuple[Receipt, bool]:
     remembered = _open_survey_seen(slug)
     if remembered is not None:
         try:
-            return response_record(survey=remembered, payload=payload)
+            return response_record(survey=remembered, payload=payload, asked=asked)
         except (Http404, SubmissionError):
             _forget(slug)
-    return response_record(survey=_remember(published_survey(slug)), payload=payload)
+    survey = _remember(published_survey(slug))
+    return response_record(survey=survey, payload=payload, asked=asked)
 
 
-def submission_language(slug: str) -> str:
+def submission_language(slug: str, asked: str = "") -> str:
     """The language to refuse a submission in before its survey is read (too
-    large, not JSON, too many): the survey's, the site's when there is no such
-    survey. Only refusals ask, so the path that stores costs nothing more; and
-    a flood of throttled requests reads the cache the throttle already uses,
-    not the database (a published survey's language never changes)."""
+    large, not JSON, too many): the one ``asked`` (the request's
+    Accept-Language) if the survey offers it, else the survey's, else the
+    site's when there is no such survey. Only refusals ask, so the path that
+    stores costs nothing more; and a flood of throttled requests reads the
+    cache the throttle already uses, not the database (a published survey's
+    languages never change)."""
     remembered = _seen.get(slug)
     if remembered is not None:
-        return remembered.language
-    key = f"survey-language:{slug}"
-    language = cache.get(key)
-    if language is None:
-        language = (
-            Survey.objects.filter(slug=slug).values_list("language", flat=True).first()
-            or settings.LANGUAGE_CODE
+        return language_asked(asked, chosen_languages(remembered))
+    key = f"survey-languages:{slug}"
+    languages = cache.get(key)
+    if languages is None:
+        survey = (
+            Survey.objects.filter(slug=slug)
+            .only("language", "offered_languages")
+            .first()
         )
-        cache.set(key, language, LANGUAGE_CACHE_SECONDS)
-    return str(language)
+        languages = (
+            " ".join(chosen_languages(survey)) if survey else settings.LANGUAGE_CODE
+        )
+        cache.set(key, languages, LANGUAGE_CACHE_SECONDS)
+    return language_asked(asked, str(languages).split())
 
 
-def response_record(*, survey: Survey, payload: Any) -> tuple[Receipt, bool]:
+def response_record(
+    *, survey: Survey, payload: Any, asked: str = ""
+) -> tuple[Receipt, bool]:
     """Store one respondent's randomized answers, exactly once.
 
     Returns the response's receipt and whether it was created now; a second
     submission with the same respondent key gets the first one's receipt.
     ``survey`` is only read (it may be the instance this process remembers).
-    A refusal speaks the survey's language.
+    A refusal and the receipt's labels speak the language ``asked`` (an
+    Accept-Language header) if the survey offers it, else the survey's; the
+    language is not stored (docs/methodology.md).
     """
-    with translation.override(survey.language):
+    with translation.override(language_asked(asked, chosen_languages(survey))):
         return _response_record(survey, payload)
 
 
@@ -369,6 +384,7 @@ def response_receipt(
     """The receipt of a response to ``survey``: its (question id, report,
     spec version) rows in question order, with each report's label."""
     questions = frozen_questions(survey)
+    language = translation.get_language() or survey.language
     ordered = sorted(rows, key=lambda row: questions[row[0]].position)
     receipt: Receipt = {
         "respondent_key": respondent_key,
@@ -377,7 +393,7 @@ def response_receipt(
             {
                 "question": question_id,
                 "report": report,
-                "label": questions[question_id].options[report],
+                "label": option_labels(questions[question_id], language)[report],
                 "spec_version": spec_version,
             }
             for question_id, report, spec_version in ordered
@@ -411,5 +427,7 @@ def _published_questions(
         "options",
         "spec_version",
         "optional",
+        # The option labels in each language, for the receipt.
+        "translations",
     )
     return {q.pk: q for q in Question.objects.filter(survey_id=survey_id).only(*fields)}

@@ -15,32 +15,39 @@ from surveys.access.selectors import (
     respondent_access_notice,
     respondent_closed_text,
 )
+from surveys.languages import survey_texts
 from surveys.models import Survey
 from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity
 from surveys.respond.messages import page_messages
 from surveys.respond.selectors import (
+    page_language,
     published_survey,
     respondent_questions,
     transparency_questions,
     whole_response,
 )
+from surveys.respond.switcher import language_switcher, respondent_path
 
 
 def render_survey_page(
-    request: HttpRequest, survey: Survey, *, preview: bool
+    request: HttpRequest, survey: Survey, *, preview: bool, language: str = ""
 ) -> HttpResponse:
-    """The respondent page, in the survey's language; the researcher's preview
-    shows the same page."""
-    with translation.override(survey.language):
-        return _render_survey_page(request, survey, preview=preview)
+    """The respondent page, in ``language`` (the survey's own by default); the
+    researcher's preview shows the same page."""
+    with translation.override(language or survey.language):
+        return _render_survey_page(
+            request, survey, preview=preview, language=language or survey.language
+        )
 
 
 def _render_survey_page(
-    request: HttpRequest, survey: Survey, *, preview: bool
+    request: HttpRequest, survey: Survey, *, preview: bool, language: str
 ) -> HttpResponse:
-    questions = respondent_questions(survey)
+    questions = respondent_questions(survey, language)
     config = {
         "slug": survey.slug,
+        # Sent back as Accept-Language, so a refusal speaks the page's language.
+        "language": language,
         "submitUrl": reverse("api:submit", args=[survey.slug]),
         "preview": preview,
         "consent": bool(survey.consent),
@@ -70,6 +77,10 @@ def _render_survey_page(
     accepting = preview or survey.accepts_responses_at(timezone.now())
     context = {
         "survey": survey,
+        "texts": survey_texts(survey, language),
+        "language": language,
+        "switcher": language_switcher(survey, language, preview=preview),
+        "transparency_path": respondent_path(survey, language, page="transparency"),
         "questions": questions,
         "access_notice": respondent_access_notice(survey),
         "closed_text": "" if accepting else respondent_closed_text(survey),
@@ -88,31 +99,40 @@ def _render_survey_page(
 
 
 @require_GET
-def survey_page(request: HttpRequest, slug: str) -> HttpResponse:
-    return render_survey_page(request, published_survey(slug), preview=False)
+def survey_page(
+    request: HttpRequest, slug: str, lang: str | None = None
+) -> HttpResponse:
+    survey = published_survey(slug)
+    language = page_language(survey, lang)
+    return render_survey_page(request, survey, preview=False, language=language)
 
 
 @require_GET
-def transparency_page(request: HttpRequest, slug: str) -> HttpResponse:
+def transparency_page(
+    request: HttpRequest, slug: str, lang: str | None = None
+) -> HttpResponse:
     """Everything an outsider needs to check what the respondent page does:
     each design's exact matrix, epsilon and client spec, and the hashes of the
-    scripts the page loads, in the survey's language."""
+    scripts the page loads, in the page's language."""
     survey = published_survey(slug)
-    with translation.override(survey.language):
-        return _render_transparency_page(request, survey)
+    language = page_language(survey, lang)
+    with translation.override(language):
+        return _render_transparency_page(request, survey, language)
 
 
-def _render_transparency_page(request: HttpRequest, survey: Survey) -> HttpResponse:
+def _render_transparency_page(
+    request: HttpRequest, survey: Survey, language: str
+) -> HttpResponse:
     designs = [q.get_design() for q in survey.questions.all()]
     context = {
         "survey": survey,
-        "questions": transparency_questions(survey),
+        "texts": survey_texts(survey, language),
+        "page_path": respondent_path(survey, language),
+        "questions": transparency_questions(survey, language),
         "overview": whole_response(designs),
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
-        "page_url": request.build_absolute_uri(
-            reverse("respond:page", args=[survey.slug])
-        ),
+        "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),
         "receipt_days": settings.RECEIPT_DAYS,
     }

@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from surveys.languages import question_wording
 from surveys.models import Question, Survey
 
 RESPONDENT_KEY = re.compile(r"^[0-9a-f]{32}$")
@@ -86,14 +87,24 @@ def receipt_items(page: Any, section: str = "") -> list[str]:
 
 
 def expected_receipt(
-    answers: list[dict[str, Any]], *, randomized: bool | None = None
+    answers: list[dict[str, Any]],
+    *,
+    randomized: bool | None = None,
+    language: str = "",
 ) -> list[str]:
     """What the thank-you must list for these (question, report) answers: the
-    randomized ones first, then those asked plainly; or only one kind."""
+    randomized ones first, then those asked plainly; or only one kind. In
+    ``language``, the researcher's translation (the survey's own by default)."""
     questions = Question.objects.in_bulk([a["question"] for a in answers])
     kinds = [True, False] if randomized is None else [randomized]
+
+    def entry(answer: dict[str, Any]) -> str:
+        question = questions[answer["question"]]
+        text, options = question_wording(question, language or "")
+        return f"{text}\n{options[answer['report']]}"
+
     return [
-        f"{questions[a['question']].text}\n{questions[a['question']].options[a['report']]}"
+        entry(a)
         for kind in kinds
         for a in answers
         if questions[a["question"]].is_sensitive == kind
@@ -114,9 +125,14 @@ def check_post_body(body: Any, survey: Survey) -> None:
         assert 0 <= answer["report"] < len(question.options)
 
 
-def check_requests(visit: Any, survey: Survey) -> dict[str, Any]:
-    """The page's requests carry no answer except in the one POST; returns its body."""
-    allowed_paths = {page_path(survey), submit_path(survey)}
+def check_requests(
+    visit: Any, survey: Survey, *, languages: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The page's requests carry no answer except in the one POST; returns its
+    body. ``languages``: the survey's pages in those languages were opened too."""
+    allowed_paths = {page_path(survey), submit_path(survey)} | {
+        f"{page_path(survey)}{code}/" for code in languages
+    }
     for request in visit.requests:
         parts = re.match(r"^[a-z]+://[^/]+(?P<path>[^?#]*)(?P<rest>.*)$", request.url)
         assert parts is not None, request.url

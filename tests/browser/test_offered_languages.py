@@ -1,0 +1,67 @@
+"""In the browser: an English survey answered on its Spanish page, reached
+through the language switcher, with the same codes stored as from English."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from surveys.builder.services import survey_publish
+from surveys.models import Answer, Response
+from tests.browser.helpers import (
+    check_requests,
+    check_storage,
+    expected_receipt,
+    page_path,
+    radio,
+    receipt_items,
+)
+from tests.browser.test_accessibility import axe_source, violations  # noqa: F401
+from tests.browser.test_languages import assert_no_english
+from tests.surveys.translated import SPANISH, SPANISH_TITLE, offer_spanish
+
+
+def test_an_english_survey_is_answered_on_its_spanish_page(
+    visit,
+    draft_survey,
+    axe_source,  # noqa: F811
+):
+    offer_spanish(draft_survey)
+    survey = survey_publish(survey=draft_survey)
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(page_path(survey))
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    switcher = page.get_by_role("navigation", name="Languages of this survey")
+    expect(switcher.get_by_role("link", name="English")).to_have_attribute(
+        "aria-current", "page"
+    )
+    switcher.get_by_role("link", name="español").click()
+
+    expect(page).to_have_url(f"{respondent.origin}{page_path(survey)}es/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page).to_have_title(SPANISH_TITLE)
+    expect(page.get_by_role("heading", name="Su privacidad")).to_be_visible()
+    assert violations(page, axe_source) == [], "Spanish page of an English survey"
+
+    for text, options in SPANISH["questions"]:
+        group = page.get_by_role("radiogroup", name=text)
+        radio(group, (options or ["No", "Sí"])[-1]).click()
+    page.get_by_role("button", name="Enviar mis respuestas").click()
+    expect(page.locator("#receipt")).to_be_visible()
+    expect(page.locator("#receipt-intro")).to_have_text(
+        "Hemos recibido sus respuestas. Esto es lo que envió su dispositivo."
+    )
+    assert_no_english(page.locator("#receipt").inner_text())
+
+    body = check_requests(respondent, survey, languages=("es",))
+    (post,) = respondent.posts
+    assert post.headers.get("accept-language") == "es"
+    check_storage(respondent, survey, body)
+    assert receipt_items(page) == expected_receipt(body["answers"], language="es")
+    # Stored as sent: the codes, with nothing that says which page sent them.
+    (response,) = Response.objects.filter(survey=survey)
+    stored = sorted(
+        Answer.objects.filter(response=response).values_list("question_id", "report")
+    )
+    assert stored == sorted((a["question"], a["report"]) for a in body["answers"])
+    respondent.assert_clean()
