@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.utils.translation import get_language_info
@@ -85,6 +86,20 @@ def translation_problems(survey: Survey, questions: Sequence[Question]) -> list[
                 f"{', '.join(gaps)} missing. Complete it or stop offering it."
             )
     return problems
+
+
+def offered_language_states(survey: Survey) -> list[dict[str, Any]]:
+    """Each offered language's name and what its translation still lacks."""
+    questions = list(survey.questions.all())
+    names = dict(extra_language_choices(survey))
+    return [
+        {
+            "code": code,
+            "name": names.get(code, code),
+            "missing": translation_gaps(survey, questions, code),
+        }
+        for code in survey.offered_languages
+    ]
 
 
 def respondent_languages(survey: Survey) -> list[str]:

@@ -2,7 +2,7 @@ from django.urls import path
 
 import surveys.converters  # noqa: F401  (registers <lang:>)
 from surveys.access import urls as access_urls
-from surveys.builder import views
+from surveys.builder import translation_views, views
 from surveys.results import export_views
 from surveys.results import views as results
 
@@ -50,6 +50,16 @@ urlpatterns = [
     ),
     path("<int:pk>/preview/", views.survey_preview, name="preview"),
     path("<int:pk>/preview/<lang:lang>/", views.survey_preview, name="preview_in"),
+    path(
+        "<int:pk>/translations/",
+        translation_views.survey_translations,
+        name="translations",
+    ),
+    path(
+        "<int:pk>/translations/<lang:lang>/",
+        translation_views.survey_translation_edit,
+        name="translation_edit",
+    ),
     path("<int:pk>/publish/", views.survey_publish, name="publish"),
     path("<int:pk>/close/", views.survey_close, name="close"),
     path("<int:pk>/reopen/", views.survey_reopen, name="reopen"),

@@ -33,7 +33,15 @@ CORE, PLATFORM, MODELS, SERVICES, INTERFACES = (
 )
 RANK = {CORE: 0, PLATFORM: 0, MODELS: 1, SERVICES: 2, INTERFACES: 3}
 
-INTERFACE_MODULES = {"views", "export_views", "urls", "forms", "tasks", "admin"}
+INTERFACE_MODULES = {
+    "views",
+    "export_views",
+    "translation_views",
+    "urls",
+    "forms",
+    "tasks",
+    "admin",
+}
 INTERFACE_PACKAGES = ("surveys.api", "surveys.management", "surveys.templatetags")
 INTERFACE_EXACT = {"config.urls", "config.wsgi"}
 # System checks are app wiring, registered by the app config.

@@ -48,7 +48,11 @@ from surveys.builder.services import (
     LockedFieldsError,
     SurveyStateError,
 )
-from surveys.languages import chosen_languages, translation_problems
+from surveys.languages import (
+    chosen_languages,
+    offered_language_states,
+    translation_problems,
+)
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
 
@@ -197,6 +201,7 @@ def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "composition": COMPOSITION,
         "share_url": _share_url(request, survey),
         "counted": ledger_count(survey),
+        "offered": offered_language_states(survey),
     }
     return render(request, "surveys/detail.html", context)
 

@@ -66,7 +66,13 @@ def test_the_researcher_pages_have_no_violation(visit, owner, open_survey, axe_s
     researcher.goto("/accounts/login/")
     assert violations(page, axe_source) == [], "login page"
     log_in(researcher, owner)
-    draft = Survey.objects.create(owner=owner, title="Draft", slug="draft-survey")
+    draft = Survey.objects.create(
+        owner=owner,
+        title="Draft",
+        slug="draft-survey",
+        introduction="Hello",
+        offered_languages=["es"],
+    )
     pages = {
         "survey list": "/surveys/",
         "survey page": f"/surveys/{open_survey.pk}/",
@@ -75,6 +81,8 @@ def test_the_researcher_pages_have_no_violation(visit, owner, open_survey, axe_s
         "publish": f"/surveys/{draft.pk}/publish/",
         "results": f"/surveys/{open_survey.pk}/results/",
         "API token": "/accounts/token/",
+        "translations": f"/surveys/{open_survey.pk}/translations/",
+        "a translation": f"/surveys/{draft.pk}/translations/es/",
     }
     for name, path in pages.items():
         researcher.goto(path)

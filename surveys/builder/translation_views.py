@@ -1,0 +1,190 @@
+"""The builder's Translations pages: which further languages a survey offers,
+and each language's texts entered beside the survey's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from surveys.builder.selectors import survey_for_owner
+from surveys.builder.services import SurveyStateError, yes_no_options
+from surveys.builder.translations import (
+    survey_languages_set,
+    survey_translation_update,
+)
+from surveys.languages import (
+    SURVEY_TEXT_FIELDS,
+    extra_language_choices,
+    offered_language_states,
+    question_translation,
+    survey_translation,
+    translation_gaps,
+)
+from surveys.models import Question, Survey
+
+GET_POST = require_http_methods(["GET", "POST"])
+LONG_TEXTS = {"introduction", "consent"}
+
+
+class LanguagesForm(forms.Form):
+    offered_languages = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Further languages respondents may choose",
+    )
+
+    def __init__(self, survey: Survey, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, initial={"offered_languages": survey.offered_languages})
+        field = self.fields["offered_languages"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        field.choices = extra_language_choices(survey)
+        field.disabled = not survey.is_draft
+
+
+class TranslationForm(forms.Form):
+    """One field per source text that is not empty, marked with the target
+    language; ``sections`` pairs each with the text it translates."""
+
+    def __init__(
+        self,
+        survey: Survey,
+        questions: list[Question],
+        language: str,
+        data: Any = None,
+    ) -> None:
+        super().__init__(data)
+        self.questions, self.sections = questions, []
+        attrs = {"lang": language}
+        texts = survey_translation(survey, language)
+        rows = []
+        for name in SURVEY_TEXT_FIELDS:
+            if getattr(survey, name).strip():
+                long = name in LONG_TEXTS
+                widget = forms.Textarea(attrs={**attrs, "rows": 3}) if long else None
+                self._add(
+                    name, name.replace("_", " ").capitalize(), texts[name], widget
+                )
+                rows.append((getattr(survey, name), name))
+        self.sections.append(("The survey", rows))
+        for number, question in enumerate(questions, start=1):
+            self.sections.append(
+                (f"Question {number}", self._question_rows(question, language))
+            )
+        for field in self.fields.values():
+            field.widget.attrs.update(attrs)
+            field.disabled = not survey.is_draft
+
+    def _add(self, name: str, label: str, initial: str, widget: Any = None) -> None:
+        self.fields[name] = forms.CharField(
+            required=False, label=label, initial=initial, widget=widget, strip=True
+        )
+
+    def _question_rows(self, question: Question, language: str) -> list[Any]:
+        text, options = question_translation(question, language)
+        if not options and question.kind == Question.Kind.YES_NO:
+            options = yes_no_options(language)
+        self._add(f"q{question.pk}_text", "Question text", text, forms.Textarea)
+        self.fields[f"q{question.pk}_text"].widget.attrs["rows"] = 2
+        rows = [(question.text, f"q{question.pk}_text")]
+        for index, source in enumerate(question.options):
+            name = f"q{question.pk}_option_{index}"
+            given = options[index] if index < len(options) else ""
+            self._add(name, f"Option {index + 1}", given)
+            rows.append((source, name))
+        return rows
+
+    def bound_sections(self) -> list[tuple[str, list[tuple[str, Any]]]]:
+        return [
+            (heading, [(source, self[name]) for source, name in rows])
+            for heading, rows in self.sections
+        ]
+
+    def translation(self) -> tuple[dict[str, str], dict[int, dict[str, Any]]]:
+        data = self.cleaned_data
+        texts = {n: data[n] for n in SURVEY_TEXT_FIELDS if n in data}
+        questions = {
+            q.pk: {
+                "text": data[f"q{q.pk}_text"],
+                "options": [data[f"q{q.pk}_option_{i}"] for i in range(len(q.options))],
+            }
+            for q in self.questions
+        }
+        return texts, questions
+
+
+@login_required
+@GET_POST
+def survey_translations(request: HttpRequest, pk: int) -> HttpResponse:
+    """Choose the further languages; each one's state and a link to its texts."""
+    survey = survey_for_owner(request.user, pk)
+    form = LanguagesForm(survey, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            survey_languages_set(
+                survey=survey, languages=form.cleaned_data["offered_languages"]
+            )
+        except (SurveyStateError, ValidationError) as error:
+            messages.error(request, " ".join(_messages_of(error)))
+        else:
+            messages.success(request, "Languages saved.")
+        return redirect("surveys:translations", survey.pk)
+    context = {
+        "survey": survey,
+        "form": form,
+        "languages": offered_language_states(survey),
+    }
+    return render(request, "surveys/translations.html", context)
+
+
+@login_required
+@GET_POST
+def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpResponse:
+    """A language's texts beside the survey's own; a draft may save them
+    incomplete, and the page says what is still missing."""
+    survey = survey_for_owner(request.user, pk)
+    if lang not in survey.offered_languages:
+        raise Http404("This survey does not offer that language.")
+    questions = list(survey.questions.all())
+    form = TranslationForm(survey, questions, lang, request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        texts, wording = form.translation()
+        try:
+            missing = survey_translation_update(
+                survey=survey, language=lang, texts=texts, questions=wording
+            )
+        except SurveyStateError as error:
+            messages.error(request, str(error))
+            status = 409
+        except ValidationError as error:
+            form.add_error(None, " ".join(_messages_of(error)))
+            status = 400
+        else:
+            messages.success(
+                request,
+                "Translation saved: complete."
+                if not missing
+                else f"Translation saved; still missing: {', '.join(missing)}.",
+            )
+            return redirect("surveys:translation_edit", survey.pk, lang)
+    context = {
+        "survey": survey,
+        "form": form,
+        "language": lang,
+        "language_name": dict(extra_language_choices(survey)).get(lang, lang),
+        "missing": translation_gaps(survey, questions, lang),
+    }
+    return render(request, "surveys/translation_form.html", context, status=status)
+
+
+def _messages_of(error: Exception) -> list[str]:
+    if isinstance(error, ValidationError):
+        return list(error.messages)
+    return [str(error)]

@@ -1,0 +1,120 @@
+"""The builder's Translations pages: choosing languages, entering each text
+beside the survey's own, partial saves on a draft, read-only once published,
+and the survey page and publishing saying where each language stands."""
+
+import pytest
+
+from surveys.builder.services import survey_publish
+from surveys.builder.translations import survey_languages_set
+from surveys.languages import respondent_languages
+from tests.surveys.builder.pages import messages_of, url
+from tests.surveys.translated import SPANISH, SPANISH_TITLE, offer_spanish
+
+pytestmark = pytest.mark.django_db
+
+
+def full_form(survey):
+    data = {"title": SPANISH_TITLE, "introduction": "Hola"}
+    for question, (text, options) in zip(
+        survey.questions.all(), SPANISH["questions"], strict=True
+    ):
+        data[f"q{question.pk}_text"] = text
+        for index, label in enumerate(options or ["No", "Sí"]):
+            data[f"q{question.pk}_option_{index}"] = label
+    return data
+
+
+def test_the_survey_page_links_to_translations_and_says_none_yet(
+    as_owner, draft_survey
+):
+    page = as_owner.get(url("detail", draft_survey.pk)).content.decode()
+    assert "no other language" in page
+    assert url("translations", draft_survey.pk) in page
+
+
+def test_choosing_a_language_offers_it_once_translated(as_owner, draft_survey):
+    reply = as_owner.post(
+        url("translations", draft_survey.pk), {"offered_languages": ["es"]}
+    )
+    assert messages_of(reply) == ["Languages saved."]
+    draft_survey.refresh_from_db()
+    assert draft_survey.offered_languages == ["es"]
+    page = as_owner.get(url("translations", draft_survey.pk)).content.decode()
+    assert "incomplete, not offered to respondents yet" in page
+    detail = as_owner.get(url("detail", draft_survey.pk)).content.decode()
+    assert "Español (incomplete: not offered yet)" in detail
+
+
+def test_the_form_shows_each_source_beside_a_field_in_the_target_language(
+    as_owner, draft_survey
+):
+    survey_languages_set(survey=draft_survey, languages=["es"])
+    page = as_owner.get(url("translation_edit", draft_survey.pk, "es")).content.decode()
+    bribe = draft_survey.questions.all()[2]
+    assert f'<span lang="en">{bribe.text}</span>' in page
+    assert f'name="q{bribe.pk}_option_3"' in page
+    assert page.count('lang="es"') == len(full_form(draft_survey))
+    # A yes/no question's answers come already in the target language.
+    first = draft_survey.questions.first()
+    assert f'name="q{first.pk}_option_1" value="Sí"' in page
+    assert "Still missing: title, introduction, question 1 text" in page
+
+
+def test_a_partial_translation_is_saved_and_says_what_is_missing(
+    as_owner, draft_survey
+):
+    survey_languages_set(survey=draft_survey, languages=["es"])
+    data = full_form(draft_survey)
+    bribe = draft_survey.questions.all()[2]
+    data[f"q{bribe.pk}_option_2"] = ""
+    reply = as_owner.post(url("translation_edit", draft_survey.pk, "es"), data)
+    assert reply.status_code == 302
+    assert messages_of(reply) == [
+        "Translation saved; still missing: question 3 options (4 needed)."
+    ]
+    assert respondent_languages(draft_survey) == ["en"]
+    data[f"q{bribe.pk}_option_2"] = "Algunas veces"
+    reply = as_owner.post(url("translation_edit", draft_survey.pk, "es"), data)
+    assert messages_of(reply)[-1] == "Translation saved: complete."
+    draft_survey.refresh_from_db()
+    assert respondent_languages(draft_survey) == ["en", "es"]
+
+
+def test_publishing_on_the_website_names_what_is_missing(as_owner, draft_survey):
+    offer_spanish(draft_survey, leave_out=0)
+    confirm = as_owner.get(url("publish", draft_survey.pk)).content.decode()
+    assert "The Español translation is incomplete: question 1 options" in confirm
+    reply = as_owner.post(url("publish", draft_survey.pk))
+    assert messages_of(reply)[0].startswith("The Español translation is incomplete")
+    draft_survey.refresh_from_db()
+    assert draft_survey.is_draft
+
+
+def test_a_published_translation_is_read_only(as_owner, draft_survey):
+    offer_spanish(draft_survey)
+    survey = survey_publish(survey=draft_survey)
+    page = as_owner.get(url("translation_edit", survey.pk, "es")).content.decode()
+    assert "Save translation" not in page
+    assert "disabled" in page
+    data = full_form(survey) | {"title": "Otro título"}
+    reply = as_owner.post(url("translation_edit", survey.pk, "es"), data)
+    survey.refresh_from_db()
+    assert survey.translations["es"]["title"] == SPANISH_TITLE
+    assert reply.status_code in {200, 302, 409}
+    reply = as_owner.post(url("translations", survey.pk), {"offered_languages": []})
+    survey.refresh_from_db()
+    assert survey.offered_languages == ["es"]
+
+
+def test_the_preview_comes_in_each_offered_language(as_owner, draft_survey):
+    offer_spanish(draft_survey, leave_out=1)
+    page = as_owner.get(url("preview_in", draft_survey.pk, "es")).content.decode()
+    assert '<html lang="es">' in page
+    assert f"<h1>{SPANISH_TITLE}</h1>" in page
+    assert f'href="{url("preview_in", draft_survey.pk, "en")}"' in page
+    assert as_owner.get(url("preview_in", draft_survey.pk, "fr")).status_code == 404
+
+
+def test_others_cannot_see_the_translations(client, stranger, draft_survey):
+    client.force_login(stranger)
+    assert client.get(url("translations", draft_survey.pk)).status_code == 404
