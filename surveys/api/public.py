@@ -30,14 +30,17 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from surveys.languages import respondent_languages, survey_texts
 from surveys.models import Survey
 from surveys.ratelimit import client_identity, rate_hit, wait_text
 from surveys.respond.selectors import (
+    page_language,
     published_survey,
     respondent_questions,
     whole_response,
 )
 from surveys.respond.submissions import submission_language, submission_record
+from surveys.respond.switcher import respondent_path
 
 from .serializers import (
     PublicSurveySerializer,
@@ -125,23 +128,29 @@ class PublicSurvey(PublicView):
     throttle_classes = [PublicReadThrottle]
 
     @extend_schema(responses=PublicSurveySerializer)
-    def get(self, request: Request, slug: str) -> Response:
-        """A published survey as the respondent page uses it, its sentences in
-        the survey's language."""
+    def get(self, request: Request, slug: str, lang: str | None = None) -> Response:
+        """A published survey as the respondent page uses it, its sentences and
+        texts in the survey's language or in ``lang``, one it offers."""
         survey = published_survey(slug)
-        with translation.override(survey.language):
-            return self._definition(survey)
+        language = page_language(survey, lang)
+        with translation.override(language):
+            return self._definition(survey, language)
 
-    def _definition(self, survey: Survey) -> Response:
-        questions = respondent_questions(survey)
+    def _definition(self, survey: Survey, language: str) -> Response:
+        questions = respondent_questions(survey, language)
         overview = whole_response([q.get_design() for q in survey.questions.all()])
+        texts = survey_texts(survey, language)
         return Response(
             {
                 "slug": survey.slug,
-                "title": survey.respondent_title,
-                "introduction": survey.introduction,
-                "consent": survey.consent,
-                "language": survey.language,
+                "title": texts.title,
+                "introduction": texts.introduction,
+                "consent": texts.consent,
+                "language": language,
+                "languages": [
+                    {"code": code, "page_url": respondent_path(survey, code)}
+                    for code in respondent_languages(survey)
+                ],
                 "accepting_responses": survey.accepts_responses_at(timezone.now()),
                 "access_mode": survey.access_mode,
                 "panel_id_parameter": survey.panel_id_parameter,
@@ -149,10 +158,23 @@ class PublicSurvey(PublicView):
                 "epsilon": overview["epsilon"] if overview else 0.0,
                 "whole_response": overview,
                 "submit_url": reverse("api:submit", args=[survey.slug]),
-                "transparency_url": reverse("respond:transparency", args=[survey.slug]),
+                "transparency_url": respondent_path(
+                    survey, language, page="transparency"
+                ),
                 "questions": questions,
             }
         )
+
+
+class PublicSurveyInLanguage(PublicSurvey):
+    @extend_schema(
+        operation_id="v1_public_surveys_in_language_retrieve",
+        responses=PublicSurveySerializer,
+    )
+    def get(self, request: Request, slug: str, lang: str | None = None) -> Response:
+        """The definition in one of the languages the survey offers (404 for
+        any other)."""
+        return super().get(request, slug, lang)
 
 
 class Submission(PublicView):

@@ -282,6 +282,14 @@ class PublicSurveySerializer(serializers.Serializer):
         allow_null=True,
         help_text="The whole-response bound in words; null when nothing is randomized.",
     )
+    language = serializers.CharField(
+        help_text="The language of this definition's texts and sentences."
+    )
+    languages = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Every language respondents may choose, the survey's first: "
+        '{"code": ..., "page_url": ...}. Option codes are the same in each.',
+    )
     transparency_url = serializers.CharField()
     submit_url = serializers.CharField()
     questions = PublicQuestionSerializer(many=True)

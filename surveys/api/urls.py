@@ -1,11 +1,18 @@
 from django.urls import path, re_path
 
-from . import exports, public, views
+import surveys.converters  # noqa: F401  (registers <lang:>)
+
+from . import exports, public, translations, views
 
 app_name = "api"
 urlpatterns = [
     # First: the respondents' endpoints are the busiest.
     path("public/surveys/<slug:slug>/", public.PublicSurvey.as_view(), name="public"),
+    path(
+        "public/surveys/<slug:slug>/<lang:lang>/",
+        public.PublicSurveyInLanguage.as_view(),
+        name="public_in",
+    ),
     path(
         "public/surveys/<slug:slug>/responses/",
         public.Submission.as_view(),
@@ -25,6 +32,11 @@ urlpatterns = [
         "surveys/<int:pk>/duplicate/",
         views.SurveyDuplicate.as_view(),
         name="survey-duplicate",
+    ),
+    path(
+        "surveys/<int:pk>/translations/",
+        translations.Translations.as_view(),
+        name="translations",
     ),
     path("surveys/<int:pk>/questions/", views.QuestionList.as_view(), name="questions"),
     path(

@@ -51,8 +51,8 @@ def _clean_question(question: Question, given: Mapping[str, Any]) -> dict[str, A
     if len(options) > len(question.options):
         raise ValidationError(
             {
-                "options": f"The question has {len(question.options)} options; "
-                f"{len(options)} translations were given."
+                "questions": f"Question {question.pk} has {len(question.options)} "
+                f"options; {len(options)} translations were given."
             }
         )
     return {"text": str(given.get("text") or "").strip(), "options": options}

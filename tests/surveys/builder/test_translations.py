@@ -54,7 +54,7 @@ def test_a_missing_option_makes_the_translation_incomplete(draft_survey):
 def test_more_options_than_the_question_has_are_refused(draft_survey):
     survey_languages_set(survey=draft_survey, languages=["es"])
     first = draft_survey.questions.first()
-    with pytest.raises(ValidationError, match="has 2 options; 3"):
+    with pytest.raises(ValidationError, match="has 2 options; 3 translations"):
         survey_translation_update(
             survey=draft_survey,
             language="es",

@@ -1,0 +1,129 @@
+"""The translations endpoint: a round trip, validation that names the field,
+publishing refused while a language is incomplete, and frozen afterwards."""
+
+import pytest
+
+from surveys.builder.services import survey_publish
+from tests.surveys.translated import SPANISH_TITLE, offer_spanish, spanish_wording
+
+pytestmark = pytest.mark.django_db
+
+
+def path(survey, what="translations"):
+    return f"/api/v1/surveys/{survey.pk}/{what}/"
+
+
+def document(survey, **texts):
+    wording = spanish_wording(survey)
+    return {
+        "offered_languages": ["es"],
+        "translations": {
+            "es": {
+                "title": SPANISH_TITLE,
+                "introduction": "Hola",
+                **texts,
+                "questions": [{"id": pk, **given} for pk, given in wording.items()],
+            }
+        },
+    }
+
+
+def test_a_translation_round_trips(as_owner, draft_survey):
+    reply = as_owner.put(path(draft_survey), document(draft_survey), format="json")
+    assert reply.status_code == 200, reply.json()
+    read = as_owner.get(path(draft_survey)).json()
+    assert read == reply.json()
+    assert read["language"] == "en"
+    assert read["offered_languages"] == ["es"]
+    spanish = read["translations"]["es"]
+    assert spanish["title"] == SPANISH_TITLE
+    assert spanish["complete"] is True
+    assert spanish["missing"] == []
+    assert spanish["questions"][2]["options"] == [
+        "Nunca",
+        "Una vez",
+        "Algunas veces",
+        "A menudo",
+    ]
+
+
+def test_a_partial_translation_is_kept_and_says_what_is_missing(as_owner, draft_survey):
+    body = document(draft_survey, introduction="")
+    reply = as_owner.put(path(draft_survey), body, format="json")
+    assert reply.status_code == 200
+    assert reply.json()["translations"]["es"]["missing"] == ["introduction"]
+    publish = as_owner.post(path(draft_survey, "publish"))
+    assert publish.status_code == 409
+    assert publish.json() == {
+        "error": "The Español translation is incomplete: introduction missing. "
+        "Complete it or stop offering it.",
+        "field": "offered_languages",
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"offered_languages": ["en"]}, "offered_languages"),
+        ({"offered_languages": ["fr"]}, "offered_languages"),
+        ({"translations": {"fr": {"title": "Bonjour"}}}, "translations.fr.language"),
+        (
+            {"translations": {"es": {"questions": [{"id": 0, "text": "x"}]}}},
+            "translations.es.questions",
+        ),
+    ],
+)
+def test_a_refusal_names_the_field(as_owner, draft_survey, change, field):
+    reply = as_owner.put(path(draft_survey), change, format="json")
+    assert reply.status_code == 400
+    assert reply.json()["field"] == field
+
+
+def test_too_many_options_are_refused_naming_the_question(as_owner, draft_survey):
+    first = draft_survey.questions.first()
+    as_owner.put(path(draft_survey), {"offered_languages": ["es"]}, format="json")
+    change = {
+        "translations": {
+            "es": {"questions": [{"id": first.pk, "options": ["No", "Sí", "Quizá"]}]}
+        }
+    }
+    reply = as_owner.put(path(draft_survey), change, format="json")
+    assert reply.status_code == 400
+    assert reply.json()["field"] == "translations.es.questions"
+    assert f"Question {first.pk} has 2 options; 3" in reply.json()["error"]
+
+
+def test_translations_are_frozen_after_publishing(as_owner, draft_survey):
+    offer_spanish(draft_survey)
+    assert as_owner.post(path(draft_survey, "publish")).status_code == 200
+    reply = as_owner.put(path(draft_survey), document(draft_survey), format="json")
+    assert reply.status_code == 409
+    assert "published" in reply.json()["error"]
+    assert as_owner.get(path(draft_survey)).json()["translations"]["es"]["complete"]
+
+
+def test_others_cannot_change_translations(as_colleague, draft_survey):
+    reply = as_colleague.put(
+        path(draft_survey), {"offered_languages": []}, format="json"
+    )
+    assert reply.status_code in {403, 404}
+
+
+def test_the_public_definition_comes_in_each_offered_language(client, draft_survey):
+    offer_spanish(draft_survey)
+    survey = survey_publish(survey=draft_survey)
+    english = client.get(f"/api/v1/public/surveys/{survey.slug}/").json()
+    assert english["languages"] == [
+        {"code": "en", "page_url": f"/s/{survey.slug}/"},
+        {"code": "es", "page_url": f"/s/{survey.slug}/es/"},
+    ]
+    spanish = client.get(f"/api/v1/public/surveys/{survey.slug}/es/").json()
+    assert spanish["language"] == "es"
+    assert spanish["title"] == SPANISH_TITLE
+    assert spanish["transparency_url"] == f"/s/{survey.slug}/es/transparency/"
+    assert spanish["questions"][2]["options"][0] == "Nunca"
+    assert spanish["questions"][0]["protection"].startswith("Su dispositivo")
+    assert [q["spec"] for q in spanish["questions"]] == [
+        q["spec"] for q in english["questions"]
+    ]
+    assert client.get(f"/api/v1/public/surveys/{survey.slug}/fr/").status_code == 404
