@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
+from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
 
 CODEBOOK_FORMAT = 1
@@ -124,7 +125,21 @@ def question_entry(
         "client_spec": question.spec or design.client_spec(),
         "description": design.describe(labels=question.options),
         "r_packages": _r_packages(design),
+        "translations": _translations(question),
     }
+
+
+def _translations(question: Question) -> dict[str, Any]:
+    """The wording respondents read in each further language the survey
+    offers: the same codes, so a re-analysis knows what each language asked."""
+    result = {}
+    for code in question.survey.offered_languages:
+        text, options = question_translation(question, code)
+        result[code] = {
+            "text": text,
+            "options": [{"code": i, "label": label} for i, label in enumerate(options)],
+        }
+    return result
 
 
 def codebook(survey: Survey) -> dict[str, Any]:
@@ -151,6 +166,11 @@ def codebook(survey: Survey) -> dict[str, Any]:
             ),
             "responses": responses,
             "consent": survey.consent,
+            "language": survey.language,
+            "offered_languages": survey.offered_languages,
+            "languages_note": "respondents chose among these languages; every "
+            "question's translations give its wording in each, with the same "
+            "option codes. Responses do not record the language.",
             "epsilon": total if math.isfinite(total) else None,
             "epsilon_note": "the sum over the randomized questions (sequential "
             "composition); direct questions are not protected and not counted",

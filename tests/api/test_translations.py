@@ -127,3 +127,32 @@ def test_the_public_definition_comes_in_each_offered_language(client, draft_surv
         q["spec"] for q in english["questions"]
     ]
     assert client.get(f"/api/v1/public/surveys/{survey.slug}/fr/").status_code == 404
+
+
+def test_the_codebook_gives_each_question_in_each_language(
+    as_owner, client, owner, draft_survey
+):
+    offer_spanish(draft_survey)
+    survey = survey_publish(survey=draft_survey)
+    book = as_owner.get(path(survey, "codebook")).json()
+    assert book["survey"]["language"] == "en"
+    assert book["survey"]["offered_languages"] == ["es"]
+    bribe = book["questions"][2]
+    assert bribe["translations"]["es"]["text"].startswith("¿Con qué frecuencia")
+    assert bribe["translations"]["es"]["options"] == [
+        {"code": 0, "label": "Nunca"},
+        {"code": 1, "label": "Una vez"},
+        {"code": 2, "label": "Algunas veces"},
+        {"code": 3, "label": "A menudo"},
+    ]
+    client.force_login(owner)
+    page = client.get(f"/surveys/{survey.pk}/export/codebook/").content.decode()
+    assert '3: <span lang="es">A menudo</span>' in page
+
+
+def test_a_survey_in_one_language_has_no_translations_in_its_codebook(
+    as_owner, open_survey
+):
+    book = as_owner.get(path(open_survey, "codebook")).json()
+    assert book["survey"]["offered_languages"] == []
+    assert all(q["translations"] == {} for q in book["questions"])
