@@ -212,14 +212,24 @@ def survey_update(*, survey: Survey, **fields: Any) -> Survey:
     for name, value in fields.items():
         setattr(survey, name, value)
     if survey.language != language_before:
-        # The survey's own language is always offered, never as a translation.
-        survey.offered_languages = [
-            code for code in survey.offered_languages if code != survey.language
-        ]
+        _drop_translation(survey, survey.language)
     saved = _save_survey(survey)
     if saved.language != language_before:
         _relabel_yes_no(saved, language_before)
     return saved
+
+
+def _drop_translation(survey: Survey, language: str) -> None:
+    """The survey's own language is always offered and never a translation:
+    one left under its code would stand in for the texts themselves."""
+    survey.offered_languages = [c for c in survey.offered_languages if c != language]
+    survey.translations = {
+        c: texts for c, texts in survey.translations.items() if c != language
+    }
+    for question in survey.questions.all():
+        if language in question.translations:
+            del question.translations[language]
+            question.save(update_fields=["translations"])
 
 
 def yes_no_options(language: str) -> list[str]:

@@ -81,9 +81,16 @@ def test_the_survey_language_cannot_be_offered_as_a_translation(draft_survey):
 
 
 def test_changing_the_survey_language_stops_offering_it(draft_survey):
+    """A Spanish translation of a survey now written in Spanish would stand in
+    for its own texts: it goes."""
     offer_spanish(draft_survey)
     survey_update(survey=draft_survey, language="es")
+    draft_survey.refresh_from_db()
     assert draft_survey.offered_languages == []
+    assert draft_survey.translations == {}
+    first = draft_survey.questions.first()
+    assert first.translations == {}
+    assert question_wording(first, "es")[0] == first.text
 
 
 def test_the_wording_in_a_language_keeps_the_option_codes(draft_survey):

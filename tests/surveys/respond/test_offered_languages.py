@@ -8,6 +8,8 @@ import json
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from surveys.builder.services import survey_close, survey_publish
 from surveys.models import Answer, Response
@@ -179,3 +181,25 @@ def test_a_closed_survey_refuses_in_spanish_on_its_spanish_page(client, bilingua
     assert (
         reply.json()["error"] == "Esta encuesta no admite respuestas en este momento."
     )
+
+
+def test_the_page_language_costs_the_submission_no_query(
+    client, bilingual, django_assert_num_queries
+):
+    """Once the survey is remembered, a Spanish submission costs what an
+    English one does: its languages come from the remembered row."""
+    post_in(client, bilingual, body(bilingual), "en")
+    with CaptureQueriesContext(connection) as english:
+        assert post_in(client, bilingual, body(bilingual), "en").status_code == 201
+    with django_assert_num_queries(len(english.captured_queries)):
+        assert post_in(client, bilingual, body(bilingual), "es").status_code == 201
+
+
+def test_too_many_submissions_are_refused_in_the_page_language(
+    client, bilingual, settings
+):
+    settings.THROTTLE_SUBMISSIONS = "1/minute"
+    assert post_in(client, bilingual, body(bilingual), "es").status_code == 201
+    refused = post_in(client, bilingual, body(bilingual), "es")
+    assert refused.status_code == 429
+    assert refused.json()["error"].startswith("Demasiados envíos desde su conexión.")
