@@ -65,6 +65,7 @@ class SurveySerializer(serializers.ModelSerializer):
             "introduction",
             "consent",
             "language",
+            "offered_languages",
             "status",
             "state",
             "slug",
@@ -85,14 +86,23 @@ class SurveySerializer(serializers.ModelSerializer):
             "questions_url",
             "respondent_url",
         ]
-        read_only_fields = ["status", "created_at", "published_at"]
+        read_only_fields = [
+            "status",
+            "created_at",
+            "published_at",
+            "offered_languages",
+        ]
         extra_kwargs = {
             "language": {
                 "help_text": "The language respondents read (one of the site's "
                 "LANGUAGES codes, such as en or es): their pages, the protection "
                 "sentences and the public API's messages. The survey's texts are "
                 "written in it. Frozen at publishing."
-            }
+            },
+            "offered_languages": {
+                "help_text": "Further languages respondents may choose; set them "
+                "and their translations at the survey's translations/ endpoint."
+            },
         }
 
     @extend_schema_field(serializers.IntegerField())

@@ -156,3 +156,13 @@ def test_a_survey_in_one_language_has_no_translations_in_its_codebook(
     book = as_owner.get(path(open_survey, "codebook")).json()
     assert book["survey"]["offered_languages"] == []
     assert all(q["translations"] == {} for q in book["questions"])
+
+
+def test_the_survey_says_which_languages_it_offers(as_owner, draft_survey):
+    offer_spanish(draft_survey)
+    survey = as_owner.get(f"/api/v1/surveys/{draft_survey.pk}/").json()
+    assert survey["offered_languages"] == ["es"]
+    ignored = as_owner.patch(
+        f"/api/v1/surveys/{draft_survey.pk}/", {"offered_languages": []}, format="json"
+    )
+    assert ignored.json()["offered_languages"] == ["es"]
