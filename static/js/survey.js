@@ -42,6 +42,15 @@ function accessCredential() {
   return {};
 }
 
+// A link to the page in another language keeps this address's query and
+// fragment, which hold a panel's id or an invitation; the server never sees
+// the fragment, so only the page can carry it over.
+function keepAccessInLanguageLinks() {
+  for (const link of document.querySelectorAll("nav.languages a")) {
+    link.href = link.pathname + window.location.search + window.location.hash;
+  }
+}
+
 function refuseAccess() {
   const messages = config.access.messages;
   const refusal = byId("access-refusal");
@@ -378,6 +387,7 @@ function wireConsent() {
 }
 
 function start() {
+  keepAccessInLanguageLinks();
   try {
     checkQuestions();
   } catch (error) {

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from surveys.builder.services import survey_publish
+from surveys.access.services import invitations_create
+from surveys.builder.services import survey_publish, survey_update
 from surveys.models import Answer, Response
 from tests.browser.helpers import (
     check_requests,
@@ -65,3 +66,28 @@ def test_an_english_survey_is_answered_on_its_spanish_page(
     )
     assert stored == sorted((a["question"], a["report"]) for a in body["answers"])
     respondent.assert_clean()
+
+
+def test_the_switcher_keeps_an_invitation_held_in_the_fragment(visit, draft_survey):
+    """The invitation travels in the fragment, which no request carries: the
+    page carries it over to the page in another language itself."""
+    offer_spanish(draft_survey)
+    survey_update(survey=draft_survey, access_mode="invitation")
+    survey = survey_publish(survey=draft_survey)
+    token = invitations_create(survey=survey, labels=["ana"])[0].token
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(f"{page_path(survey)}#invitation={token}")
+    page.get_by_role("link", name="español").click()
+    expect(page).to_have_url(
+        f"{respondent.origin}{page_path(survey)}es/#invitation={token}"
+    )
+    for text, options in SPANISH["questions"]:
+        group = page.get_by_role("radiogroup", name=text)
+        radio(group, (options or ["No", "Sí"])[-1]).click()
+    page.get_by_role("button", name="Enviar mis respuestas").click()
+    expect(page.locator("#receipt")).to_be_visible()
+    (post,) = respondent.posts
+    assert post.json()["invitation"] == token
+    assert not [r.url for r in respondent.requests if token in r.url]
+    assert Response.objects.filter(survey=survey).count() == 1
