@@ -73,6 +73,11 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.estimate_run
 	$(PY) -m benchmarks.export
 	$(PY) -m benchmarks.submission
+	$(PY) -m benchmarks.ledger
+
+## What a controlled survey's ledger costs a submission as it grows (PostgreSQL).
+bench-ledger: $(STAMP)
+	$(PY) -m benchmarks.ledger
 
 ## Export of 10^6 responses over HTTP against a bare COPY (PostgreSQL).
 bench-export: $(STAMP)

@@ -35,9 +35,14 @@ def render_survey_page(
     """The respondent page, in ``language`` (the survey's own by default); the
     researcher's preview shows the same page."""
     with translation.override(language or survey.language):
-        return _render_survey_page(
+        response = _render_survey_page(
             request, survey, preview=preview, language=language or survey.language
         )
+    # A panel's participant id is in this page's query string: no request the
+    # page makes (its scripts, its submission, the completion redirect) may
+    # carry it in a Referer, which proxies log (docs/deploy.md, "Logs").
+    response["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 def _render_survey_page(

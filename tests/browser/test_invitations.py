@@ -83,4 +83,8 @@ def test_a_panel_participant_is_sent_to_the_completion_url_with_the_code(visit, 
     )
     (post,) = respondent.posts
     assert post.json()["participant"] == "abc123"
+    # The id is in the page's address, never in a Referer a proxy could log.
+    referers = [r.headers.get("referer", "") for r in respondent.requests]
+    assert len(referers) >= 3  # the page, its scripts, the submission
+    assert not [r for r in referers if "abc123" in r]
     respondent.page.wait_for_url("**/transparency/?cc=C0DE42", timeout=10_000)

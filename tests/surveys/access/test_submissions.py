@@ -185,6 +185,14 @@ def test_the_page_says_what_the_panel_id_is_used_for(client, panel_survey):
     assert '"parameter": "PROLIFIC_PID"' in page
 
 
+def test_the_panel_page_sends_no_referer_that_could_carry_the_id(client, panel_survey):
+    page = client.get(f"/s/{panel_survey.slug}/?PROLIFIC_PID=abc123")
+    assert page.status_code == 200
+    assert page["Referrer-Policy"] == "no-referrer"
+    # The rest of the site keeps its own policy.
+    assert client.get("/accounts/login/")["Referrer-Policy"] == "same-origin"
+
+
 def test_an_open_link_page_says_nothing_about_invitations(client, open_survey):
     page = client.get(f"/s/{open_survey.slug}/").content.decode()
     assert 'id="access-notice"' not in page

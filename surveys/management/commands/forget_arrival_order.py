@@ -1,0 +1,24 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from surveys.respond.arrival_order import ArrivalOrderError, arrival_order_forget
+
+
+class Command(BaseCommand):
+    help = (
+        "After a study: rewrite the response and answer tables so that no row's "
+        "place or writing transaction keeps the order in which responses "
+        "arrived (docs/methodology.md). Locks the tables while it runs."
+    )
+
+    def handle(self, *args: object, **options: object) -> None:
+        try:
+            rewritten = arrival_order_forget()
+        except ArrivalOrderError as error:
+            raise CommandError(str(error)) from None
+        for table in rewritten:
+            self.stdout.write(
+                f"{table.table}: {table.rows:,} rows rewritten in one transaction "
+                f"({table.writers} writing transaction(s) left), laid out by "
+                "their random ids."
+            )
+        self.stdout.write("Old versions of the access ledger removed.")

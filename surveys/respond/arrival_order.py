@@ -1,0 +1,79 @@
+"""Forgetting the order in which responses arrived, once a study is over.
+
+Random ids keep the order of arrival out of the rows' values
+(docs/methodology.md, "Invitations, panels and quotas"), but PostgreSQL keeps it
+in two places of its own: each row's physical position (``ctid``: new rows go
+to the end of the table, and ``pg_dump`` writes them in that order) and the
+transaction that wrote it (``xmin``: transaction ids only grow). ``CLUSTER``
+alone moves the rows but keeps their ``xmin``. So every row is rewritten in one
+transaction (they all get the same ``xmin``), ``VACUUM`` drops the old
+versions, and ``CLUSTER`` on the primary key, whose ids are random, lays the
+rows out in no meaningful order. The access ledger's old versions (each one
+credential shorter than the next) go with ``VACUUM FULL``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from surveys.models import AccessLedger, Answer, Response
+
+REWRITTEN = (Response, Answer)
+
+
+class ArrivalOrderError(Exception):
+    """The rewrite cannot run here; the message says why."""
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    table: str
+    rows: int
+    # Distinct writing transactions among the rows afterwards: 1 (or 0 when empty).
+    writers: int
+
+
+def arrival_order_forget(using: str = "default") -> list[Rewritten]:
+    """Rewrite the response and answer tables so that neither the rows' places
+    nor their writing transactions follow the order of arrival.
+
+    Takes an exclusive lock on each table while it is clustered (submissions
+    wait); run it after a study closes, with no long transaction open, or
+    ``VACUUM`` cannot drop the old versions.
+    """
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        raise ArrivalOrderError(
+            "Only PostgreSQL keeps an order to forget this way; a SQLite file "
+            "is for trying the platform, not for a study's answers."
+        )
+    if connection.in_atomic_block:
+        raise ArrivalOrderError("Run it outside a transaction (VACUUM needs that).")
+    quote = connection.ops.quote_name
+    with transaction.atomic(using=using), connection.cursor() as cursor:
+        for model in REWRITTEN:
+            table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+            cursor.execute(f"UPDATE {table} SET {pk} = {pk}")
+    results = []
+    with connection.cursor() as cursor:
+        for model in REWRITTEN:
+            table = model._meta.db_table
+            index = _primary_key_index(cursor, connection, table)
+            cursor.execute(f"VACUUM {quote(table)}")
+            cursor.execute(f"CLUSTER {quote(table)} USING {quote(index)}")
+            cursor.execute(
+                f"SELECT count(*), count(DISTINCT xmin::text) FROM {quote(table)}"
+            )
+            rows, writers = cursor.fetchone()
+            results.append(Rewritten(table, rows, writers))
+        cursor.execute(f"VACUUM FULL {quote(AccessLedger._meta.db_table)}")
+    return results
+
+
+def _primary_key_index(cursor: Any, connection: BaseDatabaseWrapper, table: str) -> str:
+    constraints = connection.introspection.get_constraints(cursor, table)
+    return next(name for name, details in constraints.items() if details["primary_key"])
