@@ -42,7 +42,8 @@ def test_choosing_a_language_offers_it_once_translated(as_owner, draft_survey):
     page = as_owner.get(url("translations", draft_survey.pk)).content.decode()
     assert "incomplete, not offered to respondents yet" in page
     detail = as_owner.get(url("detail", draft_survey.pk)).content.decode()
-    assert "Español (incomplete: not offered yet)" in detail
+    assert "Español (incomplete: not offered yet; <a" in detail
+    assert url("preview_in", draft_survey.pk, "es") in detail
 
 
 def test_the_form_shows_each_source_beside_a_field_in_the_target_language(

@@ -68,6 +68,11 @@ def test_the_page_script_gets_spanish_words_and_options(client, bilingual):
     assert config["questions"][0]["receipt_note"].startswith("Aleatorizada")
 
 
+def test_the_page_in_another_language_sends_no_referer_either(client, bilingual):
+    reply = client.get(f"/s/{bilingual.slug}/es/")
+    assert reply["Referrer-Policy"] == "no-referrer"
+
+
 def test_the_bare_link_stays_in_the_survey_language(client, bilingual):
     page = get(client, f"/s/{bilingual.slug}/")
     assert '<html lang="en">' in page
