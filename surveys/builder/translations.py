@@ -16,6 +16,7 @@ from surveys.builder.services import survey_require_draft
 from surveys.languages import (
     SURVEY_TEXT_FIELDS,
     extra_language_choices,
+    survey_translation,
     translation_gaps,
 )
 from surveys.models import Question, Survey
@@ -39,11 +40,13 @@ def survey_languages_set(*, survey: Survey, languages: Sequence[str]) -> Survey:
     return survey
 
 
-def _clean_texts(texts: Mapping[str, Any]) -> dict[str, str]:
+def _clean_texts(texts: Mapping[str, Any], kept: Mapping[str, str]) -> dict[str, str]:
+    """The texts given, over those ``kept`` from before."""
     unknown = sorted(set(texts) - set(SURVEY_TEXT_FIELDS))
     if unknown:
         raise ValidationError({unknown[0]: "Not a translatable text of a survey."})
-    return {name: str(texts.get(name) or "").strip() for name in SURVEY_TEXT_FIELDS}
+    given = {name: str(value or "").strip() for name, value in texts.items()}
+    return {name: given.get(name, kept[name]) for name in SURVEY_TEXT_FIELDS}
 
 
 def _clean_question(question: Question, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -83,7 +86,8 @@ def survey_translation_update(
         raise ValidationError(
             {"questions": f"Question {strangers[0]} is not in this survey."}
         )
-    survey.translations = {**survey.translations, language: _clean_texts(texts)}
+    kept = survey_translation(survey, language)
+    survey.translations = {**survey.translations, language: _clean_texts(texts, kept)}
     survey.save(update_fields=["translations"])
     for pk, given in questions.items():
         question = own[pk]

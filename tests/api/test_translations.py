@@ -79,6 +79,17 @@ def test_a_refusal_names_the_field(as_owner, draft_survey, change, field):
     assert reply.json()["field"] == field
 
 
+def test_texts_left_out_keep_their_translation(as_owner, draft_survey):
+    as_owner.put(path(draft_survey), document(draft_survey), format="json")
+    first = draft_survey.questions.first()
+    change = {"translations": {"es": {"questions": [{"id": first.pk, "text": "¿?"}]}}}
+    reply = as_owner.put(path(draft_survey), change, format="json")
+    spanish = reply.json()["translations"]["es"]
+    assert spanish["title"] == SPANISH_TITLE
+    assert spanish["questions"][0]["text"] == "¿?"
+    assert spanish["missing"] == ["question 1 options (2 needed)"]
+
+
 def test_too_many_options_are_refused_naming_the_question(as_owner, draft_survey):
     first = draft_survey.questions.first()
     as_owner.put(path(draft_survey), {"offered_languages": ["es"]}, format="json")
