@@ -77,8 +77,11 @@ class TranslationForm(forms.Form):
             self.sections.append(
                 (f"Question {number}", self._question_rows(question, language))
             )
-        for field in self.fields.values():
-            field.widget.attrs.update(attrs)
+        for name, field in self.fields.items():
+            # Read with the text it translates (the paragraph above it).
+            field.widget.attrs.update(
+                attrs, **{"aria-describedby": f"id_{name}-source"}
+            )
             field.disabled = not survey.is_draft
 
     def _add(self, name: str, label: str, initial: str, widget: Any = None) -> None:

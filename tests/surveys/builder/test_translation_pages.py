@@ -54,6 +54,8 @@ def test_the_form_shows_each_source_beside_a_field_in_the_target_language(
     bribe = draft_survey.questions.all()[2]
     assert f'<span lang="en">{bribe.text}</span>' in page
     assert f'name="q{bribe.pk}_option_3"' in page
+    assert f'aria-describedby="id_q{bribe.pk}_option_3-source"' in page
+    assert f'id="id_q{bribe.pk}_option_3-source"' in page
     assert page.count('lang="es"') == len(full_form(draft_survey))
     # A yes/no question's answers come already in the target language.
     first = draft_survey.questions.first()
