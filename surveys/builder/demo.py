@@ -11,7 +11,16 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from surveys.builder.demo_answers import DEMO_RESPONDENTS, demo_simulate
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.services import (
+    question_create,
+    survey_create,
+    survey_publish,
+    yes_no_options,
+)
+from surveys.builder.translations import (
+    survey_languages_set,
+    survey_translation_update,
+)
 from surveys.models import Survey
 
 DEMO_USERNAME = "demo"
@@ -72,6 +81,10 @@ DEMO_TRANSLATIONS: dict[str, dict[str, Any]] = {
 }
 
 
+# Every language the demo is written in; each demo offers the others.
+DEMO_LANGUAGES = ("en", *DEMO_TRANSLATIONS)
+
+
 def demo_content(language: str) -> tuple[str, str, list[dict[str, Any]]]:
     """The demo's title, introduction and questions in ``language`` (English
     when it has no translation)."""
@@ -87,6 +100,28 @@ def demo_content(language: str) -> tuple[str, str, list[dict[str, Any]]]:
             changed["options"] = options
         questions.append(changed)
     return translated["title"], translated["introduction"], questions
+
+
+def _offer_other_languages(survey: Survey) -> None:
+    """Offer the demo in every other language it is written in, so a newcomer
+    sees the language switcher and one survey answered in several languages."""
+    others = [code for code in DEMO_LANGUAGES if code != survey.language]
+    survey_languages_set(survey=survey, languages=others)
+    questions = list(survey.questions.order_by("position", "pk"))
+    for code in others:
+        title, introduction, texts = demo_content(code)
+        survey_translation_update(
+            survey=survey,
+            language=code,
+            texts={"title": title, "introduction": introduction},
+            questions={
+                question.pk: {
+                    "text": text["text"],
+                    "options": text.get("options") or yes_no_options(code),
+                }
+                for question, text in zip(questions, texts, strict=True)
+            },
+        )
 
 
 @transaction.atomic
@@ -125,6 +160,7 @@ def demo_seed(
         survey.save(update_fields=["slug"])
         for question in questions:
             question_create(survey=survey, **question)
+        _offer_other_languages(survey)
         survey = survey_publish(survey=survey)
     demo_simulate(survey=survey, respondents=respondents)
     return survey, created_password

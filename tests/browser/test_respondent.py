@@ -261,6 +261,14 @@ def test_demo_survey_with_the_keyboard_only(visit):
 
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
+    # The demo is offered in English and Spanish: the switcher comes first.
+    languages = page.get_by_role("navigation", name="Languages of this survey")
+    for code in ("en", "es"):
+        page.keyboard.press("Tab")
+        expect(languages.locator(f'a[hreflang="{code}"]')).to_be_focused()
+    expect(languages.locator('a[aria-current="page"]')).to_have_attribute(
+        "hreflang", "en"
+    )
     page.keyboard.press("Tab")
     expect(
         page.get_by_role("link", name="How this survey protects you")

@@ -10,6 +10,7 @@ from surveys.builder.services import (
     survey_publish,
     survey_update,
 )
+from surveys.languages import respondent_languages
 from surveys.models import Survey
 from tests.api.conftest import token_client
 from tests.surveys.builder.pages import question_data, url
@@ -117,6 +118,28 @@ def test_the_demo_can_be_written_in_spanish():
         ["No", "Sí"],
     )
     assert texts[2][1] == ["Nunca", "Una vez", "Algunas veces", "A menudo"]
+    # Written in Spanish, it offers English, complete.
+    assert respondent_languages(survey) == ["es", "en"]
+    first = survey.questions.order_by("position", "pk").first()
+    assert first.translations["en"] == {
+        "text": "In the past 12 months, have you used a recreational drug?",
+        "options": ["No", "Yes"],
+    }
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_demo_offers_every_language_it_is_written_in(client, language):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", respondents=0, language=language, stdout=StringIO())
+    survey = Survey.objects.get(slug="demo")
+    other = "es" if language == "en" else "en"
+    assert respondent_languages(survey) == [language, other]
+    page = client.get(f"/s/demo/{other}/").content.decode()
+    assert f'<html lang="{other}"' in page
+    assert ("Demostración" in page) == (other == "es")
 
 
 def test_the_survey_page_shows_what_spanish_respondents_read(as_owner, owner):
