@@ -17,8 +17,12 @@ from rest_framework.views import APIView
 
 from surveys.results import exports
 from surveys.results.export_views import CSV, JSONL, download
+from surveys.team.roles import Need
 
 from .views import SurveyScoped
+
+# Answer rows, and the codebook that reads them: analysts and above only.
+ROWS = {method: Need.ANALYSE for method in ("GET", "HEAD", "OPTIONS")}
 
 
 class ExportView(SurveyScoped, APIView):
@@ -32,6 +36,8 @@ def _file(media_type: str, text: str) -> dict[tuple[int, str], OpenApiResponse]:
 
 
 class AnswersCsv(ExportView):
+    needs = ROWS
+
     @extend_schema(
         responses=_file(
             "text/csv",
@@ -46,6 +52,8 @@ class AnswersCsv(ExportView):
 
 
 class AnswersJsonl(ExportView):
+    needs = ROWS
+
     @extend_schema(
         responses=_file(
             "application/jsonl", "The answers as JSON lines, keyed as the CSV header."
@@ -57,6 +65,8 @@ class AnswersJsonl(ExportView):
 
 
 class Codebook(SurveyScoped, APIView):
+    needs = ROWS
+
     @extend_schema(
         responses={
             200: OpenApiResponse(

@@ -1,33 +1,39 @@
-"""Who may see and change a survey through the API.
+"""Who may see and change a survey through the API, by their role on it.
 
-A researcher sees only their own surveys: another's is a 404 for every method,
-exactly as on the pages. Staff may read every survey but change only their own.
+A researcher with no role on a survey gets 404 for every method, exactly as on
+the pages. A role too low for the method gets 403 saying which role it needs
+(surveys/team/roles.py); staff oversee every survey as a viewer would.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
 from surveys.models import Survey
-
-STAFF_READ_ONLY = "Staff can read every survey but change only their own."
-
-
-def visible_surveys(user: Any) -> QuerySet[Survey]:
-    surveys = Survey.objects.all()
-    return surveys if user.is_staff else surveys.filter(owner=user)
+from surveys.team.roles import Need
+from surveys.team.selectors import survey_for
 
 
-def survey_for_request(request: Request, pk: int) -> Survey:
-    """The survey named in the URL, if this request may see it (else 404)
-    and, for a write, change it (else 403)."""
-    survey = get_object_or_404(visible_surveys(request.user), pk=pk)
-    if request.method not in SAFE_METHODS and survey.owner_id != request.user.pk:
-        raise PermissionDenied(STAFF_READ_ONLY)
-    return survey
+def need_for(method: str, needs: Mapping[str, Need]) -> Need:
+    """What ``method`` needs: the view's own entry, else VIEW to read and
+    EDIT to change."""
+    if method in needs:
+        return needs[method]
+    return Need.VIEW if method in SAFE_METHODS else Need.EDIT
+
+
+def survey_for_request(
+    request: Request, pk: int, needs: Mapping[str, Need] | None = None
+) -> Survey:
+    """The survey named in the URL, if this request may do what its method
+    needs with it: else 404 (no role) or 403 (a role too low)."""
+    need = need_for(request.method or "GET", needs or {})
+    try:
+        return survey_for(request.user, pk, need)
+    except DjangoPermissionDenied as refused:
+        raise PermissionDenied(str(refused)) from None

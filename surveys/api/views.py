@@ -7,6 +7,7 @@ service; errors from the services become the common error body
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Count, QuerySet
@@ -29,9 +30,11 @@ from estimation.runs.models import EstimateRun
 from estimation.runs.scheduling import estimate_run_request
 from surveys.builder import services
 from surveys.models import Question, Survey
+from surveys.team.roles import Need
+from surveys.team.selectors import surveys_visible_to
 
 from .pagination import InPosition
-from .permissions import survey_for_request, visible_surveys
+from .permissions import survey_for_request
 from .serializers import (
     QuestionOrderSerializer,
     QuestionSerializer,
@@ -42,10 +45,15 @@ from .serializers import (
 
 
 class SurveyScoped:
-    """Mixin: ``self.survey`` is the URL's survey, checked for this request."""
+    """Mixin: ``self.survey`` is the URL's survey, checked for this request.
+
+    ``needs`` says what each method needs beyond the default (VIEW to read,
+    EDIT to change; surveys/team/roles.py).
+    """
 
     request: Request
     kwargs: dict[str, Any]
+    needs: Mapping[str, Need] = {}
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """Check access before reading the body: 401, then 404, then 403."""
@@ -55,7 +63,9 @@ class SurveyScoped:
     @property
     def survey(self) -> Survey:
         if not hasattr(self, "_survey"):
-            self._survey = survey_for_request(self.request, self.kwargs["pk"])
+            self._survey = survey_for_request(
+                self.request, self.kwargs["pk"], self.needs
+            )
         return self._survey
 
 
@@ -85,7 +95,7 @@ class SurveyList(generics.ListCreateAPIView):
     serializer_class = SurveySerializer
 
     def get_queryset(self) -> QuerySet[Survey]:
-        surveys = visible_surveys(self.request.user)
+        surveys = surveys_visible_to(self.request.user)
         wanted = self.request.query_params.get("status")
         if wanted is not None:
             if wanted not in Survey.Status.values:
@@ -107,6 +117,7 @@ class SurveyList(generics.ListCreateAPIView):
 
 class SurveyDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
     serializer_class = SurveySerializer
+    needs = {"DELETE": Need.OWN}
 
     def get_object(self) -> Survey:
         return self.survey
@@ -220,6 +231,7 @@ class RunList(SurveyScoped, generics.ListAPIView):
     """Estimate runs, newest first; POST starts a recomputation."""
 
     serializer_class = RunSerializer
+    needs = {"POST": Need.ANALYSE}
 
     def get_queryset(self) -> QuerySet[EstimateRun]:
         return EstimateRun.objects.filter(survey=self.survey)
