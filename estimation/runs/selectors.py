@@ -21,6 +21,7 @@ from estimation.designs import Design
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Question, Survey
+from surveys.team.selectors import surveys_visible_to
 
 LEVELS = (0.80, 0.90, 0.95, 0.99)
 DEFAULT_TARGET = 0.05
@@ -348,11 +349,14 @@ def saved_rows(
     return {(r.question_id, r.group_question_id, r.group_option): r for r in rows}
 
 
-def run_for_owner(owner: Any, survey_pk: int, run_id: int) -> EstimateRun:
-    """A run of one of the owner's surveys, in one query; or 404."""
+def run_for_reader(user: Any, survey_pk: int, run_id: int) -> EstimateRun:
+    """A run of a survey the user may see (any role, or staff), in one
+    query; or 404."""
     try:
         return EstimateRun.objects.get(
-            pk=run_id, survey_id=survey_pk, survey__owner=owner
+            pk=run_id,
+            survey_id=survey_pk,
+            survey__in=surveys_visible_to(user).values("pk"),
         )
     except EstimateRun.DoesNotExist:
         raise Http404("No such estimate run.") from None
@@ -418,8 +422,8 @@ def _question_result(
 def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboard:
     """Everything the results page shows, from saved rows only.
 
-    ``survey`` comes from :func:`surveys.builder.selectors.survey_for_owner`, with its
-    questions prefetched and its responses counted.
+    ``survey`` comes from :func:`surveys.builder.selectors.survey_plain`, with its
+    questions prefetched.
     """
     questions = list(survey.questions.all())
     designs = {q.pk: q.get_design() for q in questions}

@@ -19,8 +19,10 @@ from surveys.access.services import (
     invitation_labels_from_csv,
     invitations_create,
 )
-from surveys.builder.selectors import owned_survey
+from surveys.builder.selectors import survey_plain
 from surveys.models import Invitation, Survey
+from surveys.team.audit import Action, audit_record
+from surveys.team.roles import Need
 
 SHOWN = 200  # unused links listed on the page; the CSV has them all
 
@@ -60,17 +62,19 @@ def _page(
 @login_required
 @require_GET
 def invitations(request: HttpRequest, pk: int) -> HttpResponse:
-    return _page(request, owned_survey(request.user, pk))
+    return _page(request, survey_plain(request.user, pk, Need.EDIT))
 
 
 @login_required
 @require_POST
 def invitations_create_view(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.EDIT)
     form = InvitationCountForm(request.POST)
     if not form.is_valid():
         return _page(request, survey, count_form=form, status=400)
-    made = invitations_create(survey=survey, labels=[""] * form.cleaned_data["count"])
+    made = invitations_create(
+        survey=survey, labels=[""] * form.cleaned_data["count"], actor=request.user
+    )
     messages.success(request, f"{len(made)} invitation links made.")
     return redirect("surveys:invitations", pk=survey.pk)
 
@@ -78,12 +82,12 @@ def invitations_create_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def invitations_import(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.EDIT)
     form = InvitationImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
             labels = invitation_labels_from_csv(form.cleaned_data["file"])
-            made = invitations_create(survey=survey, labels=labels)
+            made = invitations_create(survey=survey, labels=labels, actor=request.user)
         except ValidationError as error:
             form.add_error("file", error)
         else:
@@ -98,9 +102,16 @@ def invitations_import(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def invitations_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every link as label,link (``?unused=1``: only the unused, for reminders)."""
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.EDIT)
     unused, used = invitations_split(survey)
     rows = unused if request.GET.get("unused") else sorted(unused + used, key=_id)
+    audit_record(
+        actor=request.user,
+        action=Action.INVITATIONS_DOWNLOAD,
+        survey=survey,
+        links=len(rows),
+        unused_only=bool(request.GET.get("unused")),
+    )
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     which = "unused-invitations" if request.GET.get("unused") else "invitations"
     response["Content-Disposition"] = (

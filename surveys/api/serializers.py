@@ -14,7 +14,8 @@ from estimation import CI_METHODS, DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
 from surveys.builder.selectors import epsilon_of
-from surveys.models import Question, Survey
+from surveys.models import Question, Role, Survey
+from surveys.team.selectors import abilities, role_for
 
 # The levels a dashboard offers, and anything between them.
 MIN_LEVEL, MAX_LEVEL = 0.5, 0.999
@@ -26,6 +27,15 @@ def _finite(value: float) -> float | None:
 
 class SurveySerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.get_username", read_only=True)
+    role = serializers.SerializerMethodField(
+        help_text="Your role on this survey: owner, editor, analyst or viewer "
+        "(aggregates only); null where staff oversee a survey without one."
+    )
+    may = serializers.SerializerMethodField(
+        help_text="What your role allows: view_estimates, read_answers (the "
+        "answer rows and the codebook), edit (build, publish, close), manage "
+        "(members, deletion, the audit log)."
+    )
     response_count = serializers.SerializerMethodField()
     state = serializers.SerializerMethodField()
     epsilon = serializers.SerializerMethodField()
@@ -70,6 +80,8 @@ class SurveySerializer(serializers.ModelSerializer):
             "state",
             "slug",
             "owner",
+            "role",
+            "may",
             "opens_at",
             "closes_at",
             "planned_responses",
@@ -104,6 +116,15 @@ class SurveySerializer(serializers.ModelSerializer):
                 "and their translations at the survey's translations/ endpoint."
             },
         }
+
+    @extend_schema_field(serializers.ChoiceField(choices=Role.values, allow_null=True))
+    def get_role(self, survey: Survey) -> str | None:
+        role = role_for(self.context["request"].user, survey)
+        return role.value if role is not None else None
+
+    @extend_schema_field(serializers.DictField(child=serializers.BooleanField()))
+    def get_may(self, survey: Survey) -> dict[str, bool]:
+        return abilities(self.context["request"].user, survey)
 
     @extend_schema_field(serializers.IntegerField())
     def get_response_count(self, survey: Survey) -> int:

@@ -9,37 +9,39 @@ from django.http import Http404
 
 from estimation import survey_epsilon
 from surveys.models import Question, Survey
+from surveys.team.roles import Need
+from surveys.team.selectors import survey_for, surveys_visible_to
 
 # Newest first, as the list says. Spelled out: Django drops Meta.ordering from
 # queries with GROUP BY, which the response count adds.
 NEWEST_FIRST = ("-created_at", "-id")
 
 
-def surveys_for_owner(owner: Any) -> QuerySet[Survey]:
+def _counted() -> QuerySet[Survey]:
+    return Survey.objects.annotate(
+        response_count=Count("responses", distinct=True)
+    ).prefetch_related("questions")
+
+
+def surveys_for_member(user: Any) -> QuerySet[Survey]:
+    """The surveys the user has a role on, newest first, each with ``role``
+    and ``response_count``."""
     return (
-        Survey.objects.filter(owner=owner)
-        .annotate(response_count=Count("responses", distinct=True))
-        .prefetch_related("questions")
+        surveys_visible_to(user, _counted())
+        .filter(role__isnull=False)
         .order_by(*NEWEST_FIRST)
     )
 
 
-def survey_for_owner(owner: Any, pk: int) -> Survey:
-    """The owner's survey, or 404: others' surveys do not exist for them."""
-    try:
-        return surveys_for_owner(owner).get(pk=pk)
-    except Survey.DoesNotExist:
-        raise Http404("No such survey.") from None
+def survey_for_member(user: Any, pk: int, need: Need) -> Survey:
+    """The survey with its questions, its ``role`` and ``response_count``, if
+    the user may do what needs ``need``: else 404 or 403 (surveys/team/)."""
+    return survey_for(user, pk, need, _counted())
 
 
-def owned_survey(owner: Any, pk: int) -> Survey:
-    """The owner's survey with its questions, without counting responses; or 404."""
-    try:
-        return (
-            Survey.objects.filter(owner=owner).prefetch_related("questions").get(pk=pk)
-        )
-    except Survey.DoesNotExist:
-        raise Http404("No such survey.") from None
+def survey_plain(user: Any, pk: int, need: Need) -> Survey:
+    """As :func:`survey_for_member`, without counting responses."""
+    return survey_for(user, pk, need, Survey.objects.prefetch_related("questions"))
 
 
 def epsilon_of(survey: Survey) -> float:
@@ -47,9 +49,11 @@ def epsilon_of(survey: Survey) -> float:
     return survey_epsilon(q.get_design() for q in survey.questions.all())
 
 
-def question_for_owner(owner: Any, survey_pk: int, pk: int) -> Question:
-    survey = survey_for_owner(owner, survey_pk)
+def question_for_member(user: Any, survey_pk: int, pk: int, need: Need) -> Question:
+    survey = survey_for_member(user, survey_pk, need)
     try:
-        return survey.questions.get(pk=pk)
+        question = survey.questions.get(pk=pk)
     except Question.DoesNotExist:
         raise Http404("No such question.") from None
+    question.survey = survey  # with its role, without another query
+    return question

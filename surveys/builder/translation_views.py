@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from surveys.builder.selectors import survey_for_owner
+from surveys.builder.selectors import survey_for_member
 from surveys.builder.services import SurveyStateError, yes_no_options
 from surveys.builder.translations import (
     survey_languages_set,
@@ -28,6 +28,7 @@ from surveys.languages import (
     translation_gaps,
 )
 from surveys.models import Question, Survey
+from surveys.team.roles import Need
 
 GET_POST = require_http_methods(["GET", "POST"])
 LONG_TEXTS = {"introduction", "consent"}
@@ -126,12 +127,14 @@ class TranslationForm(forms.Form):
 @GET_POST
 def survey_translations(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose the further languages; each one's state and a link to its texts."""
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     form = LanguagesForm(survey, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             survey_languages_set(
-                survey=survey, languages=form.cleaned_data["offered_languages"]
+                survey=survey,
+                languages=form.cleaned_data["offered_languages"],
+                actor=request.user,
             )
         except (SurveyStateError, ValidationError) as error:
             messages.error(request, " ".join(_messages_of(error)))
@@ -151,7 +154,7 @@ def survey_translations(request: HttpRequest, pk: int) -> HttpResponse:
 def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpResponse:
     """A language's texts beside the survey's own; a draft may save them
     incomplete, and the page says what is still missing."""
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     if lang not in survey.offered_languages:
         raise Http404("This survey does not offer that language.")
     questions = list(survey.questions.all())
@@ -161,7 +164,11 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
         texts, wording = form.translation()
         try:
             missing = survey_translation_update(
-                survey=survey, language=lang, texts=texts, questions=wording
+                survey=survey,
+                language=lang,
+                texts=texts,
+                questions=wording,
+                actor=request.user,
             )
         except SurveyStateError as error:
             messages.error(request, str(error))

@@ -39,9 +39,9 @@ from surveys.builder.forms import (
 from surveys.builder.limits import limit_problems
 from surveys.builder.selectors import (
     epsilon_of,
-    question_for_owner,
-    survey_for_owner,
-    surveys_for_owner,
+    question_for_member,
+    survey_for_member,
+    surveys_for_member,
 )
 from surveys.builder.services import (
     DELETE_REFUSED,
@@ -55,6 +55,7 @@ from surveys.languages import (
 )
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
+from surveys.team.roles import Need
 
 GET_POST = require_http_methods(["GET", "POST"])
 MOVES = {"up": -1, "down": 1}
@@ -88,7 +89,7 @@ def _share_url(request: HttpRequest, survey: Survey) -> str:
 @login_required
 @require_GET
 def survey_list(request: HttpRequest) -> HttpResponse:
-    rows = [(survey, epsilon_of(survey)) for survey in surveys_for_owner(request.user)]
+    rows = [(survey, epsilon_of(survey)) for survey in surveys_for_member(request.user)]
     return render(request, "surveys/list.html", {"rows": rows})
 
 
@@ -112,13 +113,13 @@ def survey_create(request: HttpRequest) -> HttpResponse:
 def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a survey's details; after publishing most are read-only, and a
     crafted change to them is refused by the service (400, nothing saved)."""
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     form = SurveyForm.for_survey(survey, _posted(request))
     status = 200
     if form.is_valid():
         try:
             changes = {**form.cleaned_data, **form.posted_locked_values()}
-            services.survey_update(survey=survey, **changes)
+            services.survey_update(survey=survey, actor=request.user, **changes)
         except LockedFieldsError as error:
             status = 400
             form.add_error(None, str(error))
@@ -149,7 +150,7 @@ def _labels(form: SurveyForm) -> str:
 @login_required
 @require_POST
 def survey_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     copy = services.survey_duplicate(survey=survey, owner=request.user)
     messages.success(
         request,
@@ -163,14 +164,14 @@ def survey_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 @GET_POST
 def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """GET asks for confirmation; POST deletes a survey nobody has answered."""
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.OWN)
     if request.method == "GET":
         if survey.response_count:
             messages.error(request, DELETE_REFUSED)
             return _to_detail(survey)
         return render(request, "surveys/survey_confirm_delete.html", {"survey": survey})
     try:
-        services.survey_delete(survey=survey)
+        services.survey_delete(survey=survey, actor=request.user)
     except SurveyStateError as error:
         messages.error(request, str(error))
         return _to_detail(survey)
@@ -181,7 +182,7 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.VIEW)
     questions = [
         (
             q,
@@ -211,7 +212,7 @@ def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def survey_preview(request: HttpRequest, pk: int, lang: str = "") -> HttpResponse:
     """The respondent page of a draft or published survey, in any language it
     offers (an incomplete translation shows the survey's own texts in its gaps)."""
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.VIEW)
     if lang and lang not in chosen_languages(survey):
         raise Http404("This survey does not offer that language.")
     return render_survey_page(request, survey, preview=True, language=lang)
@@ -221,7 +222,7 @@ def survey_preview(request: HttpRequest, pk: int, lang: str = "") -> HttpRespons
 @GET_POST
 def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
     """GET asks for confirmation; POST publishes and freezes the designs."""
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     if request.method == "GET":
         if not survey.is_draft:
             messages.info(request, "This survey is already published.")
@@ -252,7 +253,7 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def survey_close(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     return _change_state(
         request, survey, services.survey_close, "Closed: no more answers are accepted."
     )
@@ -261,7 +262,7 @@ def survey_close(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def survey_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     return _change_state(
         request, survey, services.survey_reopen, "Reopened: answers are accepted again."
     )
@@ -274,7 +275,7 @@ def _change_state(
     done: str,
 ) -> HttpResponse:
     try:
-        action(survey=survey)
+        action(survey=survey, actor=request.user)
     except SurveyStateError as error:
         messages.error(request, str(error))
     else:
@@ -327,13 +328,15 @@ def _save_question(
 @login_required
 @GET_POST
 def question_create(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = survey_for_owner(request.user, pk)
+    survey = survey_for_member(request.user, pk, Need.EDIT)
     if request.method == "GET" and not survey.is_draft:
         return _frozen(request, survey)
     form = QuestionForm(_posted(request))
     if form.is_valid():
         try:
-            question = _save_question(form, services.question_create, survey=survey)
+            question = _save_question(
+                form, services.question_create, survey=survey, actor=request.user
+            )
         except SurveyStateError as error:
             messages.error(request, str(error))
             return _to_detail(survey)
@@ -346,14 +349,16 @@ def question_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @GET_POST
 def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
-    question = question_for_owner(request.user, pk, qid)
+    question = question_for_member(request.user, pk, qid, Need.EDIT)
     survey = question.survey
     if request.method == "GET" and not survey.is_draft:
         return _frozen(request, survey)
     form = QuestionForm.for_question(question, _posted(request))
     if form.is_valid():
         try:
-            saved = _save_question(form, services.question_update, question=question)
+            saved = _save_question(
+                form, services.question_update, question=question, actor=request.user
+            )
         except SurveyStateError as error:
             messages.error(request, str(error))
             return _to_detail(survey)
@@ -367,7 +372,7 @@ def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
 @GET_POST
 def question_delete(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
     """GET asks for confirmation; POST deletes."""
-    question = question_for_owner(request.user, pk, qid)
+    question = question_for_member(request.user, pk, qid, Need.EDIT)
     survey = question.survey
     if request.method == "GET":
         if not survey.is_draft:
@@ -375,7 +380,7 @@ def question_delete(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
         context = {"survey": survey, "question": question}
         return render(request, "surveys/question_confirm_delete.html", context)
     try:
-        services.question_delete(question=question)
+        services.question_delete(question=question, actor=request.user)
     except SurveyStateError as error:
         messages.error(request, str(error))
     else:
@@ -386,12 +391,12 @@ def question_delete(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
 @login_required
 @require_POST
 def question_move(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
-    question = question_for_owner(request.user, pk, qid)
+    question = question_for_member(request.user, pk, qid, Need.EDIT)
     offset = MOVES.get(request.POST.get("direction", ""))
     if offset is None:
         return HttpResponseBadRequest("direction must be up or down.")
     try:
-        services.question_move(question=question, offset=offset)
+        services.question_move(question=question, offset=offset, actor=request.user)
     except SurveyStateError as error:
         messages.error(request, str(error))
     return _to_detail(question.survey, f"question-{question.pk}")

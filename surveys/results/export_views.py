@@ -1,6 +1,7 @@
 """Researcher downloads: the answers, the codebook and the estimates.
 
-Owner only, like every researcher page: another researcher's survey is a 404.
+The answer rows and the codebook need an analyst; the estimates, any role
+(surveys/team/roles.py). A survey the user has no role on is a 404.
 Each view looks the survey up, calls one export function and responds; large
 files are streamed.
 """
@@ -15,10 +16,12 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from surveys.builder.selectors import owned_survey
+from surveys.builder.selectors import survey_plain
 from surveys.models import Survey
 from surveys.results import exports
 from surveys.results.codebook import page_questions
+from surveys.team.audit import Action, audit_record
+from surveys.team.roles import Need
 
 CSV = "text/csv; charset=utf-8"
 JSONL = "application/jsonl; charset=utf-8"
@@ -35,6 +38,22 @@ def download(
     return response
 
 
+def rows_downloaded(
+    request: HttpRequest, survey: Survey, action: Action, file_format: str
+) -> None:
+    """Record a download of answer rows (or their codebook) in the audit log;
+    a HEAD request downloads nothing and is not recorded."""
+    if request.method == "GET":
+        via = "api" if request.path.startswith("/api/") else "web"
+        audit_record(
+            actor=request.user,
+            action=action,
+            survey=survey,
+            format=file_format,
+            via=via,
+        )
+
+
 def _json(data: object) -> Iterable[str]:
     yield json.dumps(data, indent=2, allow_nan=False) + "\n"
 
@@ -42,28 +61,31 @@ def _json(data: object) -> Iterable[str]:
 @login_required
 @require_GET
 def answers_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
+    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "csv")
     return download(survey, "answers.csv", exports.answers_csv(survey), CSV)
 
 
 @login_required
 @require_GET
 def answers_jsonl(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
+    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "jsonl")
     return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
 
 
 @login_required
 @require_GET
 def codebook_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
+    rows_downloaded(request, survey, Action.CODEBOOK_DOWNLOAD, "json")
     return download(survey, "codebook.json", _json(exports.codebook(survey)), JSON)
 
 
 @login_required
 @require_GET
 def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
     data = exports.codebook(survey)
     context = {"survey": survey, "codebook": data, "questions": page_questions(data)}
     return render(request, "surveys/codebook.html", context)
@@ -72,13 +94,13 @@ def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def estimates_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.VIEW)
     return download(survey, "estimates.csv", exports.estimates_csv(survey), CSV)
 
 
 @login_required
 @require_GET
 def estimates_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.VIEW)
     data = exports.estimates_export(survey)
     return download(survey, "estimates.json", _json(data), JSON)

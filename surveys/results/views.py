@@ -1,6 +1,7 @@
 """The results dashboard: saved estimates, their recomputation and its progress.
 
-Owner only, like every researcher page: another researcher's survey is a 404.
+Any role may read the dashboard; recomputing needs an analyst
+(surveys/team/roles.py). A survey the user has no role on is a 404.
 """
 
 from __future__ import annotations
@@ -17,16 +18,17 @@ from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     parse_target,
-    run_for_owner,
+    run_for_reader,
     run_progress,
     survey_dashboard,
 )
 from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import errors_text
-from surveys.builder.selectors import owned_survey
+from surveys.builder.selectors import survey_plain
 from surveys.results.charts import daily_chart
 from surveys.results.forms import RecomputeForm
 from surveys.results.simulated import simulation_of
+from surveys.team.roles import Need
 
 
 def _to_results(survey_pk: int) -> HttpResponse:
@@ -37,7 +39,7 @@ def _to_results(survey_pk: int) -> HttpResponse:
 @require_GET
 def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
     """The dashboard: saved estimates only, a handful of queries at any size."""
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.VIEW)
     target = parse_target(request.GET.get("target"))
     dashboard = survey_dashboard(
         survey,
@@ -69,13 +71,13 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def survey_recompute(request: HttpRequest, pk: int) -> HttpResponse:
-    survey = owned_survey(request.user, pk)
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
     form = RecomputeForm(request.POST)
     if not form.is_valid():
         messages.error(request, f"Not recomputed. {errors_text(form)}")
         return _to_results(pk)
     try:
-        estimate_run_request(survey=survey, **form.cleaned_data)
+        estimate_run_request(survey=survey, actor=request.user, **form.cleaned_data)
     except ValueError as error:
         messages.error(request, f"Not recomputed: {error}")
     else:
@@ -89,4 +91,4 @@ def survey_recompute(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def run_status(request: HttpRequest, pk: int, run_id: int) -> JsonResponse:
     """A run's progress for the dashboard's polling script."""
-    return JsonResponse(run_progress(run_for_owner(request.user, pk, run_id)))
+    return JsonResponse(run_progress(run_for_reader(request.user, pk, run_id)))

@@ -57,6 +57,32 @@ def role_of(survey: Survey) -> Role | None:
     return Role(value) if value else None
 
 
+def role_for(user: Any, survey: Survey) -> Role | None:
+    """The user's role on ``survey``: the annotation if it has one, else
+    looked up (a survey just created or copied)."""
+    if hasattr(survey, "role"):
+        return role_of(survey)
+    if survey.owner_id == user.pk:
+        return Role.OWNER
+    value = (
+        Membership.objects.filter(survey=survey, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return Role(value) if value else None
+
+
+def abilities(user: Any, survey: Survey) -> dict[str, bool]:
+    """What the user may do with ``survey``, by name (the API shows it)."""
+    role = role_for(user, survey)
+    return {
+        "view_estimates": allows(role, Need.VIEW, staff=user.is_staff),
+        "read_answers": allows(role, Need.ANALYSE),
+        "edit": allows(role, Need.EDIT),
+        "manage": allows(role, Need.OWN),
+    }
+
+
 def check_allowed(user: Any, survey: Survey, need: Need) -> None:
     """403 with the reason if the user's role on ``survey`` is below ``need``."""
     role = role_of(survey)

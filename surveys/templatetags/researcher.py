@@ -13,11 +13,28 @@ from django.utils.safestring import SafeString, mark_safe
 from estimation.designs import percent
 from estimation.words import format_epsilon
 from surveys.results.charts import Interval, interval_chart
+from surveys.team.roles import Need, allows
+from surveys.team.selectors import role_of
 
 register = template.Library()
 NOT_PRIVATE = (
     '<span aria-hidden="true">—</span> <span class="not-private">not private</span>'
 )
+
+
+@register.filter
+def may(survey: Any, need: str) -> bool:
+    """Whether the reader's role on ``survey`` allows ``need`` ("view",
+    "analyse", "edit", "own"): which buttons a page shows. The views enforce
+    it; this only keeps a page from offering what would be refused."""
+    return allows(role_of(survey), Need[need.upper()])
+
+
+@register.filter
+def role_label(survey: Any) -> str:
+    """The reader's role in words; staff overseeing a survey have none."""
+    role = role_of(survey)
+    return role.label if role is not None else "Staff (oversight)"
 
 
 @register.simple_tag
