@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import timedelta
+from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -26,6 +27,7 @@ from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
 from estimation.runs.services import estimate_run_execute
 from surveys.models import Survey
+from surveys.team.audit import Action, audit_record
 
 logger = logging.getLogger(__name__)
 
@@ -67,14 +69,24 @@ def estimate_run_request(
     ci_method: str = DEFAULT_METHOD,
     level: float = DEFAULT_LEVEL,
     trigger: str = EstimateRun.Trigger.RESEARCHER,
+    actor: Any = None,
 ) -> EstimateRun:
     """Queue a run with the researcher's method and level; it starts at once."""
-    run = EstimateRun.objects.create(
-        survey=survey,
-        trigger=trigger,
-        ci_method=validate_method(ci_method),
-        level=validate_level(level),
-    )
+    with transaction.atomic():
+        run = EstimateRun.objects.create(
+            survey=survey,
+            trigger=trigger,
+            ci_method=validate_method(ci_method),
+            level=validate_level(level),
+        )
+        audit_record(
+            actor=actor,
+            action=Action.ESTIMATES_RUN,
+            survey=survey,
+            run=run.pk,
+            ci_method=run.ci_method,
+            level=run.level,
+        )
     transaction.on_commit(lambda: _enqueue(run.pk, 0))
     return run
 

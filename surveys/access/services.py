@@ -18,6 +18,7 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
 from django.core.exceptions import ValidationError
@@ -32,6 +33,7 @@ from surveys.respond.response_store import (
     response_insert,
     survey_accepting,
 )
+from surveys.team.audit import Action, audit_record
 
 DIGEST = AccessLedger.DIGEST_BYTES
 MAX_INVITATIONS = 10_000  # per request: a CSV or a count
@@ -282,7 +284,10 @@ def completion_link(survey: Survey) -> str:
 # -- invitations -------------------------------------------------------------------
 
 
-def invitations_create(*, survey: Survey, labels: Sequence[str]) -> list[Invitation]:
+@transaction.atomic
+def invitations_create(
+    *, survey: Survey, labels: Sequence[str], actor: Any = None
+) -> list[Invitation]:
     """One single-use invitation per label (labels may be empty)."""
     if not 1 <= len(labels) <= MAX_INVITATIONS:
         raise ValidationError(
@@ -293,10 +298,18 @@ def invitations_create(*, survey: Survey, labels: Sequence[str]) -> list[Invitat
         raise ValidationError(
             f"Labels are at most 200 characters; “{too_long[0][:40]}…” is longer."
         )
-    return Invitation.objects.bulk_create(
+    made = Invitation.objects.bulk_create(
         Invitation(survey=survey, token=secrets.token_urlsafe(16), label=label)
         for label in labels
     )
+    audit_record(
+        actor=actor,
+        action=Action.INVITATIONS_CREATE,
+        survey=survey,
+        count=len(made),
+        labelled=sum(1 for label in labels if label),
+    )
+    return made
 
 
 def invitation_labels_from_csv(data: bytes) -> list[str]:

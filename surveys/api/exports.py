@@ -16,7 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from surveys.results import exports
-from surveys.results.export_views import CSV, JSONL, download
+from surveys.results.export_views import CSV, JSONL, download, rows_downloaded
+from surveys.team.audit import Action
 from surveys.team.roles import Need
 
 from .views import SurveyScoped
@@ -48,6 +49,7 @@ class AnswersCsv(ExportView):
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
         survey = self.survey
+        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "csv")
         return download(survey, "answers.csv", exports.answers_csv(survey), CSV)
 
 
@@ -61,6 +63,7 @@ class AnswersJsonl(ExportView):
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
         survey = self.survey
+        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "jsonl")
         return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
 
 
@@ -78,6 +81,7 @@ class Codebook(SurveyScoped, APIView):
         }
     )
     def get(self, request: Request, pk: int) -> Response:
+        rows_downloaded(request, self.survey, Action.CODEBOOK_DOWNLOAD, "json")
         return Response(exports.codebook(self.survey))
 
 

@@ -109,13 +109,19 @@ class Translations(SurveyScoped, APIView):
         survey = self.survey
         with transaction.atomic():
             if "offered_languages" in data:
-                survey_languages_set(survey=survey, languages=data["offered_languages"])
+                survey_languages_set(
+                    survey=survey,
+                    languages=data["offered_languages"],
+                    actor=request.user,
+                )
             for code, texts in data.get("translations", {}).items():
-                _translation_save(survey, code, texts)
+                _translation_save(survey, code, texts, request.user)
         return Response(translations_document(survey))
 
 
-def _translation_save(survey: Survey, code: str, texts: dict[str, Any]) -> None:
+def _translation_save(
+    survey: Survey, code: str, texts: dict[str, Any], actor: Any
+) -> None:
     """Save one language's texts; a refusal names its place in the document."""
     try:
         survey_translation_update(
@@ -126,6 +132,7 @@ def _translation_save(survey: Survey, code: str, texts: dict[str, Any]) -> None:
                 q["id"]: {"text": q["text"], "options": q["options"]}
                 for q in texts.get("questions", [])
             },
+            actor=actor,
         )
     except DjangoValidationError as error:
         raise ValidationError({"translations": {code: error.message_dict}}) from None

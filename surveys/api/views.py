@@ -124,11 +124,11 @@ class SurveyDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
 
     def perform_update(self, serializer: SurveySerializer) -> None:
         serializer.instance = services.survey_update(
-            survey=self.survey, **serializer.validated_data
+            survey=self.survey, actor=self.request.user, **serializer.validated_data
         )
 
     def perform_destroy(self, instance: Survey) -> None:
-        services.survey_delete(survey=instance)
+        services.survey_delete(survey=instance, actor=self.request.user)
 
 
 ACTIONS = {
@@ -145,7 +145,7 @@ class SurveyAction(SurveyScoped, APIView):
 
     @extend_schema(request=None, responses=SurveySerializer)
     def post(self, request: Request, pk: int) -> Response:
-        survey = ACTIONS[self.action_name](survey=self.survey)
+        survey = ACTIONS[self.action_name](survey=self.survey, actor=request.user)
         return Response(SurveySerializer(survey, context={"request": request}).data)
 
 
@@ -175,7 +175,7 @@ class QuestionList(SurveyScoped, generics.ListCreateAPIView):
 
     def perform_create(self, serializer: QuestionSerializer) -> None:
         serializer.instance = services.question_create(
-            survey=self.survey, **serializer.validated_data
+            survey=self.survey, actor=self.request.user, **serializer.validated_data
         )
 
 
@@ -199,11 +199,13 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
         ):
             current["options"] = None  # a new kind starts from its own options
         serializer.instance = services.question_update(
-            question=question, **{**current, **serializer.validated_data}
+            question=question,
+            actor=self.request.user,
+            **{**current, **serializer.validated_data},
         )
 
     def perform_destroy(self, instance: Question) -> None:
-        services.question_delete(question=instance)
+        services.question_delete(question=instance, actor=self.request.user)
 
 
 class QuestionOrder(SurveyScoped, APIView):
@@ -216,7 +218,9 @@ class QuestionOrder(SurveyScoped, APIView):
         serializer = QuestionOrderSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.question_reorder(
-            survey=self.survey, order=serializer.validated_data["order"]
+            survey=self.survey,
+            order=serializer.validated_data["order"],
+            actor=request.user,
         )
         questions = self.survey.questions.order_by("position")
         return Response(
@@ -244,7 +248,9 @@ class RunList(SurveyScoped, generics.ListAPIView):
         """Recompute with a chosen interval method and level; poll the run's URL."""
         serializer = RunRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        run = estimate_run_request(survey=self.survey, **serializer.validated_data)
+        run = estimate_run_request(
+            survey=self.survey, actor=request.user, **serializer.validated_data
+        )
         body = RunSerializer(run, context={"request": request}).data
         return Response(
             body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]}

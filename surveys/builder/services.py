@@ -25,6 +25,7 @@ from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
+from surveys.team.audit import Action, audit_record
 
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]
@@ -116,11 +117,13 @@ def _save_survey(survey: Survey) -> Survey:
     return survey
 
 
+@transaction.atomic
 def survey_create(*, owner: Any, title: str, slug: str = "", **fields: Any) -> Survey:
     """A draft survey; its link is random unless the researcher chose one."""
     chosen = validate_slug(slug) if slug else random_slug(title)
-    survey = Survey(owner=owner, title=title, slug=chosen, **fields)
-    return _save_survey(survey)
+    survey = _save_survey(Survey(owner=owner, title=title, slug=chosen, **fields))
+    audit_record(actor=owner, action=Action.SURVEY_CREATE, survey=survey)
+    return survey
 
 
 # Everything else (status, owner) changes only through its own service.
@@ -181,7 +184,8 @@ def _locked_changes(survey: Survey, fields: Mapping[str, Any]) -> list[str]:
     )
 
 
-def survey_update(*, survey: Survey, **fields: Any) -> Survey:
+@transaction.atomic
+def survey_update(*, survey: Survey, actor: Any = None, **fields: Any) -> Survey:
     """Change a survey's details; after publishing only the public title.
 
     A locked field sent with its current value is no change and is accepted,
@@ -209,6 +213,7 @@ def survey_update(*, survey: Survey, **fields: Any) -> Survey:
         fields["slug"] = validate_slug(fields["slug"], survey)
     _check_limit_above_stored(survey, fields.get("response_limit"))
     language_before = survey.language
+    changed_fields = sorted(n for n, v in fields.items() if v != getattr(survey, n))
     for name, value in fields.items():
         setattr(survey, name, value)
     if survey.language != language_before:
@@ -216,6 +221,13 @@ def survey_update(*, survey: Survey, **fields: Any) -> Survey:
     saved = _save_survey(survey)
     if saved.language != language_before:
         _relabel_yes_no(saved, language_before)
+    if changed_fields:
+        audit_record(
+            actor=actor,
+            action=Action.SURVEY_UPDATE,
+            survey=saved,
+            fields=changed_fields,
+        )
     return saved
 
 
@@ -267,7 +279,7 @@ def survey_require_draft(survey: Survey, action: str) -> None:
 
 
 @transaction.atomic
-def survey_publish(*, survey: Survey) -> Survey:
+def survey_publish(*, survey: Survey, actor: Any = None) -> Survey:
     """Freeze every question's design into the spec the browser will use."""
     survey = Survey.objects.select_for_update().get(pk=survey.pk)
     survey_require_draft(survey, "publish again")
@@ -286,18 +298,22 @@ def survey_publish(*, survey: Survey) -> Survey:
         question.save(update_fields=["spec", "spec_version"])
     survey.status, survey.published_at = Survey.Status.OPEN, timezone.now()
     survey.save(update_fields=["status", "published_at"])
+    audit_record(actor=actor, action=Action.SURVEY_PUBLISH, survey=survey)
     return survey
 
 
-def survey_close(*, survey: Survey) -> Survey:
+@transaction.atomic
+def survey_close(*, survey: Survey, actor: Any = None) -> Survey:
     if survey.status != Survey.Status.OPEN:
         raise SurveyStateError("Only an open survey can be closed.")
     survey.status = Survey.Status.CLOSED
     survey.save(update_fields=["status"])
+    audit_record(actor=actor, action=Action.SURVEY_CLOSE, survey=survey)
     return survey
 
 
-def survey_reopen(*, survey: Survey) -> Survey:
+@transaction.atomic
+def survey_reopen(*, survey: Survey, actor: Any = None) -> Survey:
     if survey.status != Survey.Status.CLOSED:
         raise SurveyStateError("Only a closed survey can be reopened.")
     if survey_is_full(survey):
@@ -307,6 +323,7 @@ def survey_reopen(*, survey: Survey) -> Survey:
         )
     survey.status = Survey.Status.OPEN
     survey.save(update_fields=["status"])
+    audit_record(actor=actor, action=Action.SURVEY_REOPEN, survey=survey)
     return survey
 
 
@@ -316,10 +333,13 @@ DELETE_REFUSED = (
 )
 
 
-def survey_delete(*, survey: Survey) -> None:
-    """Delete a survey that nobody has answered; answered data is never thrown away."""
+@transaction.atomic
+def survey_delete(*, survey: Survey, actor: Any = None) -> None:
+    """Delete a survey that nobody has answered; answered data is never thrown
+    away. Its audit events stay, this one last."""
     if survey.responses.exists():
         raise SurveyStateError(DELETE_REFUSED)
+    audit_record(actor=actor, action=Action.SURVEY_DELETE, survey=survey)
     survey.delete()
 
 
@@ -377,6 +397,13 @@ def survey_duplicate(*, survey: Survey, owner: Any) -> Survey:
     Question.objects.bulk_create(
         Question(survey=duplicate, **_copied_values(q, QUESTION_FIELDS_NOT_COPIED))
         for q in survey.questions.all()
+    )
+    audit_record(
+        actor=owner,
+        action=Action.SURVEY_DUPLICATE,
+        survey=duplicate,
+        copied_from=survey.pk,
+        copied_from_title=survey.title,
     )
     return duplicate
 
@@ -443,6 +470,7 @@ def _question_content(
     return labels, question_design(kind=kind, options=labels, design=design).to_dict()
 
 
+@transaction.atomic
 def question_create(
     *,
     survey: Survey,
@@ -451,6 +479,7 @@ def question_create(
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
     optional: bool = False,
+    actor: Any = None,
 ) -> Question:
     """A question of a draft; ``optional`` lets it go unanswered (stored as missing)."""
     survey_require_draft(survey, "add questions")
@@ -471,9 +500,21 @@ def question_create(
     )
     question.full_clean()
     question.save()
+    _question_event(actor, Action.QUESTION_CREATE, question)
     return question
 
 
+def _question_event(actor: Any, action: Action, question: Question) -> None:
+    audit_record(
+        actor=actor,
+        action=action,
+        survey=question.survey,
+        question_id=question.pk,
+        text=question.text[:80],
+    )
+
+
+@transaction.atomic
 def question_update(
     *,
     question: Question,
@@ -482,6 +523,7 @@ def question_update(
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
     optional: bool = False,
+    actor: Any = None,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
     labels, design_data = _question_content(
@@ -492,16 +534,19 @@ def question_update(
     question.optional = optional
     question.full_clean()
     question.save()
+    _question_event(actor, Action.QUESTION_UPDATE, question)
     return question
 
 
-def question_delete(*, question: Question) -> None:
+@transaction.atomic
+def question_delete(*, question: Question, actor: Any = None) -> None:
     survey_require_draft(question.survey, "delete questions")
+    _question_event(actor, Action.QUESTION_DELETE, question)
     question.delete()
 
 
 @transaction.atomic
-def question_move(*, question: Question, offset: int) -> None:
+def question_move(*, question: Question, offset: int, actor: Any = None) -> None:
     """Move a question up (-1) or down (+1) in its survey."""
     survey_require_draft(question.survey, "reorder questions")
     ordered = list(question.survey.questions.select_for_update())
@@ -512,10 +557,14 @@ def question_move(*, question: Question, offset: int) -> None:
         if item.position != position:
             item.position = position
             item.save(update_fields=["position"])
+    if target != index:
+        _question_event(actor, Action.QUESTION_MOVE, question)
 
 
 @transaction.atomic
-def question_reorder(*, survey: Survey, order: Sequence[int]) -> None:
+def question_reorder(
+    *, survey: Survey, order: Sequence[int], actor: Any = None
+) -> None:
     """Put the survey's questions in the order of ``order``, a list of all their ids."""
     survey_require_draft(survey, "reorder questions")
     questions = {q.pk: q for q in survey.questions.select_for_update()}
@@ -526,8 +575,17 @@ def question_reorder(*, survey: Survey, order: Sequence[int]) -> None:
                 f"{', '.join(map(str, sorted(questions)))}."
             }
         )
+    moved = False
     for position, pk in enumerate(order):
         question = questions[pk]
         if question.position != position:
             question.position = position
             question.save(update_fields=["position"])
+            moved = True
+    if moved:
+        audit_record(
+            actor=actor,
+            action=Action.QUESTIONS_REORDER,
+            survey=survey,
+            order=list(order),
+        )

@@ -20,9 +20,13 @@ from surveys.languages import (
     translation_gaps,
 )
 from surveys.models import Question, Survey
+from surveys.team.audit import Action, audit_record
 
 
-def survey_languages_set(*, survey: Survey, languages: Sequence[str]) -> Survey:
+@transaction.atomic
+def survey_languages_set(
+    *, survey: Survey, languages: Sequence[str], actor: Any = None
+) -> Survey:
     """Choose the languages a draft offers besides its own, in the site's order."""
     survey_require_draft(survey, "change the languages offered")
     allowed = [code for code, _name in extra_language_choices(survey)]
@@ -35,8 +39,17 @@ def survey_languages_set(*, survey: Survey, languages: Sequence[str]) -> Survey:
                 "is always offered)."
             }
         )
-    survey.offered_languages = [code for code in allowed if code in set(languages)]
-    survey.save(update_fields=["offered_languages"])
+    chosen = [code for code in allowed if code in set(languages)]
+    if chosen != survey.offered_languages:
+        survey.offered_languages = chosen
+        survey.save(update_fields=["offered_languages"])
+        audit_record(
+            actor=actor,
+            action=Action.SURVEY_UPDATE,
+            survey=survey,
+            fields=["offered_languages"],
+            offered_languages=chosen,
+        )
     return survey
 
 
@@ -68,6 +81,7 @@ def survey_translation_update(
     language: str,
     texts: Mapping[str, Any],
     questions: Mapping[int, Mapping[str, Any]],
+    actor: Any = None,
 ) -> list[str]:
     """Save a draft's translation into ``language``, complete or not.
 
@@ -96,4 +110,7 @@ def survey_translation_update(
             language: _clean_question(question, given),
         }
         question.save(update_fields=["translations"])
+    audit_record(
+        actor=actor, action=Action.TRANSLATION_UPDATE, survey=survey, language=language
+    )
     return translation_gaps(survey, survey.questions.all(), language)
