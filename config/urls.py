@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", api_token, name="api-token"),
+    path("accounts/", include("surveys.accounts.urls")),
     # The admin's own login has no throttle: staff log in through ours.
     path(
         "admin/login/",
