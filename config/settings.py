@@ -207,7 +207,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        # A read-only token is refused every unsafe method.
+        "surveys.accounts.token_scope.TokenScopePermission",
+    ],
     "DEFAULT_PAGINATION_CLASS": "surveys.api.pagination.NewestFirst",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "surveys.api.errors.error_body",

@@ -1,4 +1,4 @@
-"""The researcher's account page: their API token."""
+"""The researcher's account page: their API token, and a way to their password."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from surveys.accounts.tokens import api_token_of, api_token_replace, api_token_revoke
+from surveys.accounts.tokens import (
+    api_token_is_read_only,
+    api_token_of,
+    api_token_replace,
+    api_token_revoke,
+)
 
 
 @login_required
@@ -19,7 +24,8 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "replace":
-            new_key = api_token_replace(user=request.user).key
+            read_only = request.POST.get("read_only") == "on"
+            new_key = api_token_replace(user=request.user, read_only=read_only).key
         elif action == "revoke":
             if api_token_revoke(user=request.user):
                 messages.success(
@@ -29,5 +35,10 @@ def api_token(request: HttpRequest) -> HttpResponse:
         else:
             messages.error(request, "Choose to create, replace or revoke the token.")
             return redirect("api-token")
-    context = {"token": api_token_of(request.user), "new_key": new_key}
+    token = api_token_of(request.user)
+    context = {
+        "token": token,
+        "read_only": token is not None and api_token_is_read_only(token),
+        "new_key": new_key,
+    }
     return render(request, "surveys/api_token.html", context)
