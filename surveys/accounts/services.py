@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 
 def researcher_exists(username: str) -> bool:
@@ -79,5 +79,11 @@ def researcher_create(
         is_active=active,
     )
     user.set_password(password)
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:  # the same username, created a moment ago
+        raise ValidationError(
+            {"username": [f"The username {user.username!r} is already taken."]}
+        ) from None
     return user

@@ -4,6 +4,7 @@ and the optional sign-up, under /accounts/."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from surveys.accounts import views
 from surveys.accounts.password import ThrottledPasswordResetView
 
 urlpatterns = [
@@ -36,5 +37,12 @@ urlpatterns = [
         "reset/done/",
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
+    ),
+    path("signup/", views.signup, name="signup"),
+    path("signup/sent/", views.signup_sent, name="signup_sent"),
+    path(
+        "signup/verify/<uidb64>/<token>/",
+        views.signup_verify,
+        name="signup_verify",
     ),
 ]
