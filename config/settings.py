@@ -48,6 +48,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -145,6 +146,26 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "surveys:list"
 LOGOUT_REDIRECT_URL = "login"
 
+# Anyone may create an account at /accounts/signup/ and verify it by email.
+# Off by default: researchers are added by staff (manage.py create_researcher).
+SIGNUP_ENABLED = env_bool("SIGNUP_ENABLED", False)
+
+# Email: password resets and sign-up verification. Printed to the console (the
+# process's log) unless EMAIL_HOST names an SMTP server.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not env_bool("EMAIL_USE_SSL", False))
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    # A slow mail server must not hold a web worker for long.
+    EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
 LANGUAGE_CODE = "en"
 # The languages a survey can be written in and its respondent pages shown in
 # (docs/languages.md says how to add one). Researcher pages stay in English.
@@ -186,7 +207,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        # A read-only token is refused every unsafe method.
+        "surveys.accounts.token_scope.TokenScopePermission",
+    ],
     "DEFAULT_PAGINATION_CLASS": "surveys.api.pagination.NewestFirst",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "surveys.api.errors.error_body",
@@ -306,6 +331,16 @@ LOGIN_DEVICE_COOKIE_NAME = "rr_login_device"
 LOGIN_DEVICE_COOKIE_AGE = int(
     os.environ.get("LOGIN_DEVICE_COOKIE_AGE", str(180 * 24 * 3600))
 )
+# Password-reset requests, per client and per email address asked about (the
+# same for addresses with and without an account, so a refusal tells nothing).
+THROTTLE_PASSWORD_RESET_CLIENT = os.environ.get(
+    "THROTTLE_PASSWORD_RESET_CLIENT", "10/15minutes"
+)
+THROTTLE_PASSWORD_RESET_EMAIL = os.environ.get(
+    "THROTTLE_PASSWORD_RESET_EMAIL", "3/15minutes"
+)
+# Sign-up attempts per client, when sign-up is on.
+THROTTLE_SIGNUP_CLIENT = os.environ.get("THROTTLE_SIGNUP_CLIENT", "5/hour")
 # Behind a reverse proxy, the header that carries the client's address (e.g.
 # X-Forwarded-For); unset, the connection's address is used. Only set it when
 # the proxy overwrites or appends to that header, or clients can forge it.

@@ -1,3 +1,4 @@
+from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
@@ -11,6 +12,13 @@ urlpatterns = [
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", api_token, name="api-token"),
+    path("accounts/", include("surveys.accounts.urls")),
+    # The admin's own login has no throttle: staff log in through ours.
+    path(
+        "admin/login/",
+        RedirectView.as_view(pattern_name="login", query_string=True),
+    ),
+    path("admin/", admin.site.urls),
     path("surveys/", include("surveys.urls")),
     path("s/", include("surveys.respond.urls")),
     path("api/v1/", include("surveys.api.urls")),

@@ -6,9 +6,14 @@
 #   docker/serve.sh web      gunicorn only          (one per web container/host)
 #   docker/serve.sh worker   a Celery worker only   (any number, on any host)
 #   docker/serve.sh beat     the periodic sweep     (exactly one in the cluster)
-#   docker/serve.sh migrate  migrate the database   (once per release)
+#   docker/serve.sh migrate  migrate the database   (once per release), and
+#                            create the first researcher when
+#                            FIRST_RESEARCHER_USERNAME is set (see below)
 #
 # Needs DATABASE_URL, REDIS_URL and SECRET_KEY; see docs/deploy.md.
+# FIRST_RESEARCHER_USERNAME, FIRST_RESEARCHER_PASSWORD and (optional)
+# FIRST_RESEARCHER_EMAIL make a staff superuser once; on later runs an existing
+# account is left as it is, so restarts are harmless.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/rr_survey}"
@@ -28,7 +33,15 @@ beat() {
   exec "$PY" -m celery -A config beat --loglevel="${LOG_LEVEL:-INFO}" \
     --schedule "$VAR_DIR/celerybeat-schedule"
 }
-migrate() { "$PY" manage.py migrate --noinput; }
+migrate() {
+  "$PY" manage.py migrate --noinput
+  if [[ -n "${FIRST_RESEARCHER_USERNAME:-}" ]]; then
+    "$PY" manage.py create_researcher --noinput --if-missing --superuser \
+      --username "$FIRST_RESEARCHER_USERNAME" \
+      --email "${FIRST_RESEARCHER_EMAIL:-}" \
+      --password-env FIRST_RESEARCHER_PASSWORD
+  fi
+}
 
 case "${1:-all}" in
   web) web ;;

@@ -91,6 +91,11 @@ def login_blocked(request: HttpRequest) -> Decision:
 
 
 class ThrottledLoginView(auth_views.LoginView):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["signup_enabled"] = settings.SIGNUP_ENABLED
+        return context
+
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         blocked = login_blocked(request)
         if blocked.allowed:

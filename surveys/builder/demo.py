@@ -135,17 +135,24 @@ def demo_seed(
     answer it with ``respondents`` simulated people, once (0: none). A new
     demo is written in ``language`` (an existing one keeps its own).
 
-    Returns the survey and the password if the researcher was created now
-    (``None`` when it already existed and kept its password).
+    A ``password`` given here or in ``DEMO_PASSWORD`` is set on every run, so
+    a deployment can rotate it; without one, a new researcher gets a random
+    password and an existing one keeps theirs.
+
+    Returns the survey and the password if it was set now (``None`` when the
+    researcher already existed and kept its password).
     """
+    given = password or os.environ.get("DEMO_PASSWORD") or None
     users = get_user_model()
     user = users.objects.filter(username=DEMO_USERNAME).first()
-    created_password = None
+    new_password = None
     if user is None:
-        created_password = (
-            password or os.environ.get("DEMO_PASSWORD") or secrets.token_urlsafe(9)
-        )
-        user = users.objects.create_user(DEMO_USERNAME, password=created_password)
+        new_password = given or secrets.token_urlsafe(9)
+        user = users.objects.create_user(DEMO_USERNAME, password=new_password)
+    elif given is not None:
+        new_password = given
+        user.set_password(given)
+        user.save(update_fields=["password"])
     survey = Survey.objects.filter(slug=DEMO_SLUG).first()
     if survey is None:
         title, introduction, questions = demo_content(language)
@@ -163,4 +170,4 @@ def demo_seed(
         _offer_other_languages(survey)
         survey = survey_publish(survey=survey)
     demo_simulate(survey=survey, respondents=respondents)
-    return survey, created_password
+    return survey, new_password

@@ -1,6 +1,7 @@
 from argparse import ArgumentParser
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from surveys.builder.demo import DEMO_USERNAME, demo_seed
@@ -33,6 +34,7 @@ class Command(BaseCommand):
         assert isinstance(respondents, int)
         language = options["language"]
         assert isinstance(language, str)
+        existed = get_user_model().objects.filter(username=DEMO_USERNAME).exists()
         survey, password = demo_seed(respondents=respondents, language=language)
         self.stdout.write(f"Demo survey: /s/{survey.slug}/")
         if survey.simulation:
@@ -42,5 +44,9 @@ class Command(BaseCommand):
             )
         if password is None:
             self.stdout.write(f"Demo researcher: {DEMO_USERNAME} (password unchanged)")
+        elif existed:
+            self.stdout.write(
+                f"Demo researcher: {DEMO_USERNAME} (password set from DEMO_PASSWORD)"
+            )
         else:
             self.stdout.write(f"Demo researcher: {DEMO_USERNAME}, password: {password}")

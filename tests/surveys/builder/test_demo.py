@@ -157,3 +157,24 @@ def test_the_codebook_says_the_demo_is_simulated_and_gives_its_truth(seeded):
     copy = survey_duplicate(survey=survey, owner=survey.owner)
     data = json.loads(b"".join(client.get(url("export_codebook_json", copy.pk))))
     assert data["survey"]["simulated"] is None
+
+
+def test_demo_password_sets_the_password_on_later_runs_too(monkeypatch):
+    monkeypatch.delenv("DEMO_PASSWORD", raising=False)
+    first = io.StringIO()
+    call_command("seed_demo", "--respondents", "0", stdout=first)
+    assert "password: " in first.getvalue()
+    monkeypatch.setenv("DEMO_PASSWORD", "rotated-demo-pass-7")
+    second = io.StringIO()
+    call_command("seed_demo", "--respondents", "0", stdout=second)
+    assert "password set from DEMO_PASSWORD" in second.getvalue()
+    assert "rotated-demo-pass-7" not in second.getvalue()
+    demo = Survey.objects.get(slug=DEMO_SLUG).owner
+    demo.refresh_from_db()
+    assert demo.check_password("rotated-demo-pass-7")
+    monkeypatch.delenv("DEMO_PASSWORD")
+    third = io.StringIO()
+    call_command("seed_demo", "--respondents", "0", stdout=third)
+    assert "password unchanged" in third.getvalue()
+    demo.refresh_from_db()
+    assert demo.check_password("rotated-demo-pass-7")

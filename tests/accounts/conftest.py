@@ -1,0 +1,1 @@
+from tests.estimation.runs.conftest import postgres_only  # noqa: F401  (fixture)
