@@ -79,10 +79,23 @@ ROWS: dict[str, Row] = {
     "api:submit": Row(PUBLIC, methods=("POST",)),
     "api-schema": Row(PUBLIC, methods=("GET",)),
     "api-docs": Row(PUBLIC, methods=("GET",)),
+    # Accounts: Django's form views take PUT as they take POST.
+    "admin/login/": Row(PUBLIC, methods=("GET", "PUT", "PATCH")),  # a redirect
+    "password_reset": Row(PUBLIC, methods=("GET", "POST", "PUT")),
+    "password_reset_done": Row(PUBLIC, methods=("GET",)),
+    # Checks the link before the method: an invalid one is a page for any method.
+    "password_reset_confirm": Row(PUBLIC, methods=("GET", "POST", "PUT", "PATCH")),
+    "password_reset_complete": Row(PUBLIC, methods=("GET",)),
+    # Sign-up is off unless SIGNUP_ENABLED (tests/accounts/test_signup.py).
+    "signup": Row(PUBLIC, methods=("GET", "POST"), always=404),
+    "signup_sent": Row(PUBLIC, methods=("GET", "PUT", "PATCH"), always=404),
+    "signup_verify": Row(PUBLIC, methods=("GET", "POST"), always=404),
     # Anything else under /api/v1/: a JSON 404 naming the endpoints' list.
     "api/v1/": Row(PUBLIC, methods=("GET",), always=404),
     # Any researcher: their own account and surveys.
     "api-token": Row(RESEARCHER, methods=("GET", "POST")),
+    "password_change": Row(RESEARCHER, methods=("GET", "POST", "PUT")),
+    "password_change_done": Row(RESEARCHER, methods=("GET",)),
     "surveys:list": Row(RESEARCHER, methods=("GET",)),
     "surveys:create": Row(RESEARCHER, methods=("GET", "POST")),
     "surveys:design_preview": Row(RESEARCHER, methods=("GET",)),
@@ -198,6 +211,8 @@ class Scene:
             "run_id": str(self.run.pk),
             "slug": self.published.slug if public_routes else self.survey.slug,
             "lang": "es",
+            "uidb64": "MQ",
+            "token": "set-password",
         }
 
 
@@ -283,7 +298,7 @@ def call(client: Client, method: str, path: str):
 def expected(role: str, row: Row, method: str, is_api: bool) -> str:
     """What the request must get: "allowed", "login" or a status."""
     if row.always is not None:
-        return str(row.always)
+        return str(row.always) if method in row.allowed else "405"
     if row.kind == PUBLIC:
         return "allowed" if method in row.allowed else "405"
     if role == "anonymous":
