@@ -4,6 +4,7 @@ Everything here is read-only. Changes to a survey or its team go through the
 researcher pages and the API, which validate them and write the audit log;
 the admin would do neither. Responses, answers and invitations are never
 registered: the only way to answer rows is an export, and exports are audited.
+Nor are API tokens, which would let staff act as any researcher.
 Staff lock an account by unticking "Active" in Django's own user admin.
 """
 
@@ -13,12 +14,19 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from rest_framework.authtoken.models import TokenProxy
 
 from surveys.models import AuditEvent, Membership, Question, Survey
 
 admin.site.site_header = "RR Surveys administration"
 admin.site.site_title = "RR Surveys admin"
 admin.site.site_url = "/surveys/"
+
+# A token is its user: staff who could read or make one could act as any
+# researcher, answer rows included. Researchers manage their own on the
+# Account page.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib import admin
+from rest_framework.authtoken.models import TokenProxy
 
 from estimation.runs.models import EstimateRun
 from surveys.models import (
@@ -31,6 +32,8 @@ def staff(django_user_model):
 def test_no_respondent_data_is_registered():
     registered = set(admin.site._registry)
     assert not registered & {Answer, Response, Invitation, AccessLedger}
+    # A token would let staff act as its researcher, answer rows included.
+    assert TokenProxy not in registered
     assert {Survey, Membership, AuditEvent, EstimateRun} <= registered
 
 
