@@ -151,7 +151,10 @@ def test_the_previous_owner_may_keep_another_role(
     draft_survey, owner, colleague, membership
 ):
     ownership_transfer(
-        survey=draft_survey, actor=owner, to_user=colleague, previous_owner_role="viewer"
+        survey=draft_survey,
+        actor=owner,
+        to_user=colleague,
+        previous_owner_role="viewer",
     )
     assert Membership.objects.get(user=owner).role == "viewer"
 
