@@ -21,7 +21,7 @@ from surveys.team.audit import Action, audit_record
 MEMBER_ROLES = [role for role in Role if role != Role.OWNER]
 
 
-def researcher_named(who: str) -> Any:
+def researcher_named(who: str, *, field: str = "who") -> Any:
     """The account whose username or email is ``who``, in any case (the exact
     username first, since usernames differing only in case may coexist)."""
     who = who.strip()
@@ -32,12 +32,12 @@ def researcher_named(who: str) -> Any:
     found = list(users.filter(Q(username__iexact=who) | Q(email__iexact=who))[:2])
     if who and len(found) > 1:
         raise ValidationError(
-            {"who": f"Several accounts match “{who}”: add them by exact username."}
+            {field: f"Several accounts match “{who}”: add them by exact username."}
         )
     if not who or not found:
         raise ValidationError(
             {
-                "who": f"No researcher account has the username or email “{who}”. "
+                field: f"No researcher account has the username or email “{who}”. "
                 "Ask them to get an account first (docs/deploy.md, Accounts)."
             }
         )
