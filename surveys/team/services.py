@@ -67,6 +67,17 @@ def _locked(survey: Survey) -> Survey:
     return Survey.objects.select_for_update().get(pk=survey.pk)
 
 
+def _still(membership: Membership) -> Membership:
+    """The membership as it is now that the survey is locked: another request
+    may have removed it meanwhile."""
+    current = Membership.objects.select_related("user").filter(pk=membership.pk).first()
+    if current is None:
+        raise ValidationError(
+            f"{_name(membership.user)} is no longer a member of this survey."
+        )
+    return current
+
+
 def _name(user: Any) -> str:
     return str(user.get_username())
 
@@ -113,7 +124,7 @@ def member_role_change(*, membership: Membership, actor: Any, role: Any) -> Memb
     and records nothing."""
     chosen = member_role(role)
     _locked(membership.survey)
-    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    membership = _still(membership)
     previous = membership.role
     if previous == chosen.value:
         return membership
@@ -134,7 +145,7 @@ def member_role_change(*, membership: Membership, actor: Any, role: Any) -> Memb
 def member_remove(*, membership: Membership, actor: Any) -> None:
     """Take a member off the survey; a member removing themselves left it."""
     survey = _locked(membership.survey)
-    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    membership = _still(membership)
     detail: dict[str, Any] = {
         "member": _name(membership.user),
         "role": membership.role,
@@ -156,9 +167,9 @@ def ownership_transfer(
     """Make the member ``to_user`` the owner; the previous owner stays on as a
     member with ``previous_owner_role`` (editor unless said otherwise)."""
     kept_role = member_role(previous_owner_role, field="previous_owner_role")
-    locked = (
-        Survey.objects.select_for_update().select_related("owner").get(pk=survey.pk)
-    )
+    # No join in the locking query: PostgreSQL rechecks a join against the
+    # row another transfer just committed, and would then find no survey.
+    locked = _locked(survey)
     previous_owner = locked.owner
     if actor is not None and actor.pk != previous_owner.pk:
         raise PermissionDenied(

@@ -95,9 +95,12 @@ def team_role(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     form = MemberRoleForm(request.POST)
     if not form.is_valid():
         return _refused(request, survey, ValidationError(form.errors["role"]))
-    changed = services.member_role_change(
-        membership=membership, actor=request.user, role=form.cleaned_data["role"]
-    )
+    try:
+        changed = services.member_role_change(
+            membership=membership, actor=request.user, role=form.cleaned_data["role"]
+        )
+    except ValidationError as error:
+        return _refused(request, survey, error)
     messages.success(
         request,
         f"{changed.user.get_username()} is now "
@@ -116,7 +119,10 @@ def team_remove(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     if not leaving:
         check_allowed(request.user, survey, Need.OWN)
     name = membership.user.get_username()
-    services.member_remove(membership=membership, actor=request.user)
+    try:
+        services.member_remove(membership=membership, actor=request.user)
+    except ValidationError as error:
+        return _refused(request, survey, error)
     if leaving:
         messages.success(request, f"You left “{survey.title}”.")
         return redirect("surveys:list")

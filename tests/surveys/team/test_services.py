@@ -187,3 +187,15 @@ def test_the_owner_role_cannot_be_kept(draft_survey, owner, colleague, membershi
             previous_owner_role="owner",
         )
     assert "previous_owner_role" in refused.value.message_dict
+
+
+def test_a_member_removed_meanwhile_is_refused_not_an_error(
+    draft_survey, owner, membership
+):
+    stale = Membership.objects.get(pk=membership.pk)
+    member_remove(membership=membership, actor=owner)
+    with pytest.raises(ValidationError, match="no longer a member"):
+        member_role_change(membership=stale, actor=owner, role="editor")
+    with pytest.raises(ValidationError, match="no longer a member"):
+        member_remove(membership=stale, actor=owner)
+    assert len(events(draft_survey, "member.remove")) == 1
