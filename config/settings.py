@@ -231,6 +231,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A member's role and the role a previous owner keeps are one choice set.
+    "ENUM_NAME_OVERRIDES": {"MemberRoleEnum": "surveys.api.members.MEMBER_ROLES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "surveys.api.schema.add_error_responses",

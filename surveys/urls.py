@@ -5,6 +5,7 @@ from surveys.access import urls as access_urls
 from surveys.builder import translation_views, views
 from surveys.results import export_views
 from surveys.results import views as results
+from surveys.team import urls as team_urls
 
 app_name = "surveys"
 urlpatterns = [
@@ -81,3 +82,4 @@ urlpatterns = [
     ),
 ]
 urlpatterns += access_urls.urlpatterns
+urlpatterns += team_urls.urlpatterns

@@ -16,3 +16,9 @@ class InPosition(NewestFirst):
     """Questions in the order respondents see them."""
 
     ordering = "position"
+
+
+class InOrderAdded(NewestFirst):
+    """A survey's members in the order they joined, as the team page lists them."""
+
+    ordering = "id"

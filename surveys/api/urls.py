@@ -2,7 +2,7 @@ from django.urls import path, re_path
 
 import surveys.converters  # noqa: F401  (registers <lang:>)
 
-from . import exports, public, translations, views
+from . import exports, members, public, translations, views
 
 app_name = "api"
 urlpatterns = [
@@ -66,6 +66,15 @@ urlpatterns = [
         exports.AnswersJsonl.as_view(),
         name="answers-jsonl",
     ),
+    path("surveys/<int:pk>/members/", members.MemberList.as_view(), name="members"),
+    path(
+        "surveys/<int:pk>/members/<int:member_id>/",
+        members.MemberDetail.as_view(),
+        name="member",
+    ),
+    path("surveys/<int:pk>/transfer/", members.Transfer.as_view(), name="transfer"),
+    path("surveys/<int:pk>/audit/", members.AuditList.as_view(), name="audit"),
+    path("surveys/<int:pk>/audit.csv", members.AuditCsv.as_view(), name="audit-csv"),
     # Anything else under /api/v1/ is a JSON 404, not the site's HTML page.
     re_path(r"", views.no_such_endpoint),
 ]

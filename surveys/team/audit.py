@@ -37,6 +37,7 @@ class Action(enum.StrEnum):
     MEMBER_ROLE = "member.role"
     MEMBER_REMOVE = "member.remove"
     OWNERSHIP_TRANSFER = "ownership.transfer"
+    AUDIT_PRUNE = "audit.prune"
 
 
 def audit_record(

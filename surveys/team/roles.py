@@ -66,3 +66,19 @@ def refusal(role: Role | None, need: Need) -> str:
         f"Your role on this survey is {role.label.lower()}; {WHAT[need]} needs "
         f"{NEEDED[need]}. Ask the survey's owner if you need more."
     )
+
+
+# What each role adds to the one before it, as the team page shows it.
+ABILITIES = (
+    (
+        Role.VIEWER,
+        "The survey and its design, the dashboards and the estimate exports; "
+        "never the answer rows.",
+    ),
+    (Role.ANALYST, "+ the answer rows, the codebook and estimate runs."),
+    (
+        Role.EDITOR,
+        "+ build and translate, publish, close and reopen, invitations, copies.",
+    ),
+    (Role.OWNER, "+ delete the survey, manage members and ownership, the audit log."),
+)

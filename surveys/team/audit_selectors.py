@@ -1,0 +1,150 @@
+"""Reading the audit log: a survey's events, each in plain words, and as CSV.
+
+The words are for the owner reading the log page; the CSV keeps the raw action
+and detail too, so a script or an ethics board can read it without guessing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from django.db.models import QuerySet
+
+from surveys.models import AuditEvent, Role, Survey
+from surveys.results.cells import csv_line
+from surveys.team.audit import Action
+
+CSV_HEADER = ["at", "actor", "action", "survey_id", "survey_title", "detail"]
+
+
+def audit_events_of(survey: Survey) -> QuerySet[AuditEvent]:
+    """The survey's events, newest first."""
+    return AuditEvent.objects.filter(survey=survey).order_by("-at", "-id")
+
+
+def _role(value: Any) -> str:
+    try:
+        return str(Role(value).label).lower()
+    except ValueError:
+        return str(value)
+
+
+def _a_role(value: Any) -> str:
+    label = _role(value)
+    return f"an {label}" if label[:1] in "aeiou" else f"a {label}"
+
+
+def _answers(d: dict[str, Any]) -> str:
+    kind = str(d.get("format") or str(d.get("file", "")).rpartition(".")[2])
+    return (
+        f"downloaded the answers ({kind.upper()})" if kind else "downloaded the answers"
+    )
+
+
+def _invitations(d: dict[str, Any]) -> str:
+    count = d.get("count")
+    if count == 1:
+        return "made 1 invitation link"
+    return f"made {count} invitation links" if count else "made invitation links"
+
+
+def _member_add(d: dict[str, Any]) -> str:
+    return f"added {d.get('member', '?')} as {_role(d.get('role'))}"
+
+
+def _member_role(d: dict[str, Any]) -> str:
+    was = f" (was {_role(d['previous_role'])})" if "previous_role" in d else ""
+    return f"made {d.get('member', '?')} {_a_role(d.get('role'))}{was}"
+
+
+def _member_remove(d: dict[str, Any]) -> str:
+    if d.get("left"):
+        return f"left the survey (was {_role(d.get('role'))})"
+    return f"removed {d.get('member', '?')} (was {_role(d.get('role'))})"
+
+
+def _transfer(d: dict[str, Any]) -> str:
+    words = f"transferred ownership to {d.get('member', '?')}"
+    kept = d.get("previous_owner_role")
+    return f"{words}, staying on as {_role(kept)}" if kept else words
+
+
+def _prune(d: dict[str, Any]) -> str:
+    return f"deleted {d.get('deleted', 0)} audit events from before {d.get('before')}"
+
+
+def _translation(d: dict[str, Any]) -> str:
+    language = d.get("language")
+    return (
+        f"changed the {language} translation" if language else "changed a translation"
+    )
+
+
+def _translation(d: dict[str, Any]) -> str:
+    language = d.get("language")
+    return (
+        f"changed the {language} translation" if language else ("changed a translation")
+    )
+
+
+FIXED = {
+    Action.SURVEY_CREATE: "created the survey",
+    Action.SURVEY_UPDATE: "changed the survey's details",
+    Action.SURVEY_DUPLICATE: "copied the survey",
+    Action.SURVEY_PUBLISH: "published the survey",
+    Action.SURVEY_CLOSE: "closed the survey",
+    Action.SURVEY_REOPEN: "reopened the survey",
+    Action.SURVEY_DELETE: "deleted the survey",
+    Action.QUESTION_CREATE: "added a question",
+    Action.QUESTION_UPDATE: "changed a question",
+    Action.QUESTION_DELETE: "deleted a question",
+    Action.QUESTION_MOVE: "moved a question",
+    Action.QUESTIONS_REORDER: "reordered the questions",
+    Action.INVITATIONS_DOWNLOAD: "downloaded the invitation links",
+    Action.ESTIMATES_RUN: "requested an estimate run",
+    Action.CODEBOOK_DOWNLOAD: "downloaded the codebook",
+}
+WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
+    Action.ANSWERS_DOWNLOAD: _answers,
+    Action.INVITATIONS_CREATE: _invitations,
+    Action.TRANSLATION_UPDATE: _translation,
+    Action.MEMBER_ADD: _member_add,
+    Action.MEMBER_ROLE: _member_role,
+    Action.MEMBER_REMOVE: _member_remove,
+    Action.OWNERSHIP_TRANSFER: _transfer,
+    Action.AUDIT_PRUNE: _prune,
+}
+
+
+def event_words(event: AuditEvent) -> str:
+    """What happened, as a clause after the actor's name: "added bob as analyst"."""
+    try:
+        action = Action(event.action)
+    except ValueError:
+        return event.action  # an action this version does not know: as stored
+    detail = event.detail if isinstance(event.detail, dict) else {}
+    if action in WORDED:
+        return WORDED[action](detail)
+    return FIXED.get(action, event.action)
+
+
+def _utc(moment: datetime.datetime) -> str:
+    return moment.astimezone(datetime.UTC).isoformat().replace("+00:00", "Z")
+
+
+def audit_csv(events: Iterable[AuditEvent]) -> Iterator[bytes]:
+    """The events as CSV, header first; every cell safe to open in a spreadsheet."""
+    yield csv_line(CSV_HEADER).encode()
+    for event in events:
+        row = [
+            _utc(event.at),
+            event.actor_name,
+            event.action,
+            event.survey_id if event.survey_id is not None else "",
+            event.survey_title,
+            json.dumps(event.detail, ensure_ascii=False, sort_keys=True),
+        ]
+        yield csv_line(row).encode()

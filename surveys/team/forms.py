@@ -1,0 +1,51 @@
+"""Forms of the team page: they parse input; services.py decides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from surveys.models import Membership, Role, Survey
+
+MEMBER_ROLE_CHOICES = [(r.value, r.label) for r in Role if r != Role.OWNER]
+
+
+class MemberAddForm(forms.Form):
+    who = forms.CharField(
+        max_length=254,
+        label="Username or email",
+        help_text="They need a researcher account on this site already.",
+    )
+    role = forms.ChoiceField(
+        choices=MEMBER_ROLE_CHOICES, initial=Role.ANALYST.value, label="Role"
+    )
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(choices=MEMBER_ROLE_CHOICES, label="Role")
+
+
+class TransferForm(forms.Form):
+    to = forms.ModelChoiceField(
+        queryset=Membership.objects.none(),
+        label="New owner",
+        help_text="Only a member can become the owner: add them first.",
+        empty_label=None,
+    )
+    previous_owner_role = forms.ChoiceField(
+        choices=MEMBER_ROLE_CHOICES,
+        initial=Role.EDITOR.value,
+        label="Your role afterwards",
+    )
+
+    def __init__(self, *args: Any, survey: Survey, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["to"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = survey.memberships.select_related("user")
+        field.label_from_instance = _member_label  # type: ignore[method-assign]
+
+
+def _member_label(membership: Membership) -> str:
+    return f"{membership.user.get_username()} ({membership.get_role_display()})"
