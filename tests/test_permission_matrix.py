@@ -129,6 +129,14 @@ ROWS: dict[str, Row] = {
     "surveys:invitations_import": survey(POST=EDIT),
     "surveys:invitations_csv": survey(GET=EDIT),
     "surveys:delete": survey(GET=OWN, POST=OWN),
+    # A survey's team and history (a member may also leave: tests/surveys/team).
+    "surveys:team": survey(GET=VIEW),
+    "surveys:team_add": survey(POST=OWN),
+    "surveys:team_role": survey(POST=OWN),
+    "surveys:team_remove": survey(POST=OWN),
+    "surveys:team_transfer": survey(GET=OWN, POST=OWN),
+    "surveys:audit": survey(GET=OWN),
+    "surveys:audit_csv": survey(GET=OWN),
     # A survey through the API.
     "api:survey": api(GET=VIEW, PUT=EDIT, PATCH=EDIT, DELETE=OWN),
     "api:survey-publish": api(POST=EDIT),
@@ -146,6 +154,11 @@ ROWS: dict[str, Row] = {
     "api:codebook": api(GET=ANALYSE),
     "api:answers-csv": api(GET=ANALYSE),
     "api:answers-jsonl": api(GET=ANALYSE),
+    "api:members": api(GET=VIEW, POST=OWN),
+    "api:member": api(GET=VIEW, PATCH=OWN, DELETE=OWN),
+    "api:transfer": api(POST=OWN),
+    "api:audit": api(GET=OWN),
+    "api:audit-csv": api(GET=OWN),
 }
 # Namespaces with their own tests: the Django admin (staff only, tests/accounts).
 EXCLUDED_NAMESPACES = {"admin"}
@@ -191,6 +204,9 @@ class Scene:
     run: object
     users: dict[str, object]
     spare: object  # deleted through the API, while the web deletes ``survey``
+    # Members outside the cast, for the routes that change or remove one:
+    # {"web": membership, "api": membership}.
+    extras: dict[str, object]
 
     def values(self, method: str, route: str) -> dict[str, str]:
         questions = list(self.survey.questions.order_by("position"))
@@ -204,6 +220,7 @@ class Scene:
         else:
             question = questions[0]
         public_routes = route.startswith(("s/", "api/v1/public/"))
+        api_route = route.startswith("api/")
         api_deletes = method == "DELETE" and route == "api/v1/surveys/<int:pk>/"
         return {
             "pk": str((self.spare if api_deletes else self.survey).pk),
@@ -211,6 +228,7 @@ class Scene:
             "run_id": str(self.run.pk),
             "slug": self.published.slug if public_routes else self.survey.slug,
             "lang": "es",
+            "member_id": str(self.extras["api" if api_route else "web"].pk),
             "uidb64": "MQ",
             "token": "set-password",
         }
@@ -238,9 +256,17 @@ def scene(owner, django_user_model, django_capture_on_commit_callbacks):
         users[name] = django_user_model.objects.create_user(name)
         for team_survey in (survey, spare):
             Membership.objects.create(survey=team_survey, user=users[name], role=role)
+    extras = {
+        where: Membership.objects.create(
+            survey=survey,
+            user=django_user_model.objects.create_user(f"extra-{where}"),
+            role=Role.VIEWER,
+        )
+        for where in ("web", "api")
+    }
     users["non-member"] = django_user_model.objects.create_user("outsider")
     users["staff"] = django_user_model.objects.create_user("overseer", is_staff=True)
-    return Scene(survey, published, run, users, spare)
+    return Scene(survey, published, run, users, spare, extras)
 
 
 def clients(scene: Scene, role: str) -> tuple[Client, APIClient]:
@@ -283,6 +309,7 @@ def requests_of(scene: Scene) -> list[tuple[str, str, str, Row]]:
             r[1] not in READS,
             r[0] == "logout",
             r[0] in survey_deletions and r[1] in ("POST", "DELETE"),
+            r[1] == "DELETE" or r[2].endswith(("/delete/", "/remove/")),
         ),
     )
 
