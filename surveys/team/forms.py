@@ -11,7 +11,15 @@ from surveys.models import Membership, Role, Survey
 MEMBER_ROLE_CHOICES = [(r.value, r.label) for r in Role if r != Role.OWNER]
 
 
-class MemberAddForm(forms.Form):
+class PlainLabels(forms.Form):
+    """Labels without Django's trailing colon, as on the builder's forms."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class MemberAddForm(PlainLabels):
     who = forms.CharField(
         max_length=254,
         label="Username or email",
@@ -22,11 +30,11 @@ class MemberAddForm(forms.Form):
     )
 
 
-class MemberRoleForm(forms.Form):
+class MemberRoleForm(PlainLabels):
     role = forms.ChoiceField(choices=MEMBER_ROLE_CHOICES, label="Role")
 
 
-class TransferForm(forms.Form):
+class TransferForm(PlainLabels):
     to = forms.ModelChoiceField(
         queryset=Membership.objects.none(),
         label="New owner",
