@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 from django.db import DatabaseError, connection, transaction
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from surveys.models import AppendOnlyError, AuditEvent, Membership, Role
+from tests.api.conftest import token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -19,13 +18,6 @@ def events(survey=None) -> list[tuple[str, str]]:
     if survey is not None:
         found = found.filter(survey_id=survey.pk)
     return [(e.actor_name, e.action) for e in found]
-
-
-def api_as(user) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture
@@ -65,7 +57,7 @@ def test_each_action_through_the_pages_is_recorded_once(client, owner, draft_sur
 
 
 def test_translations_are_recorded(owner, draft_survey):
-    api = api_as(owner)
+    api = token_client(owner)
     body = {"offered_languages": ["es"], "translations": {"es": {"title": "Hábitos"}}}
     response = api.put(
         f"/api/v1/surveys/{draft_survey.pk}/translations/", body, format="json"
@@ -82,7 +74,7 @@ def test_translations_are_recorded(owner, draft_survey):
 
 
 def test_the_whole_life_of_a_survey_through_the_api(owner, django_user_model):
-    api = api_as(owner)
+    api = token_client(owner)
     created = api.post("/api/v1/surveys/", {"title": "Audited"}, format="json")
     assert created.status_code == 201
     pk = created.json()["id"]
@@ -151,7 +143,7 @@ def events_of(pk: int) -> list[tuple[str, str]]:
 
 
 def test_a_refused_action_leaves_no_event(owner, open_survey):
-    api = api_as(owner)
+    api = token_client(owner)
     before = AuditEvent.objects.count()
     assert api.post(f"/api/v1/surveys/{open_survey.pk}/publish/").status_code == 409
     question = open_survey.questions.first()

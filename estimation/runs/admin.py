@@ -3,16 +3,14 @@ stuck; running or retrying one is the researcher's (or the sweep's) job."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from estimation.runs.models import EstimateRun
+from surveys.admin import ReadOnlyAdmin
 
 
 @admin.register(EstimateRun)
-class EstimateRunAdmin(admin.ModelAdmin):
+class EstimateRunAdmin(ReadOnlyAdmin):
     list_display = (
         "id",
         "survey",
@@ -42,12 +40,3 @@ class EstimateRunAdmin(admin.ModelAdmin):
         "finished_at",
     )
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
