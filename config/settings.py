@@ -288,6 +288,9 @@ CELERY_BEAT_SCHEDULE = {
 # Seconds between the first new response and the estimate run it schedules:
 # the dashboard is at most about this plus one run behind.
 ESTIMATE_DELAY_SECONDS = float(os.environ.get("ESTIMATE_DELAY_SECONDS", "30"))
+# How often an open survey's results page asks whether newer estimates exist
+# (it then shows them without a reload; docs/api.md is unaffected).
+RESULTS_POLL_SECONDS = float(os.environ.get("RESULTS_POLL_SECONDS", "20"))
 # Subgroups with fewer responses than this are not shown on dashboards.
 DASHBOARD_MIN_GROUP_SIZE = int(os.environ.get("DASHBOARD_MIN_GROUP_SIZE", "20"))
 

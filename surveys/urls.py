@@ -19,6 +19,11 @@ urlpatterns = [
     path("<int:pk>/results/", results.survey_results, name="results"),
     path("<int:pk>/results/recompute/", results.survey_recompute, name="recompute"),
     path(
+        "<int:pk>/results/status/",
+        results.survey_results_status,
+        name="results_status",
+    ),
+    path(
         "<int:pk>/results/runs/<int:run_id>/",
         results.run_status,
         name="run_progress",

@@ -106,6 +106,7 @@ ROWS: dict[str, Row] = {
     "surveys:preview_in": survey(GET=VIEW),
     "surveys:results": survey(GET=VIEW),
     "surveys:run_progress": survey(GET=VIEW),
+    "surveys:results_status": survey(GET=VIEW),
     "surveys:export_estimates_csv": survey(GET=VIEW),
     "surveys:export_estimates_json": survey(GET=VIEW),
     "surveys:recompute": survey(POST=ANALYSE),

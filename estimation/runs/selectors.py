@@ -18,7 +18,9 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.designs import Design
+from estimation.intervals import DEFAULT_METHOD
 from estimation.planning import sample_size, what_an_observer_learns
+from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
@@ -169,6 +171,15 @@ class Dashboard:
     def method_name(self) -> str:
         run = self.finished_run
         return "" if run is None else METHOD_NAMES.get(run.ci_method, run.ci_method)
+
+    @property
+    def automatic(self) -> tuple[str, float]:
+        """The method name and level of the runs new responses start: those
+        of the last finished run, else the defaults (scheduling.py)."""
+        run = self.finished_run
+        method = run.ci_method if run is not None else DEFAULT_METHOD
+        level = run.level if run is not None else DEFAULT_LEVEL
+        return METHOD_NAMES.get(method, method), level
 
     @property
     def last_failed(self) -> bool:
@@ -337,6 +348,20 @@ def latest_runs(survey: Survey) -> tuple[EstimateRun | None, EstimateRun | None]
         .first()
     )
     return latest, finished
+
+
+def results_status(survey: Survey) -> dict[str, object]:
+    """What the results page polls: the newest finished run it should show,
+    and the progress of the newest run if one is under way or failed."""
+    latest, finished = latest_runs(survey)
+    return {
+        "finished_run": finished.pk if finished is not None else None,
+        "latest": (
+            run_progress(latest)
+            if latest is not None and latest.status != EstimateRun.Status.FINISHED
+            else None
+        ),
+    }
 
 
 def saved_rows(

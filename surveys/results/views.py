@@ -18,6 +18,7 @@ from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     parse_target,
+    results_status,
     run_for_reader,
     run_progress,
     survey_dashboard,
@@ -47,6 +48,15 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         min_size=settings.DASHBOARD_MIN_GROUP_SIZE,
     )
     latest = dashboard.latest_run
+    finished = dashboard.finished_run
+    progress = (
+        {
+            "url": reverse("surveys:run_progress", args=[pk, latest.pk]),
+            **run_progress(latest),
+        }
+        if latest is not None and dashboard.in_progress
+        else None
+    )
     context = {
         "survey": survey,
         "dashboard": dashboard,
@@ -56,14 +66,15 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         "target_invalid": target is None,
         "composition": COMPOSITION,
         "simulation": simulation_of(survey, survey.questions.all()),
-        "progress": (
-            {
-                "url": reverse("surveys:run_progress", args=[pk, latest.pk]),
-                **run_progress(latest),
-            }
-            if dashboard.in_progress
-            else None
-        ),
+        "progress": progress,
+        "live": {
+            "status_url": reverse("surveys:results_status", args=[pk]),
+            "run": finished.pk if finished is not None else None,
+            "open": survey.state == survey.State.OPEN,
+            "poll_seconds": settings.RESULTS_POLL_SECONDS,
+            "progress": progress,
+        },
+        "delay_seconds": settings.ESTIMATE_DELAY_SECONDS,
     }
     return render(request, "surveys/results.html", context)
 
@@ -85,6 +96,14 @@ def survey_recompute(request: HttpRequest, pk: int) -> HttpResponse:
             request, "Recomputing the estimates: this page updates when they are ready."
         )
     return _to_results(pk)
+
+
+@login_required
+@require_GET
+def survey_results_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """Whether newer estimates exist, for the results page's live refresh."""
+    survey = survey_plain(request.user, pk, Need.VIEW)
+    return JsonResponse(results_status(survey))
 
 
 @login_required

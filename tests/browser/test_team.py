@@ -15,8 +15,8 @@ from tests.browser.test_accessibility import axe_source, violations  # noqa: F40
 PASSWORD = "team-pass-1234"
 
 
-def log_in(visit: Any, username: str, password: str = PASSWORD) -> Any:
-    visitor = visit()
+def log_in(visit: Any, username: str, password: str = PASSWORD, **context: Any) -> Any:
+    visitor = visit(**context)
     page = visitor.page
     visitor.goto("/accounts/login/")
     page.get_by_label("Username").fill(username)

@@ -180,8 +180,12 @@ def test_without_a_finished_run_the_page_says_so(as_owner, open_survey):
     page = as_owner.get(results_url(open_survey)).content.decode()
     assert "No estimates yet." in page
     assert f'action="{recompute_url(open_survey)}"' in page
-    assert "run-progress-config" not in page
     assert "<script>" not in page
+
+
+def live_config(page: str) -> dict:
+    config = page.split('id="results-live-config" type="application/json">')[1]
+    return json.loads(config.split("</script>")[0])
 
 
 def test_a_queued_run_shows_its_progress_and_loads_the_poller(as_owner, open_survey):
@@ -190,11 +194,13 @@ def test_a_queued_run_shows_its_progress_and_loads_the_poller(as_owner, open_sur
     page = as_owner.get(results_url(open_survey)).content.decode()
     assert "A recomputation is queued." in page
     assert 'aria-live="polite"' in page
-    assert '<script type="module" src="/static/js/run-progress.js">' in page
-    config = page.split('id="run-progress-config" type="application/json">')[1]
-    config = json.loads(config.split("</script>")[0])
-    assert config["url"] == progress_url(open_survey, run)
-    assert config["status"] == "queued"
+    assert '<script type="module" src="/static/js/results-live.js">' in page
+    config = live_config(page)
+    assert config["progress"]["url"] == progress_url(open_survey, run)
+    assert config["progress"]["status"] == "queued"
+    assert config["status_url"] == f"/surveys/{open_survey.pk}/results/status/"
+    assert config["run"] is None
+    assert config["open"] is True
     assert "<script>" not in page  # no inline script
 
 
@@ -333,3 +339,40 @@ def test_a_bad_target_is_explained_and_the_default_used(as_owner, many):
     page = response.content.decode()
     assert "The target must be a number" in page
     assert "Responses for ±5.0 points" in page
+
+
+# -- keeping itself current ----------------------------------------------------
+
+
+def test_the_status_says_which_run_to_show_and_what_is_under_way(as_owner, many):
+    finished = EstimateRun.objects.get(survey=many)
+    url = f"/surveys/{many.pk}/results/status/"
+    assert as_owner.get(url).json() == {"finished_run": finished.pk, "latest": None}
+    queued = EstimateRun.objects.create(
+        survey=many, trigger="responses", ci_method="wilson", level=0.9
+    )
+    status = as_owner.get(url).json()
+    assert status["finished_run"] == finished.pk
+    assert status["latest"]["id"] == queued.pk
+    assert status["latest"]["status"] == "queued"
+
+
+def test_the_page_says_what_automatic_runs_use(as_owner, many):
+    run = EstimateRun.objects.get(survey=many)
+    page = as_owner.get(results_url(many)).content.decode()
+    sentence = page.split('id="automatic-runs">')[1].split("</p>")[0]
+    assert f"with the mid-p exact method at {round(run.level * 100)}%" in sentence
+    assert "This page shows new estimates as soon as they are ready." in sentence
+    config = live_config(page)
+    assert (config["run"], config["progress"]) == (run.pk, None)
+    run_wilson = EstimateRun.objects.create(
+        survey=many,
+        trigger="researcher",
+        ci_method="wilson",
+        level=0.9,
+        status="finished",
+        finished_at=run.finished_at + datetime.timedelta(minutes=1),
+    )
+    page = as_owner.get(results_url(many)).content.decode()
+    assert "with the Wilson score method at 90%" in page
+    assert live_config(page)["run"] == run_wilson.pk
