@@ -26,6 +26,7 @@ from .planning import (
     variance_inflation,
     what_an_observer_learns,
 )
+from .regression import Factor, LogisticFit, fit_logistic
 from .results import Notice, QuestionEstimate, estimate_question, estimate_subgroups
 from .simulate import randomize, simulate_counts, simulate_reports
 
@@ -39,8 +40,10 @@ __all__ = [
     "DESIGNS",
     "Design",
     "Direct",
+    "Factor",
     "ForcedResponse",
     "KaryRR",
+    "LogisticFit",
     "Notice",
     "QuestionEstimate",
     "UnrelatedQuestion",
@@ -51,6 +54,7 @@ __all__ = [
     "estimate_question",
     "estimate_subgroups",
     "expected_half_width",
+    "fit_logistic",
     "observer_posterior",
     "privacy_band",
     "randomize",
