@@ -101,3 +101,48 @@ class OptionEstimate(models.Model):
 
     def __str__(self) -> str:
         return f"option {self.option}: {self.estimate:.3f}"
+
+
+class ModelFit(models.Model):
+    """A logistic regression of one randomized yes/no question on direct ones.
+
+    Saved like an estimate run so the dashboard and the API read the fit and
+    never compute it inside a request; ``result`` is the core's
+    ``LogisticFit.to_dict()`` with the small covariate patterns' predictions
+    withheld (estimation/runs/model_fits.py).
+    """
+
+    Status = EstimateRun.Status
+
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="model_fits"
+    )
+    outcome = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
+    # [{"question": id, "reference": option code}, ...] in the request's order.
+    covariates = models.JSONField()
+    level = models.FloatField()
+    status = models.CharField(
+        max_length=8, choices=EstimateRun.Status.choices, default=Status.QUEUED
+    )
+    steps_done = models.PositiveSmallIntegerField(default=0)
+    steps_total = models.PositiveSmallIntegerField(default=0)
+    # Answers to the outcome in the fit; ``dropped`` more were left out because
+    # a covariate was unanswered ("no answer" of an optional direct question).
+    n = models.PositiveIntegerField(null=True, blank=True)
+    dropped = models.PositiveIntegerField(null=True, blank=True)
+    # Covariate patterns whose predicted prevalence is withheld (too few answers).
+    withheld = models.PositiveIntegerField(null=True, blank=True)
+    # Null until finished, and again once a later fit supersedes it on a survey
+    # that keeps only its latest numbers (invitations and panels).
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["survey", "status", "-finished_at"])]
+
+    def __str__(self) -> str:
+        return f"model fit {self.pk} of survey {self.survey_id} ({self.status})"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -24,7 +25,12 @@ from redis.exceptions import RedisError
 
 from estimation.intervals import DEFAULT_METHOD, validate_level, validate_method
 from estimation.results import DEFAULT_LEVEL
-from estimation.runs.models import EstimateRun
+from estimation.runs.model_fits import (
+    model_fit_execute,
+    model_fits_prune,
+    model_request_validate,
+)
+from estimation.runs.models import EstimateRun, ModelFit
 from estimation.runs.services import estimate_run_execute
 from surveys.models import Survey
 from surveys.team.audit import Action, audit_record
@@ -36,6 +42,7 @@ logger = logging.getLogger(__name__)
 # written by an older release still find them.
 ESTIMATE_TASK = "estimation.tasks.estimate_survey"
 SWEEP_TASK = "estimation.tasks.sweep_stale_surveys"
+MODEL_FIT_TASK = "estimation.tasks.fit_model"
 
 
 def survey_stale_schedule(*, survey_id: int) -> None:
@@ -91,6 +98,44 @@ def estimate_run_request(
     return run
 
 
+def model_fit_request(
+    *,
+    survey: Survey,
+    outcome: Any,
+    covariates: Any,
+    level: Any = DEFAULT_LEVEL,
+    actor: Any = None,
+) -> ModelFit:
+    """Queue a logistic regression fit; it starts at once.
+
+    Raises a ValidationError naming the field for a request the survey cannot
+    answer (estimation/runs/model_fits.py).
+    """
+    request = model_request_validate(
+        survey=survey, outcome=outcome, covariates=covariates, level=level
+    )
+    with transaction.atomic():
+        fit = ModelFit.objects.create(
+            survey=survey,
+            outcome=request.outcome,
+            covariates=request.covariates_json(),
+            level=request.level,
+        )
+        audit_record(
+            actor=actor,
+            action=Action.MODEL_FIT,
+            survey=survey,
+            fit=fit.pk,
+            outcome=request.outcome.pk,
+            covariates=[q.pk for q, _ in request.covariates],
+            level=request.level,
+            formula=request.formula(survey),
+        )
+        model_fits_prune(survey=survey)
+    transaction.on_commit(lambda: _dispatch(MODEL_FIT_TASK, _fit_in_process, fit.pk, 0))
+    return fit
+
+
 def stale_surveys_enqueue() -> int:
     """The periodic sweep: schedule a run for every survey stale for too long.
 
@@ -111,22 +156,40 @@ def stale_surveys_enqueue() -> int:
     return len(survey_ids)
 
 
+def queued_fits_enqueue() -> int:
+    """The periodic sweep for model fits: send again those still queued a
+    while after their request (a message lost while the broker was down)."""
+    overdue = timezone.now() - timedelta(seconds=2 * settings.ESTIMATE_DELAY_SECONDS)
+    fit_ids = list(
+        ModelFit.objects.filter(
+            status=ModelFit.Status.QUEUED, created_at__lte=overdue
+        ).values_list("pk", flat=True)
+    )
+    for fit_id in fit_ids:
+        _dispatch(MODEL_FIT_TASK, _fit_in_process, fit_id, 0)
+    return len(fit_ids)
+
+
 def _enqueue(run_id: int, delay: float) -> None:
-    """Hand a run to Celery, or with no broker configured to an in-process timer."""
+    _dispatch(ESTIMATE_TASK, _run_in_process, run_id, delay)
+
+
+def _dispatch(
+    task: str, in_process: Callable[[int], None], object_id: int, delay: float
+) -> None:
+    """Hand a job to Celery, or with no broker configured to an in-process timer."""
     if not settings.REDIS_URL:
-        timer = threading.Timer(delay, _run_in_process, args=(run_id,))
+        timer = threading.Timer(delay, in_process, args=(object_id,))
         timer.daemon = True
         timer.start()
         return
     try:
-        current_app.send_task(
-            ESTIMATE_TASK, args=[run_id], countdown=delay, retry=False
-        )
+        current_app.send_task(task, args=[object_id], countdown=delay, retry=False)
     except (KombuError, RedisError, OSError):
         logger.warning(
-            "estimate run %s not queued: broker unavailable; the sweep will "
-            "schedule it",
-            run_id,
+            "%s %s not queued: broker unavailable; the sweep will schedule it",
+            task,
+            object_id,
         )
 
 
@@ -135,6 +198,17 @@ def _run_in_process(run_id: int) -> None:
         estimate_run_execute(run_id=run_id)
     except Exception:
         logger.exception("in-process estimate run %s failed", run_id)
+    finally:
+        from django.db import connection
+
+        connection.close()
+
+
+def _fit_in_process(fit_id: int) -> None:
+    try:
+        model_fit_execute(fit_id=fit_id)
+    except Exception:
+        logger.exception("in-process model fit %s failed", fit_id)
     finally:
         from django.db import connection
 

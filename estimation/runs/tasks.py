@@ -7,8 +7,8 @@ from typing import Any
 from celery import shared_task
 from django.db import DatabaseError
 
-from estimation.runs import scheduling, services
-from estimation.runs.scheduling import ESTIMATE_TASK, SWEEP_TASK
+from estimation.runs import model_fits, scheduling, services
+from estimation.runs.scheduling import ESTIMATE_TASK, MODEL_FIT_TASK, SWEEP_TASK
 
 MAX_RETRIES = 5
 
@@ -25,6 +25,19 @@ def estimate_survey(self: Any, run_id: int) -> int | None:
     return None if run is None else run.pk
 
 
+@shared_task(name=MODEL_FIT_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def fit_model(self: Any, fit_id: int) -> int | None:
+    """Count, fit and save one model; retry with backoff on database errors."""
+    try:
+        fit = model_fits.model_fit_execute(fit_id=fit_id)
+    except DatabaseError as error:
+        raise self.retry(
+            exc=error, countdown=min(300, 5 * 2**self.request.retries)
+        ) from error
+    return None if fit is None else fit.pk
+
+
 @shared_task(name=SWEEP_TASK)
 def sweep_stale_surveys() -> int:
+    scheduling.queued_fits_enqueue()
     return scheduling.stale_surveys_enqueue()

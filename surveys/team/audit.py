@@ -31,6 +31,7 @@ class Action(enum.StrEnum):
     INVITATIONS_CREATE = "invitations.create"
     INVITATIONS_DOWNLOAD = "invitations.download"
     ESTIMATES_RUN = "estimates.run"
+    MODEL_FIT = "model.fit"
     ANSWERS_DOWNLOAD = "answers.download"
     CODEBOOK_DOWNLOAD = "codebook.download"
     MEMBER_ADD = "member.add"

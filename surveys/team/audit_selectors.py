@@ -90,6 +90,11 @@ def _translation(d: dict[str, Any]) -> str:
     )
 
 
+def _model_fit(d: dict[str, Any]) -> str:
+    formula = d.get("formula")
+    return f"requested a model fit ({formula})" if formula else "requested a model fit"
+
+
 FIXED = {
     Action.SURVEY_CREATE: "created the survey",
     Action.SURVEY_UPDATE: "changed the survey's details",
@@ -116,6 +121,7 @@ WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.MEMBER_REMOVE: _member_remove,
     Action.OWNERSHIP_TRANSFER: _transfer,
     Action.AUDIT_PRUNE: _prune,
+    Action.MODEL_FIT: _model_fit,
 }
 
 

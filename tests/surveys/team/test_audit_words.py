@@ -52,6 +52,11 @@ def words(action, **detail):
             {"before": "2025-01-01", "deleted": 3},
             "deleted 3 audit events from before 2025-01-01",
         ),
+        (
+            Action.MODEL_FIT,
+            {"outcome": 5, "covariates": [8, 9], "formula": "q1 ~ q4 + q5"},
+            "requested a model fit (q1 ~ q4 + q5)",
+        ),
     ],
 )
 def test_it_words_each_action(action, detail, expected):

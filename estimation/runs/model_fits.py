@@ -1,0 +1,399 @@
+"""Model fits: a logistic regression of a randomized yes/no question on the
+survey's direct questions, counted in SQL, fitted by the pure core, saved.
+
+The counts come from one GROUP BY over the outcome's answers: each answer row
+carries its response's stratum (surveys/respond/strata.py), which holds every
+direct answer, so the covariate patterns need no join. The fit works on those
+counts (estimation/regression.py), so its cost does not grow with the number
+of responses beyond that one query.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from estimation.regression import Factor, fit_logistic
+from estimation.results import DEFAULT_LEVEL
+from estimation.runs.models import ModelFit
+from surveys.models import Answer, Question, Survey
+from surveys.respond.strata import stratum_decode, stratum_size
+from surveys.results.codebook import answer_columns
+
+# The levels a dashboard offers, and anything between them (as estimate runs).
+MIN_LEVEL, MAX_LEVEL = 0.5, 0.999
+MAX_COVARIATES = 4
+# Fits kept per survey. A fit is a few kilobytes of JSON; the list is the
+# researcher's recent work, and an API client looping over requests should not
+# grow it without bound. The audit log keeps a record of every request.
+KEEP_FITS = 20
+# Counting, fitting (the core's maximisation, tests and profile intervals),
+# saving: the core does not report progress inside its own step.
+STEPS = ("counting", "fitting", "saving")
+
+# -- what may be fitted --------------------------------------------------------
+
+
+def outcome_choices(questions: Iterable[Question]) -> list[Question]:
+    """The randomized yes/no questions: the outcomes a logistic model takes."""
+    chosen = []
+    for question in questions:
+        if question.kind != Question.Kind.YES_NO:
+            continue
+        design = question.get_design()
+        if design.k == 2 and design.randomized:
+            chosen.append(question)
+    return chosen
+
+
+def covariate_choices(questions: Iterable[Question]) -> list[Question]:
+    """The direct questions: categorical covariates asked plainly."""
+    return [q for q in questions if not q.is_sensitive and len(q.options) >= 2]
+
+
+@dataclass(frozen=True)
+class FitRequest:
+    """A validated request: the outcome, each covariate with its reference."""
+
+    outcome: Question
+    covariates: tuple[tuple[Question, int], ...]
+    level: float
+
+    def covariates_json(self) -> list[dict[str, int]]:
+        return [{"question": q.pk, "reference": r} for q, r in self.covariates]
+
+    def formula(self, survey: Survey) -> str:
+        """``q1 ~ q4 + q5``, in the answers export's column names."""
+        names = column_names(survey)
+        covariates = " + ".join(names[q.pk] for q, _ in self.covariates)
+        return f"{names[self.outcome.pk]} ~ {covariates}"
+
+
+def column_names(survey: Survey) -> dict[int, str]:
+    """Each question's column in the answers export (``q1 .. qN``): the names
+    the CLI and the codebook use, so a saved fit reads like one from the CLI."""
+    return {q.pk: name for name, q in answer_columns(survey)}
+
+
+def model_request_validate(
+    *, survey: Survey, outcome: Any, covariates: Any, level: Any = DEFAULT_LEVEL
+) -> FitRequest:
+    """Check a fit request against the survey; a ValidationError names the field."""
+    questions = list(survey.questions.all())
+    chosen_outcome = _outcome(questions, outcome)
+    chosen = _covariates(questions, covariates)
+    return FitRequest(chosen_outcome, chosen, _level(level))
+
+
+def _question_id(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def _outcome(questions: Sequence[Question], value: Any) -> Question:
+    allowed = {q.pk: q for q in outcome_choices(questions)}
+    pk = _question_id(value)
+    if pk in allowed:
+        return allowed[pk]
+    if not allowed:
+        message = "This survey has no randomized yes/no question to model."
+    else:
+        listed = ", ".join(str(pk) for pk in allowed)
+        message = (
+            f"The outcome must be one of this survey's randomized yes/no "
+            f"questions (ids {listed}); got {value!r}."
+        )
+    raise ValidationError({"outcome": message})
+
+
+def _covariates(
+    questions: Sequence[Question], value: Any
+) -> tuple[tuple[Question, int], ...]:
+    allowed = {q.pk: q for q in covariate_choices(questions)}
+
+    def refuse(message: str) -> ValidationError:
+        return ValidationError({"covariates": message})
+
+    if not isinstance(value, list | tuple) or not value:
+        raise refuse(
+            f"Choose from 1 to {MAX_COVARIATES} covariates, each "
+            '{"question": id, "reference": option code}.'
+        )
+    if len(value) > MAX_COVARIATES:
+        raise refuse(f"At most {MAX_COVARIATES} covariates; got {len(value)}.")
+    chosen: list[tuple[Question, int]] = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise refuse(
+                f'Each covariate is {{"question": id, "reference": option code}}; '
+                f"got {item!r}."
+            )
+        pk = _question_id(item.get("question"))
+        if pk not in allowed:
+            listed = ", ".join(str(p) for p in allowed) or "none"
+            raise refuse(
+                f"Covariate {item.get('question')!r} is not one of this survey's "
+                f"direct questions (ids {listed})."
+            )
+        question = allowed[pk]
+        if any(q.pk == pk for q, _ in chosen):
+            raise refuse(f"Covariate {pk} is chosen twice.")
+        reference = _question_id(item.get("reference", 0))
+        if reference is None or not 0 <= reference < len(question.options):
+            raise refuse(
+                f"The reference of covariate {pk} must be an option code from 0 "
+                f"to {len(question.options) - 1}; got {item.get('reference')!r}."
+            )
+        chosen.append((question, reference))
+    return tuple(chosen)
+
+
+def _level(value: Any) -> float:
+    try:
+        level = float(value)
+    except (TypeError, ValueError):
+        level = math.nan
+    if isinstance(value, bool) or not MIN_LEVEL <= level <= MAX_LEVEL:
+        raise ValidationError(
+            {
+                "level": f"The level must be a number from {MIN_LEVEL} to "
+                f"{MAX_LEVEL}; got {value!r}."
+            }
+        )
+    return level
+
+
+# -- counting ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PatternCounts:
+    """Reported No/Yes per covariate pattern, and the answers left out."""
+
+    patterns: np.ndarray  # (m, covariates) level codes, sorted
+    reports: np.ndarray  # (m, 2) reported No, Yes
+    dropped: int  # answers with a covariate unanswered
+
+    @property
+    def n(self) -> int:
+        return int(self.reports.sum())
+
+
+def patterns_from_rows(
+    rows: Iterable[tuple[int, int, int]],
+    sizes: Sequence[int],
+    chosen: Sequence[int],
+    options: Sequence[int],
+) -> PatternCounts:
+    """Aggregate ``(report, stratum, count)`` rows to covariate patterns.
+
+    ``sizes`` are the stratum sizes of every direct question in survey order,
+    ``chosen`` the covariates' indices among them, ``options`` their numbers
+    of options: a level at or beyond it is an optional question's "no
+    answer", and its answers are dropped (the model has no such level).
+    """
+    table: dict[tuple[int, ...], list[int]] = defaultdict(lambda: [0, 0])
+    dropped = 0
+    for report, stratum, count in rows:
+        levels = stratum_decode(stratum, sizes)
+        pattern = tuple(levels[i] for i in chosen)
+        if any(level >= k for level, k in zip(pattern, options, strict=True)):
+            dropped += count
+            continue
+        table[pattern][report] += count
+    keys = sorted(table)
+    return PatternCounts(
+        patterns=np.array(keys, dtype=np.int64).reshape(len(keys), len(chosen)),
+        reports=np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, 2),
+        dropped=dropped,
+    )
+
+
+def model_counts(
+    survey: Survey, outcome: Question, covariates: Sequence[Question]
+) -> PatternCounts:
+    """The outcome's reports per covariate pattern, from one GROUP BY."""
+    direct = [q for q in survey.questions.all() if not q.is_sensitive]
+    index = {q.pk: i for i, q in enumerate(direct)}
+    rows = (
+        Answer.objects.filter(question=outcome)
+        .values_list("report", "stratum")
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    return patterns_from_rows(
+        rows,
+        [stratum_size(len(q.options), q.optional) for q in direct],
+        [index[q.pk] for q in covariates],
+        [len(q.options) for q in covariates],
+    )
+
+
+def factors_of(
+    survey: Survey, covariates: Sequence[tuple[Question, int]]
+) -> list[Factor]:
+    """Each covariate as the core's factor, named by its export column."""
+    names = column_names(survey)
+    return [
+        Factor(name=names[q.pk], levels=tuple(q.options), reference=reference)
+        for q, reference in covariates
+    ]
+
+
+# -- small cells ---------------------------------------------------------------
+
+
+def withhold_small_patterns(
+    result: dict[str, Any], min_size: int
+) -> tuple[dict[str, Any], int]:
+    """The result without the predictions of patterns under ``min_size``
+    answers, as the dashboard hides small subgroups; and how many went."""
+    predicted = result.get("predicted", [])
+    kept = [p for p in predicted if p.get("n", 0) >= min_size]
+    withheld = len(predicted) - len(kept)
+    return {
+        **result,
+        "predicted": kept,
+        "small_cells": {"min_group_size": min_size, "withheld": withheld},
+    }, withheld
+
+
+# -- running -------------------------------------------------------------------
+
+
+def model_fit_execute(*, fit_id: int) -> ModelFit | None:
+    """Count, fit and save one requested model; safe to call twice.
+
+    A finished or failed fit is left alone. A database error propagates for
+    the task to retry; any other error fails the fit with its reason (the
+    core's ValueErrors are sentences a researcher can act on).
+    """
+    fit = _claim(fit_id)
+    if fit is None:
+        return None
+    try:
+        result, counts, withheld = _compute(fit)
+    except DatabaseError:
+        raise
+    except Exception as error:
+        reason = str(error) if isinstance(error, ValueError) else repr(error)
+        ModelFit.objects.filter(pk=fit.pk).update(
+            status=ModelFit.Status.FAILED,
+            error=reason[:2000],
+            finished_at=timezone.now(),
+        )
+        if not isinstance(error, ValueError):
+            raise
+        fit.refresh_from_db()
+        return fit
+    _save(fit, result, counts, withheld)
+    fit.refresh_from_db()
+    return fit
+
+
+def _claim(fit_id: int) -> ModelFit | None:
+    with transaction.atomic():
+        fit = (
+            ModelFit.objects.select_for_update()
+            .select_related("survey", "outcome")
+            .filter(pk=fit_id)
+            .first()
+        )
+        if fit is None or fit.status in (
+            ModelFit.Status.FINISHED,
+            ModelFit.Status.FAILED,
+        ):
+            return None
+        ModelFit.objects.filter(pk=fit.pk).update(
+            status=ModelFit.Status.RUNNING,
+            started_at=timezone.now(),
+            steps_done=0,
+            steps_total=len(STEPS),
+        )
+    fit.refresh_from_db()
+    return fit
+
+
+def _step(fit: ModelFit, done: int) -> None:
+    ModelFit.objects.filter(pk=fit.pk).update(steps_done=done)
+
+
+def _compute(fit: ModelFit) -> tuple[dict[str, Any], PatternCounts, int]:
+    survey = fit.survey
+    questions = {q.pk: q for q in survey.questions.all()}
+    missing = [c["question"] for c in fit.covariates if c["question"] not in questions]
+    if missing:
+        raise ValueError(f"Covariate question {missing[0]} no longer exists.")
+    covariates = [(questions[c["question"]], c["reference"]) for c in fit.covariates]
+    counts = model_counts(survey, fit.outcome, [q for q, _ in covariates])
+    _step(fit, 1)
+    if counts.n == 0:
+        raise ValueError(
+            "No answers to the outcome with every covariate answered yet: "
+            "nothing to fit."
+        )
+    result = fit_logistic(
+        design=fit.outcome.get_design(),
+        factors=factors_of(survey, covariates),
+        patterns=counts.patterns,
+        reports=counts.reports,
+        level=fit.level,
+    ).to_dict()
+    _step(fit, 2)
+    kept, withheld = withhold_small_patterns(result, settings.DASHBOARD_MIN_GROUP_SIZE)
+    return kept, counts, withheld
+
+
+@transaction.atomic
+def _save(
+    fit: ModelFit, result: dict[str, Any], counts: PatternCounts, withheld: int
+) -> None:
+    locked = ModelFit.objects.select_for_update().get(pk=fit.pk)
+    if locked.status == ModelFit.Status.FINISHED:
+        return
+    locked.result = result
+    locked.n = counts.n
+    locked.dropped = counts.dropped
+    locked.withheld = withheld
+    locked.status = ModelFit.Status.FINISHED
+    locked.steps_done = len(STEPS)
+    locked.finished_at = timezone.now()
+    locked.save()
+    if fit.survey.access_mode != Survey.AccessMode.OPEN:
+        _forget_earlier_fits(locked)
+
+
+def _forget_earlier_fits(fit: ModelFit) -> None:
+    """An invitation or panel survey keeps only its latest numbers, as its
+    estimates do (estimation/runs/services.py): two fits' pattern counts,
+    subtracted, would describe the responses that came in between. The rows
+    stay, with their times and requests."""
+    ModelFit.objects.filter(
+        survey_id=fit.survey_id, pk__lt=fit.pk, result__isnull=False
+    ).update(result=None)
+
+
+def model_fits_prune(*, survey: Survey, keep: int = KEEP_FITS) -> int:
+    """Delete all but the newest ``keep`` fits that are not under way."""
+    finished = ModelFit.objects.filter(survey=survey).exclude(
+        status__in=[ModelFit.Status.QUEUED, ModelFit.Status.RUNNING]
+    )
+    old = list(finished.values_list("pk", flat=True)[keep:])
+    if not old:
+        return 0
+    return ModelFit.objects.filter(pk__in=old).delete()[0]
