@@ -1,12 +1,17 @@
 """Logistic regression with a randomized yes/no outcome, checked against
 independent computations of the same likelihood."""
 
+import math
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
 from scipy.special import expit
+from scipy.stats import chi2
 
 from estimation import Direct, ForcedResponse, KaryRR, UnrelatedQuestion, Warner
+from estimation.estimators import maximum_likelihood
+from estimation.intervals import prevalence_interval
 from estimation.regression import Factor, fit_logistic
 
 AGE = Factor("q4", ("18-29", "30-44", "45+"))
@@ -155,3 +160,94 @@ def test_a_direct_outcome_is_ordinary_logistic_regression():
 
 
 DIRECT = DESIGNS["direct"]
+
+
+def test_the_intercept_only_profile_interval_is_the_prevalence_profile_interval():
+    """One group: expit of the intercept's interval is the likelihood-ratio
+    interval of the prevalence, computed by the interval module on the share."""
+    design = DESIGNS["warner"]
+    counts = np.array([[430, 570]])
+    result = fit_logistic(
+        design=design, factors=[], patterns=np.zeros((1, 0)), reports=counts
+    )
+    low, high, _ = prevalence_interval(
+        counts[0], 1000, design.base, design.diagonal, level=0.95, method="profile"
+    )
+    lower, upper = result.coefficients[0].profile_ci
+    assert expit(lower) == pytest.approx(low[1], abs=1e-9)
+    assert expit(upper) == pytest.approx(high[1], abs=1e-9)
+    estimate, _ = maximum_likelihood(counts[0].astype(float), design)
+    assert expit(result.coefficients[0].estimate) == pytest.approx(estimate[1])
+
+
+def test_the_profile_ends_are_where_the_brute_force_profile_deviance_is_critical():
+    design = DESIGNS["forced_response"]
+    codes, reports = simulate(design, 2000, np.random.default_rng(1803))
+    result = fit(design, codes, reports)
+    X = X_of(codes)
+    best = brute_force(X, reports, design.matrix)
+    top = respondent_loglik(best, X, reports, design.matrix)
+    j = 2
+    for end in result.coefficients[j].profile_ci:
+        # The other coefficients maximised by BFGS with b_j held at the end.
+        held = minimize(
+            lambda rest, end=end: (
+                -respondent_loglik(np.insert(rest, j, end), X, reports, design.matrix)
+            ),
+            np.delete(best, j),
+            jac=lambda rest, end=end: (
+                -np.delete(
+                    respondent_gradient(
+                        np.insert(rest, j, end), X, reports, design.matrix
+                    ),
+                    j,
+                )
+            ),
+            method="BFGS",
+            options={"gtol": 1e-9},
+        )
+        deviance = 2 * (top + held.fun)
+        # Brent's method stops within 1e-10 of the end; the deviance's slope
+        # there is about 2 z / se, a few units, so 1e-6 is ample.
+        assert deviance == pytest.approx(chi2.ppf(0.95, 1), abs=1e-6)
+
+
+# Coverage and the null distribution of the likelihood-ratio test, in one
+# simulation: q5 has no effect, so its test should reject 5% of the time.
+REPLICATIONS = 400
+NULL_BETA = np.array([-0.8, 0.6, 1.1, 0.0])
+
+
+def three_sigma(p):
+    """Three binomial standard errors of a rate estimated from REPLICATIONS."""
+    return 3 * math.sqrt(p * (1 - p) / REPLICATIONS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["warner", "forced_response"])
+def test_wald_and_profile_intervals_cover_and_the_lr_test_holds_its_size(name):
+    design = DESIGNS[name]
+    rng = np.random.default_rng([1804, list(DESIGNS).index(name)])
+    wald = np.zeros(4)
+    prof = np.zeros(4)
+    rejections = 0
+    p_values = []
+    for _ in range(REPLICATIONS):
+        codes, reports = simulate(design, 2000, rng, beta=NULL_BETA)
+        result = fit(design, codes, reports)
+        assert result.converged
+        assert not result.boundary
+        for j, c in enumerate(result.coefficients):
+            wald[j] += c.wald_ci[0] <= NULL_BETA[j] <= c.wald_ci[1]
+            prof[j] += c.profile_ci[0] <= NULL_BETA[j] <= c.profile_ci[1]
+        p = result.lr_tests[1].p_value
+        p_values.append(p)
+        rejections += p < 0.05
+    # Each rate is a binomial proportion over REPLICATIONS: allow 3 of its
+    # standard errors around the nominal value.
+    np.testing.assert_allclose(wald / REPLICATIONS, 0.95, atol=three_sigma(0.95))
+    np.testing.assert_allclose(prof / REPLICATIONS, 0.95, atol=three_sigma(0.95))
+    assert abs(rejections / REPLICATIONS - 0.05) <= three_sigma(0.05)
+    # Roughly uniform: each fifth of [0, 1] holds about a fifth of the p-values.
+    fifths = np.histogram(p_values, bins=5, range=(0, 1))[0] / REPLICATIONS
+    np.testing.assert_allclose(fifths, 0.2, atol=three_sigma(0.2))
