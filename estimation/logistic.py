@@ -55,6 +55,10 @@ MAX_HALVINGS = 40
 # The score is a sum over n respondents, so its rounding error grows with n.
 LL_TOLERANCE = 1e-12
 SCORE_TOLERANCE = 1e-10
+# Near the maximum a Newton step changes the log-likelihood by less than its
+# rounding error; a step is accepted unless the log-likelihood drops by more
+# than this many units in the last place (of its magnitude).
+ROUNDING_SLACK = 64 * float(np.finfo(float).eps)
 
 
 @dataclass(frozen=True)
@@ -169,10 +173,11 @@ def maximize(
         largest = float(np.abs(step).max())
         if largest > MAX_STEP:
             step *= MAX_STEP / largest
+        slack = ROUNDING_SLACK * (1.0 + abs(point.loglik))
         for _ in range(MAX_HALVINGS):
             trial = beta + step
             candidate = evaluate(shift + X @ trial, counts)
-            if candidate.loglik >= point.loglik:
+            if candidate.loglik >= point.loglik - slack:
                 break
             step /= 2
         else:

@@ -140,7 +140,7 @@ class Factor:
         bad = (values != np.round(values)) | (values < 0) | (values >= len(self.levels))
         if bad.any():
             raise ValueError(
-                f"covariate {self.name}: {values[bad][0]!r} is not a level code "
+                f"covariate {self.name}: {float(values[bad][0]):g} is not a level code "
                 f"(a whole number from 0 to {len(self.levels) - 1})"
             )
 
