@@ -232,7 +232,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # A member's role and the role a previous owner keeps are one choice set.
-    "ENUM_NAME_OVERRIDES": {"MemberRoleEnum": "surveys.api.members.MEMBER_ROLES"},
+    "ENUM_NAME_OVERRIDES": {
+        "MemberRoleEnum": "surveys.api.members.MEMBER_ROLES",
+        # Estimate runs and model fits share their statuses: one enum, the
+        # name it had before fits existed.
+        "RunStatusEnum": "estimation.runs.models.EstimateRun.Status",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "surveys.api.schema.add_error_responses",

@@ -3,7 +3,7 @@ from django.urls import path
 import surveys.converters  # noqa: F401  (registers <lang:>)
 from surveys.access import urls as access_urls
 from surveys.builder import translation_views, views
-from surveys.results import export_views
+from surveys.results import export_views, model_views
 from surveys.results import views as results
 from surveys.team import urls as team_urls
 
@@ -27,6 +27,16 @@ urlpatterns = [
         "<int:pk>/results/runs/<int:run_id>/",
         results.run_status,
         name="run_progress",
+    ),
+    path(
+        "<int:pk>/results/models/",
+        model_views.model_fit_create,
+        name="model_fit",
+    ),
+    path(
+        "<int:pk>/results/models/<int:fit_id>/",
+        model_views.model_fit_status,
+        name="model_progress",
     ),
     path(
         "<int:pk>/export/answers.csv",

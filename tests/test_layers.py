@@ -37,6 +37,7 @@ INTERFACE_MODULES = {
     "views",
     "export_views",
     "translation_views",
+    "model_views",
     "urls",
     "forms",
     "tasks",

@@ -28,7 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from estimation.runs.scheduling import estimate_run_request
+from estimation.runs.scheduling import estimate_run_request, model_fit_request
 from surveys.builder.services import survey_publish
 from surveys.builder.translations import survey_languages_set
 from surveys.models import Membership, Role
@@ -110,6 +110,8 @@ ROWS: dict[str, Row] = {
     "surveys:export_estimates_csv": survey(GET=VIEW),
     "surveys:export_estimates_json": survey(GET=VIEW),
     "surveys:recompute": survey(POST=ANALYSE),
+    "surveys:model_fit": survey(POST=ANALYSE),
+    "surveys:model_progress": survey(GET=VIEW),
     "surveys:export_answers_csv": survey(GET=ANALYSE),
     "surveys:export_answers_jsonl": survey(GET=ANALYSE),
     "surveys:export_codebook_json": survey(GET=ANALYSE),
@@ -150,6 +152,8 @@ ROWS: dict[str, Row] = {
     "api:question": api(GET=VIEW, PUT=EDIT, PATCH=EDIT, DELETE=EDIT),
     "api:runs": api(GET=VIEW, POST=ANALYSE),
     "api:run": api(GET=VIEW),
+    "api:models": api(GET=VIEW, POST=ANALYSE),
+    "api:model": api(GET=VIEW),
     "api:estimates": api(GET=VIEW),
     "api:estimates-csv": api(GET=VIEW),
     "api:codebook": api(GET=ANALYSE),
@@ -203,6 +207,7 @@ class Scene:
     survey: object
     published: object
     run: object
+    fit: object
     users: dict[str, object]
     spare: object  # deleted through the API, while the web deletes ``survey``
     # Members outside the cast, for the routes that change or remove one:
@@ -227,6 +232,7 @@ class Scene:
             "pk": str((self.spare if api_deletes else self.survey).pk),
             "qid": str(question.pk),
             "run_id": str(self.run.pk),
+            "fit_id": str(self.fit.pk),
             "slug": self.published.slug if public_routes else self.survey.slug,
             "lang": "es",
             "member_id": str(self.extras["api" if api_route else "web"].pk),
@@ -249,8 +255,12 @@ def scene(owner, django_user_model, django_capture_on_commit_callbacks):
     published = survey_create(owner=owner, title="Answered", language="es")
     question_create(survey=published, **DEMO_QUESTIONS[0])
     survey_publish(survey=published)
+    outcome, age = survey.questions.get(position=0), survey.questions.last()
     with django_capture_on_commit_callbacks(execute=False):
         run = estimate_run_request(survey=survey)
+        fit = model_fit_request(
+            survey=survey, outcome=outcome.pk, covariates=[{"question": age.pk}]
+        )
     spare = survey_create(owner=owner, title="Spare")
     users = {"owner": owner}
     for name, role in MEMBER_ROLES.items():
@@ -267,7 +277,7 @@ def scene(owner, django_user_model, django_capture_on_commit_callbacks):
     }
     users["non-member"] = django_user_model.objects.create_user("outsider")
     users["staff"] = django_user_model.objects.create_user("overseer", is_staff=True)
-    return Scene(survey, published, run, users, spare, extras)
+    return Scene(survey, published, run, fit, users, spare, extras)
 
 
 def clients(scene: Scene, role: str) -> tuple[Client, APIClient]:

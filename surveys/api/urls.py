@@ -2,7 +2,7 @@ from django.urls import path, re_path
 
 import surveys.converters  # noqa: F401  (registers <lang:>)
 
-from . import exports, members, public, translations, views
+from . import exports, members, models_api, public, translations, views
 
 app_name = "api"
 urlpatterns = [
@@ -51,6 +51,12 @@ urlpatterns = [
     ),
     path("surveys/<int:pk>/runs/", views.RunList.as_view(), name="runs"),
     path("surveys/<int:pk>/runs/<int:run_id>/", views.RunDetail.as_view(), name="run"),
+    path("surveys/<int:pk>/models/", models_api.ModelFitList.as_view(), name="models"),
+    path(
+        "surveys/<int:pk>/models/<int:fit_id>/",
+        models_api.ModelFitDetail.as_view(),
+        name="model",
+    ),
     path("surveys/<int:pk>/estimates/", exports.Estimates.as_view(), name="estimates"),
     path(
         "surveys/<int:pk>/estimates.csv",

@@ -28,6 +28,7 @@ from surveys.builder.forms import errors_text
 from surveys.builder.selectors import survey_plain
 from surveys.results.charts import daily_chart
 from surveys.results.forms import RecomputeForm
+from surveys.results.model_views import model_context
 from surveys.results.simulated import simulation_of
 from surveys.team.roles import Need
 
@@ -75,6 +76,7 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
             "progress": progress,
         },
         "delay_seconds": settings.ESTIMATE_DELAY_SECONDS,
+        **model_context(survey),
     }
     return render(request, "surveys/results.html", context)
 

@@ -20,8 +20,9 @@ from tests.surveys.respond.responses import submit
 
 pytestmark = pytest.mark.django_db
 
-# Session, user, survey, questions, responses per day, two runs, rows, options.
-MAX_QUERIES = 9
+# Session, user, survey, questions, responses per day, two runs, rows, options,
+# and the Model panel's newest fit and newest finished one.
+MAX_QUERIES = 11
 
 
 def estimate(survey):

@@ -1,0 +1,107 @@
+// The results page's Model panel follows a fit while it runs.
+//
+// The page passes, in a json_script element, the fit's progress URL and its
+// progress when the page was drawn. This asks for the progress every second
+// or so and says in the panel's aria-live region how far the fit got; when it
+// has finished it fetches the page again and swaps in the panel's result
+// (#model-result), so the form above it keeps what the reader chose. Without
+// JavaScript, reloading the page shows the fit once it is done.
+
+const BUSY_MS = 1500;
+// A queued fit may wait for a worker: after this long, ask less often.
+const SLOW_AFTER_MS = 120_000;
+const SLOW_MS = 10_000;
+
+/** The sentence the live region shows for a fit's progress. */
+export function describeFit(fit) {
+  if (fit.status === "queued") return "A model fit is queued.";
+  if (fit.status === "running") {
+    return `Fitting the model: step ${fit.steps_done} of ${fit.steps_total} done.`;
+  }
+  if (fit.status === "finished") return "The model is ready and shown below.";
+  const reason = fit.error || "no reason was recorded";
+  return `The model fit failed: ${reason}`;
+}
+
+/** Whether to keep asking about this fit. */
+export function underWay(fit) {
+  return fit.status === "queued" || fit.status === "running";
+}
+
+function start() {
+  const config = JSON.parse(document.getElementById("model-fit-config").textContent);
+  const since = Date.now();
+
+  function say(fit) {
+    const live = document.getElementById("model-progress");
+    if (!live) return;
+    live.hidden = false;
+    let line = live.querySelector("[data-model-text]");
+    if (!line) {
+      line = document.createElement("p");
+      line.dataset.modelText = "";
+      live.prepend(line);
+    }
+    line.textContent = describeFit(fit);
+    line.classList.toggle("run-failed", fit.status === "failed");
+    const bar = live.querySelector("[data-model-bar]");
+    if (!bar) return;
+    if (underWay(fit)) {
+      bar.max = Math.max(fit.steps_total, 1);
+      bar.value = fit.steps_done;
+      bar.textContent = `${fit.steps_done} of ${fit.steps_total}`;
+    } else {
+      bar.remove();
+    }
+  }
+
+  async function showResult() {
+    const response = await fetch(window.location.href, {
+      headers: { Accept: "text/html" },
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    const replacement = fresh.getElementById("model-result");
+    const current = document.getElementById("model-result");
+    if (replacement && current) current.replaceWith(document.importNode(replacement, true));
+  }
+
+  async function check() {
+    let fit;
+    try {
+      const response = await fetch(config.url, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      fit = await response.json();
+    } catch {
+      return true; // A dropped request is asked again.
+    }
+    if (fit.status === "finished") {
+      try {
+        await showResult();
+      } catch {
+        return true; // Asked again: the result is saved, the page will show it.
+      }
+    }
+    say(fit);
+    return underWay(fit);
+  }
+
+  async function loop() {
+    const again = document.hidden ? true : await check();
+    if (again) {
+      window.setTimeout(loop, Date.now() - since > SLOW_AFTER_MS ? SLOW_MS : BUSY_MS);
+    }
+  }
+
+  window.setTimeout(loop, BUSY_MS);
+}
+
+if (typeof document !== "undefined" && document.getElementById("model-fit-config")) {
+  start();
+}
