@@ -1,4 +1,4 @@
-"""Command line: ``python -m estimation {estimate,design,plan,golden}``.
+"""Command line: ``python -m estimation {estimate,regress,design,plan,golden}``.
 
 For researchers who analyse exported data, and for anyone who wants to check the
 platform's numbers. Output is JSON on stdout; errors go to stderr.
@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from .designs import Design, design_from_dict, design_from_epsilon
 from .exported import UsageError, estimate_exported, read_rows
+from .exported_regression import regress_exported
 from .golden import golden_fixture
 from .intervals import DEFAULT_METHOD, SHARE_METHODS, validate_level, validate_method
 from .planning import (
@@ -25,6 +26,7 @@ from .planning import (
     variance_inflation,
     what_an_observer_learns,
 )
+from .regression_table import render
 from .results import DEFAULT_LEVEL, estimate_question
 
 CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
@@ -115,6 +117,37 @@ def _estimate_export(args: argparse.Namespace, stdin: TextIO) -> Any:
             return estimate_exported(codebook, rows, level=level, ci_method=method)
     except OSError as error:
         raise UsageError(f"cannot read {args.file}: {error.strerror}") from error
+
+
+def _covariate_names(text: str | None) -> list[str]:
+    if text is None or not text.strip():
+        return []
+    return [name.strip() for name in text.split(",")]
+
+
+def _command_regress(args: argparse.Namespace, stdin: TextIO) -> Any:
+    """Tally an export into counts per covariate pattern and fit the regression."""
+    codebook = _read_json(args.codebook, stdin)
+    level = validate_level(args.level)
+    options = {
+        "outcome": args.outcome,
+        "covariates": _covariate_names(args.covariates),
+        "references": args.reference or [],
+        "level": level,
+    }
+    if args.file == "-":
+        output, _ = regress_exported(
+            codebook, read_rows(stdin, "standard input"), **options
+        )
+    else:
+        try:
+            with open(args.file, encoding="utf-8", newline="") as handle:
+                output, _ = regress_exported(
+                    codebook, read_rows(handle, args.file), **options
+                )
+        except OSError as error:
+            raise UsageError(f"cannot read {args.file}: {error.strerror}") from error
+    return render(output) if args.table else output
 
 
 def _design(args: argparse.Namespace) -> Design:
@@ -217,6 +250,46 @@ def _parser() -> argparse.ArgumentParser:
     )
     estimate.set_defaults(run=_command_estimate)
 
+    regress = commands.add_parser(
+        "regress",
+        help="logistic regression of a randomized yes/no question on direct ones",
+        description="Fit P(true answer = Yes) = logistic(x'beta) to the exported "
+        "answers, the randomization entering through the outcome's design; "
+        "covariates are direct questions coded against a reference level. "
+        "Responses missing the outcome or a covariate are left out.",
+    )
+    regress.add_argument(
+        "file", help="the exported answers (CSV or JSON lines; - for standard input)"
+    )
+    regress.add_argument(
+        "--codebook", metavar="JSON", required=True, help="the survey's codebook.json"
+    )
+    regress.add_argument(
+        "--outcome", required=True, help="column of a randomized yes/no question"
+    )
+    regress.add_argument(
+        "--covariates",
+        metavar="COLUMNS",
+        help="comma-separated columns of direct questions (none: intercept only)",
+    )
+    regress.add_argument(
+        "--reference",
+        action="append",
+        metavar="COLUMN=LEVEL",
+        help="reference level of a covariate, by its label (default: its first "
+        "option); repeat for several covariates",
+    )
+    regress.add_argument(
+        "--level",
+        type=float,
+        default=DEFAULT_LEVEL,
+        help=f"confidence level (default {DEFAULT_LEVEL})",
+    )
+    regress.add_argument(
+        "--table", action="store_true", help="print a readable table instead of JSON"
+    )
+    regress.set_defaults(run=_command_regress)
+
     for name, run, text in (
         ("design", _command_design, "show a design's probabilities and epsilon"),
         ("plan", _command_plan, "sample size or interval half-width for a design"),
@@ -275,6 +348,9 @@ def main(
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if isinstance(result, str):
+        out.write(result)
+        return 0
     json.dump(result, out, indent=2, allow_nan=False)
     out.write("\n")
     return 0

@@ -149,7 +149,7 @@ def _chain(first: str, rest: Iterable[str]) -> Iterator[str]:
     yield from rest
 
 
-def _code(value: Any, column: Column, where: str) -> int | None:
+def code_of(value: Any, column: Column, where: str) -> int | None:
     """The reported option code of one cell; None for an unanswered question."""
     if value is None or value == "":
         return None
@@ -194,7 +194,7 @@ def tally(
                     f"{where}: no column {', '.join(missing)}, which the codebook lists"
                 )
             checked = True
-        codes = {c.name: _code(row.get(c.name), c, where) for c in columns}
+        codes = {c.name: code_of(row.get(c.name), c, where) for c in columns}
         result.responses += 1
         for column in columns:
             code = codes[column.name]

@@ -57,9 +57,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq
-from scipy.special import expit
-from scipy.stats import chi2, norm
+from scipy.special import chdtrc, chdtri, expit, ndtr, ndtri
 
 from .designs import Design
 from .intervals import validate_level
@@ -81,6 +79,10 @@ ILL_CONDITIONED = 1e10
 # Profile intervals are searched up to this far from the estimate on the
 # log-odds scale (an odds ratio of e^30); beyond it the side is open.
 PROFILE_REACH = 30.0
+# Profile ends are found to this relative precision, in at most ROOT_STEPS
+# evaluations of the profile likelihood.
+ROOT_TOLERANCE = 1e-10
+ROOT_STEPS = 100
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ class Coefficient:
     @property
     def p_value(self) -> float | None:
         z = self.z
-        return None if z is None else float(2.0 * norm.sf(abs(z)))
+        return None if z is None else float(2.0 * ndtr(-abs(z)))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -199,7 +201,7 @@ class LikelihoodRatioTest:
     def p_value(self) -> float | None:
         if self.df <= 0:
             return None
-        return float(chi2.sf(self.chi2, self.df))
+        return float(chdtrc(self.df, self.chi2))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -488,7 +490,7 @@ def fit_logistic(
     covariance, definite, condition = _covariance(X, point.observed, ident)
     if not definite:
         covariance, _, condition = _covariance(X, point.expected, ident)
-    z = float(norm.ppf(0.5 + level / 2))
+    z = float(ndtri(0.5 + level / 2))
     coefficients = []
     for j, (name, term) in enumerate(zip(names, terms, strict=True)):
         coefficients.append(
@@ -610,7 +612,7 @@ def _profiles(
     level: float,
 ) -> list[tuple[float | None, float | None] | None]:
     """Profile-likelihood interval of every estimable coefficient."""
-    critical = float(chi2.ppf(level, 1))
+    critical = float(chdtri(1, 1.0 - level))
     return [
         _profile(X, counts, beta, top, j, c, critical) if c.estimable else None
         for j, c in enumerate(coefficients)
@@ -629,42 +631,77 @@ def _profile(
     """Both ends of ``{b : 2 (l_max - l_profile(b)) <= critical}``.
 
     The other coefficients are re-maximised at each trial value of ``b_j``,
-    warm-started from the nearest solution; each end is bracketed by steps of
-    growing length from the Wald end, then found by Brent's method.
+    warm-started from the last solution. The root is sought on the signed
+    square root of the profile deviance, which is close to linear in ``b_j``
+    (exactly so when the likelihood is quadratic), so a few regula falsi steps
+    find it; each end is first bracketed by steps of doubling length starting
+    at the Wald end.
     """
     others = np.arange(X.shape[1]) != j
     reduced, column = X[:, others], X[:, j]
     warm = {"start": beta[others].copy()}
+    root_critical = math.sqrt(critical)
 
     def excess(b: float) -> float:
         found = maximize(reduced, counts, warm["start"], offset=column * b)
         warm["start"] = found.beta
-        return 2.0 * (top - found.loglik) - critical
+        return math.sqrt(max(2.0 * (top - found.loglik), 0.0)) - root_critical
 
     estimate = float(beta[j])
-    se = coefficient.std_error or 1.0
+    step = max((coefficient.std_error or 1.0) * root_critical, 1e-8)
     ends: list[float | None] = []
     for sign in (-1.0, 1.0):
         warm["start"] = beta[others].copy()
-        ends.append(_profile_end(excess, estimate, sign, se, critical))
+        ends.append(_profile_end(excess, estimate, sign * step, -root_critical))
     return ends[0], ends[1]
 
 
 def _profile_end(
-    excess: Any, estimate: float, sign: float, se: float, critical: float
+    excess: Any, estimate: float, step: float, at_estimate: float
 ) -> float | None:
-    inner, step = estimate, max(se * math.sqrt(critical), 1e-8)
-    while abs(inner + sign * step - estimate) <= PROFILE_REACH:
-        outer = inner + sign * step
-        if excess(outer) > 0:
-            lo, hi = sorted((inner, outer))
-            return float(brentq(excess, lo, hi, xtol=1e-10, rtol=1e-12))
-        inner, step = outer, step * 2
-    outer = estimate + sign * PROFILE_REACH
-    if excess(outer) > 0:
-        lo, hi = sorted((inner, outer))
-        return float(brentq(excess, lo, hi, xtol=1e-10, rtol=1e-12))
-    return None
+    """Walk out from the estimate by doubling steps until the profile deviance
+    exceeds the critical value, then find where it crosses it; ``None`` when it
+    does not within ``PROFILE_REACH``."""
+    inner, f_inner = estimate, at_estimate
+    reach = estimate + math.copysign(PROFILE_REACH, step)
+    while True:
+        outer = inner + step
+        if abs(outer - estimate) >= PROFILE_REACH:
+            outer = reach
+        f_outer = excess(outer)
+        if f_outer > 0:
+            return _root(excess, (inner, f_inner), (outer, f_outer))
+        if outer == reach:
+            return None
+        inner, f_inner, step = outer, f_outer, step * 2
+
+
+def _root(f: Any, first: tuple[float, float], second: tuple[float, float]) -> float:
+    """A root of ``f`` between two points where it has opposite signs: the
+    Illinois variant of regula falsi (superlinear, and never leaves the
+    bracket)."""
+    (a, f_a), (b, f_b) = first, second
+    side = 0
+    for _ in range(ROOT_STEPS):
+        if abs(b - a) <= ROOT_TOLERANCE * (1.0 + abs(a) + abs(b)):
+            break
+        c = (a * f_b - b * f_a) / (f_b - f_a)
+        if not min(a, b) < c < max(a, b):
+            c = (a + b) / 2
+        f_c = f(c)
+        if abs(f_c) <= ROOT_TOLERANCE:
+            return float(c)
+        if (f_c > 0) == (f_b > 0):
+            b, f_b = c, f_c
+            if side == 1:
+                f_a /= 2
+            side = 1
+        else:
+            a, f_a = c, f_c
+            if side == -1:
+                f_b /= 2
+            side = -1
+    return float(a if abs(f_a) < abs(f_b) else b)
 
 
 def _lr_test(
