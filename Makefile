@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint messages bench bench-export bench-submit golden clean serve docker-check lock
+.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden clean serve docker-check lock
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,7 @@ messages: $(STAMP)
 ## Timings and sizes written up in docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) -m benchmarks.estimate
+	$(PY) -m benchmarks.regression
 	$(PY) -m benchmarks.page_weight
 	$(PY) -m benchmarks.estimate_run
 	$(PY) -m benchmarks.export
@@ -78,6 +79,10 @@ bench: $(STAMP)
 ## What a controlled survey's ledger costs a submission as it grows (PostgreSQL).
 bench-ledger: $(STAMP)
 	$(PY) -m benchmarks.ledger
+
+## A logistic regression fit on 10^6 responses against estimating the prevalence.
+bench-regression: $(STAMP)
+	$(PY) -m benchmarks.regression
 
 ## Export of 10^6 responses over HTTP against a bare COPY (PostgreSQL).
 bench-export: $(STAMP)

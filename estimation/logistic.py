@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit, xlogy
+from scipy.special import expit
 
 FloatArray = NDArray[np.float64]
 
@@ -59,6 +59,7 @@ SCORE_TOLERANCE = 1e-10
 # rounding error; a step is accepted unless the log-likelihood drops by more
 # than this many units in the last place (of its magnitude).
 ROUNDING_SLACK = 64 * float(np.finfo(float).eps)
+TINY = float(np.finfo(float).tiny)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,10 @@ class Counts:
     no: FloatArray
     yes: FloatArray
     matrix: FloatArray
+
+    @property
+    def total(self) -> FloatArray:
+        return self.no + self.yes
 
     @property
     def n(self) -> float:
@@ -88,39 +93,38 @@ def _report_shares(
     eta: FloatArray, matrix: FloatArray
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """pi, 1 - pi (each computed directly, for precision near 0 and 1) and
-    P(report No), P(report Yes)."""
+    P(report No), P(report Yes).
+
+    The report shares are kept above the smallest positive float: a share of
+    exactly 0 (a direct question at a fitted prevalence that underflowed) then
+    costs a finite, huge penalty for every report it cannot produce, and none
+    where there are none.
+    """
     pi, rest = expit(eta), expit(-eta)
-    no = matrix[0, 0] * rest + matrix[1, 0] * pi
-    yes = matrix[0, 1] * rest + matrix[1, 1] * pi
+    no = np.maximum(matrix[0, 0] * rest + matrix[1, 0] * pi, TINY)
+    yes = np.maximum(matrix[0, 1] * rest + matrix[1, 1] * pi, TINY)
     return pi, rest, no, yes
 
 
 def loglik(eta: FloatArray, counts: Counts) -> float:
     """The multinomial log-likelihood without its constant coefficient."""
     _, _, no, yes = _report_shares(eta, counts.matrix)
-    return float(xlogy(counts.no, no).sum() + xlogy(counts.yes, yes).sum())
+    return float(counts.no @ np.log(no) + counts.yes @ np.log(yes))
 
 
 def evaluate(eta: FloatArray, counts: Counts) -> Evaluation:
     """Log-likelihood, score and informations with respect to eta, per pattern."""
     pi, rest, no, yes = _report_shares(eta, counts.matrix)
     slope = (counts.matrix[1, 1] - counts.matrix[0, 1]) * pi * rest  # d yes / d eta
-    over_yes = _ratio(counts.yes, yes)
-    over_no = _ratio(counts.no, no)
+    over_yes, over_no = counts.yes / yes, counts.no / no
     gap = over_yes - over_no
-    curvature = _ratio(counts.yes, yes**2) + _ratio(counts.no, no**2)
-    total = counts.no + counts.yes
+    curvature = over_yes / yes + over_no / no
     return Evaluation(
-        loglik=float(xlogy(counts.no, no).sum() + xlogy(counts.yes, yes).sum()),
+        loglik=float(counts.no @ np.log(no) + counts.yes @ np.log(yes)),
         score=gap * slope,
         observed=curvature * slope**2 - gap * slope * (rest - pi),
-        expected=_ratio(total * slope**2, no * yes),
+        expected=counts.total * slope**2 / (no * yes),
     )
-
-
-def _ratio(top: FloatArray, bottom: FloatArray) -> FloatArray:
-    """``top / bottom`` with 0 where ``top`` is 0 (no respondents, no term)."""
-    return np.divide(top, bottom, out=np.zeros_like(top), where=top != 0)
 
 
 @dataclass(frozen=True)
@@ -141,11 +145,12 @@ def information(X: FloatArray, weights: FloatArray) -> FloatArray:
 def _direction(X: FloatArray, point: Evaluation, gradient: FloatArray) -> FloatArray:
     """The Newton direction, or Fisher scoring's where Newton's is not uphill."""
     for weights in (point.observed, point.expected):
+        matrix = information(X, weights)
         try:
-            factor = np.linalg.cholesky(information(X, weights))
+            np.linalg.cholesky(matrix)  # positive definite: the step goes uphill
         except np.linalg.LinAlgError:
             continue
-        step = np.linalg.solve(factor.T, np.linalg.solve(factor, gradient))
+        step = np.linalg.solve(matrix, gradient)
         if np.all(np.isfinite(step)):
             return np.asarray(step, dtype=np.float64)
     # Singular even in expectation (a column the data do not inform): the

@@ -79,9 +79,11 @@ ILL_CONDITIONED = 1e10
 # Profile intervals are searched up to this far from the estimate on the
 # log-odds scale (an odds ratio of e^30); beyond it the side is open.
 PROFILE_REACH = 30.0
-# Profile ends are found to this relative precision, in at most ROOT_STEPS
-# evaluations of the profile likelihood.
-ROOT_TOLERANCE = 1e-10
+# A profile end is where the signed root of the profile deviance is within
+# ROOT_TOLERANCE of the normal quantile (the deviance within about 4e-8 of its
+# critical value), or the bracket is this narrow relative to the end; at most
+# ROOT_STEPS evaluations of the profile likelihood.
+ROOT_TOLERANCE = 1e-8
 ROOT_STEPS = 100
 
 
@@ -496,7 +498,9 @@ def fit_logistic(
         coefficients.append(
             _coefficient(j, name, term, best.beta, covariance, ident, z, X, counts)
         )
-    profiles = _profiles(X, counts, best.beta, best.loglik, coefficients, level)
+    profiles = _profiles(
+        X, counts, best.beta, best.loglik, covariance, coefficients, level
+    )
     coefficients = [
         _with_profile(c, interval)
         for c, interval in zip(coefficients, profiles, strict=True)
@@ -608,13 +612,15 @@ def _profiles(
     counts: Counts,
     beta: FloatArray,
     top: float,
+    covariance: FloatArray,
     coefficients: Sequence[Coefficient],
     level: float,
 ) -> list[tuple[float | None, float | None] | None]:
     """Profile-likelihood interval of every estimable coefficient."""
     critical = float(chdtri(1, 1.0 - level))
+    known = np.nan_to_num(covariance)
     return [
-        _profile(X, counts, beta, top, j, c, critical) if c.estimable else None
+        _profile(X, counts, beta, top, j, known, critical) if c.estimable else None
         for j, c in enumerate(coefficients)
     ]
 
@@ -625,7 +631,7 @@ def _profile(
     beta: FloatArray,
     top: float,
     j: int,
-    coefficient: Coefficient,
+    covariance: FloatArray,
     critical: float,
 ) -> tuple[float | None, float | None] | None:
     """Both ends of ``{b : 2 (l_max - l_profile(b)) <= critical}``.
@@ -635,23 +641,29 @@ def _profile(
     square root of the profile deviance, which is close to linear in ``b_j``
     (exactly so when the likelihood is quadratic), so a few regula falsi steps
     find it; each end is first bracketed by steps of doubling length starting
-    at the Wald end.
+    at the Wald end. Each inner fit starts where the asymptotic normal
+    distribution of the estimates puts the others given ``b_j`` (their
+    regression on it, ``cov[-j, j] / var[j]``), moved from the last solution,
+    which leaves Newton little to do.
     """
     others = np.arange(X.shape[1]) != j
     reduced, column = X[:, others], X[:, j]
-    warm = {"start": beta[others].copy()}
+    variance = float(covariance[j, j])
+    slope = covariance[others, j] / variance if variance > 0 else 0.0 * beta[others]
+    last = {"b": float(beta[j]), "beta": beta[others].copy()}
     root_critical = math.sqrt(critical)
 
     def excess(b: float) -> float:
-        found = maximize(reduced, counts, warm["start"], offset=column * b)
-        warm["start"] = found.beta
+        start = last["beta"] + slope * (b - last["b"])
+        found = maximize(reduced, counts, start, offset=column * b)
+        last["b"], last["beta"] = b, found.beta
         return math.sqrt(max(2.0 * (top - found.loglik), 0.0)) - root_critical
 
     estimate = float(beta[j])
-    step = max((coefficient.std_error or 1.0) * root_critical, 1e-8)
+    step = max(math.sqrt(max(variance, 0.0)) * root_critical, 1e-8)
     ends: list[float | None] = []
     for sign in (-1.0, 1.0):
-        warm["start"] = beta[others].copy()
+        last["b"], last["beta"] = estimate, beta[others].copy()
         ends.append(_profile_end(excess, estimate, sign * step, -root_critical))
     return ends[0], ends[1]
 
@@ -659,13 +671,19 @@ def _profile(
 def _profile_end(
     excess: Any, estimate: float, step: float, at_estimate: float
 ) -> float | None:
-    """Walk out from the estimate by doubling steps until the profile deviance
-    exceeds the critical value, then find where it crosses it; ``None`` when it
-    does not within ``PROFILE_REACH``."""
+    """Walk out from the estimate until the profile deviance exceeds the
+    critical value, then find where it crosses it; ``None`` when it does not
+    within ``PROFILE_REACH``.
+
+    The first trial is the Wald end. While inside, the next trial is twice the
+    distance the secant through the last two points predicts (the signed root
+    deviance being near linear, this brackets the end tightly), and at least
+    twice the last step, so a flat profile is crossed quickly.
+    """
     inner, f_inner = estimate, at_estimate
     reach = estimate + math.copysign(PROFILE_REACH, step)
+    outer = estimate + step
     while True:
-        outer = inner + step
         if abs(outer - estimate) >= PROFILE_REACH:
             outer = reach
         f_outer = excess(outer)
@@ -673,7 +691,11 @@ def _profile_end(
             return _root(excess, (inner, f_inner), (outer, f_outer))
         if outer == reach:
             return None
-        inner, f_inner, step = outer, f_outer, step * 2
+        rise = f_outer - f_inner
+        predicted = (outer - inner) * -f_outer / rise if rise > 0 else math.inf
+        distance = max(2 * predicted, abs(outer - inner) / 4)
+        inner, f_inner = outer, f_outer
+        outer = inner + math.copysign(min(distance, PROFILE_REACH), step)
 
 
 def _root(f: Any, first: tuple[float, float], second: tuple[float, float]) -> float:
@@ -728,15 +750,18 @@ def _predictions(
 ) -> tuple[Prediction, ...]:
     """Fitted prevalence per pattern, with a delta-method interval on the
     logit scale: ``expit(eta +- z sqrt(x' V x))``."""
-    identified = ident.row_space @ ident.row_space.T
-    full_cov = np.nan_to_num(covariance)
+    # A pattern's eta is identified when its row lies in the identified space.
+    projected = X @ ident.row_space @ ident.row_space.T
+    identified = np.abs(projected - X).max(axis=1) <= 1e-8
+    variance = np.einsum("ij,jk,ik->i", X, np.nan_to_num(covariance), X)
+    se = np.sqrt(np.clip(variance, 0.0, None))
+    lower, upper = expit(eta - z * se), expit(eta + z * se)
     rows = []
-    for i, x in enumerate(X):
+    for i in range(X.shape[0]):
         labels = {f.name: f.label(table[i, c]) for c, f in enumerate(factors)}
         ci = None
-        if not ident.at_boundary[i] and np.allclose(identified @ x, x, atol=1e-8):
-            se = math.sqrt(max(float(x @ full_cov @ x), 0.0))
-            ci = (float(expit(eta[i] - z * se)), float(expit(eta[i] + z * se)))
+        if identified[i] and not ident.at_boundary[i]:
+            ci = (float(lower[i]), float(upper[i]))
         rows.append(
             Prediction(
                 labels=labels,
