@@ -8,7 +8,7 @@ import pytest
 from django.contrib import admin
 from rest_framework.authtoken.models import TokenProxy
 
-from estimation.runs.models import EstimateRun
+from estimation.runs.models import EstimateRun, ModelFit
 from surveys.models import (
     AccessLedger,
     Answer,
@@ -34,7 +34,7 @@ def test_no_respondent_data_is_registered():
     assert not registered & {Answer, Response, Invitation, AccessLedger}
     # A token would let staff act as its researcher, answer rows included.
     assert TokenProxy not in registered
-    assert {Survey, Membership, AuditEvent, EstimateRun} <= registered
+    assert {Survey, Membership, AuditEvent, EstimateRun, ModelFit} <= registered
 
 
 def test_staff_open_the_index_and_the_survey_list(client, staff, draft_survey):
@@ -52,6 +52,7 @@ def test_staff_open_the_index_and_the_survey_list(client, staff, draft_survey):
         "/admin/surveys/membership/",
         "/admin/surveys/auditevent/",
         "/admin/estimation/estimaterun/",
+        "/admin/estimation/modelfit/",
         "/admin/auth/user/",
     ):
         assert client.get(path).status_code == 200, path
