@@ -7,7 +7,10 @@ same code serves Warner, forced response, the unrelated question, two-option
 k-ary randomized response and a question asked directly (ordinary logistic
 regression). The fit works on reported No/Yes counts per covariate pattern: a
 million respondents cost what a table of counts costs (see
-:mod:`estimation.logistic` for the likelihood and the maximisation).
+:mod:`estimation.logistic` for the likelihood and the maximisation,
+:mod:`estimation.covariates` for the coding, :mod:`estimation.profile_likelihood`
+for the profile intervals and :mod:`estimation.regression_results` for what is
+returned).
 
 Inference, all from the same likelihood:
 
@@ -52,18 +55,36 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import chdtrc, chdtri, expit, ndtr, ndtri
+from scipy.special import expit, ndtri
 
+from .covariates import INTERCEPT, Factor, model_matrix
 from .designs import Design
 from .intervals import validate_level
 from .logistic import Counts, FloatArray, evaluate, information, maximize
+from .profile_likelihood import profile_intervals
+from .regression_results import (
+    Coefficient,
+    LikelihoodRatioTest,
+    LogisticFit,
+    Prediction,
+)
 
-INTERCEPT = "(Intercept)"
+__all__ = [
+    "INTERCEPT",
+    "Coefficient",
+    "Factor",
+    "LikelihoodRatioTest",
+    "LogisticFit",
+    "Prediction",
+    "fit_logistic",
+    "model_matrix",
+]
+
 # A pattern whose fitted linear predictor is beyond this is at the boundary:
 # its prevalence is within 3e-7 of 0 or 1, which no finite amount of randomized
 # data distinguishes from the limit; the maximisation stops far beyond it.
@@ -76,254 +97,6 @@ NULL_LOADING = 1e-8
 # Condition number of the (scaled) information above which the standard
 # errors are unreliable.
 ILL_CONDITIONED = 1e10
-# Profile intervals are searched up to this far from the estimate on the
-# log-odds scale (an odds ratio of e^30); beyond it the side is open.
-PROFILE_REACH = 30.0
-# A profile end is where the signed root of the profile deviance is within
-# ROOT_TOLERANCE of the normal quantile (the deviance within about 4e-8 of its
-# critical value), or the bracket is this narrow relative to the end; at most
-# ROOT_STEPS evaluations of the profile likelihood.
-ROOT_TOLERANCE = 1e-8
-ROOT_STEPS = 100
-
-
-@dataclass(frozen=True)
-class Factor:
-    """A categorical covariate: a direct question, coded against a reference level.
-
-    ``levels`` are the option labels in code order; ``reference`` is the code of
-    the reference level, whose coefficient is absorbed in the intercept.
-    """
-
-    name: str
-    levels: tuple[str, ...]
-    reference: int = 0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"a covariate needs a name, got {self.name!r}")
-        object.__setattr__(self, "levels", tuple(str(v) for v in self.levels))
-        if len(self.levels) < 2:
-            raise ValueError(f"covariate {self.name} needs at least 2 levels")
-        if len(set(self.levels)) != len(self.levels):
-            raise ValueError(f"covariate {self.name} names a level twice")
-        if isinstance(self.reference, bool) or not isinstance(
-            self.reference, int | np.integer
-        ):
-            raise ValueError(
-                f"the reference of {self.name} must be a level code, "
-                f"got {self.reference!r}"
-            )
-        if not 0 <= self.reference < len(self.levels):
-            raise ValueError(
-                f"the reference of {self.name} must be a code from 0 to "
-                f"{len(self.levels) - 1}, got {self.reference}"
-            )
-
-    @property
-    def column_names(self) -> tuple[str, ...]:
-        """``name=level`` for every level but the reference."""
-        return tuple(
-            f"{self.name}={level}"
-            for code, level in enumerate(self.levels)
-            if code != self.reference
-        )
-
-    def encode(self, values: NDArray[Any]) -> FloatArray:
-        """Dummy columns (one per non-reference level) for a column of codes."""
-        codes = np.asarray(values)
-        kept = [c for c in range(len(self.levels)) if c != self.reference]
-        dummies = codes[:, None] == np.array(kept)[None, :]
-        return np.asarray(dummies, dtype=np.float64)
-
-    def label(self, value: float) -> str:
-        return self.levels[int(value)]
-
-    def validate(self, values: NDArray[Any]) -> None:
-        """Raise a ValueError naming the first code that is not a level."""
-        bad = (values != np.round(values)) | (values < 0) | (values >= len(self.levels))
-        if bad.any():
-            raise ValueError(
-                f"covariate {self.name}: {float(values[bad][0]):g} is not a level code "
-                f"(a whole number from 0 to {len(self.levels) - 1})"
-            )
-
-
-@dataclass(frozen=True)
-class Coefficient:
-    """One coefficient on the log-odds scale; ``None`` where it does not exist."""
-
-    name: str
-    term: str | None
-    estimable: bool
-    estimate: float | None
-    std_error: float | None
-    wald_ci: tuple[float, float] | None
-    profile_ci: tuple[float | None, float | None] | None
-    note: str | None = None
-
-    @property
-    def z(self) -> float | None:
-        if self.estimate is None or not self.std_error:
-            return None
-        return self.estimate / self.std_error
-
-    @property
-    def p_value(self) -> float | None:
-        z = self.z
-        return None if z is None else float(2.0 * ndtr(-abs(z)))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "term": self.term,
-            "estimable": self.estimable,
-            "estimate": _finite(self.estimate),
-            "std_error": _finite(self.std_error),
-            "z": _finite(self.z),
-            "p_value": _finite(self.p_value),
-            "wald_ci": _pair(self.wald_ci),
-            "profile_ci": _pair(self.profile_ci),
-            "odds_ratio": _finite(_exp(self.estimate)),
-            "odds_ratio_wald_ci": _pair(self.wald_ci, _exp),
-            "odds_ratio_profile_ci": _pair(self.profile_ci, _exp),
-            "note": self.note,
-        }
-
-
-@dataclass(frozen=True)
-class LikelihoodRatioTest:
-    """The model against the model without ``term`` (or intercept-only)."""
-
-    term: str
-    chi2: float
-    df: int
-
-    @property
-    def p_value(self) -> float | None:
-        if self.df <= 0:
-            return None
-        return float(chdtrc(self.df, self.chi2))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "term": self.term,
-            "chi2": _finite(self.chi2),
-            "df": self.df,
-            "p_value": _finite(self.p_value),
-        }
-
-
-@dataclass(frozen=True)
-class Prediction:
-    """The fitted prevalence of one covariate pattern present in the data."""
-
-    labels: dict[str, str]
-    n: int
-    prevalence: float
-    ci: tuple[float, float] | None
-    at_boundary: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "pattern": dict(self.labels),
-            "n": self.n,
-            "prevalence": _finite(self.prevalence),
-            "ci": _pair(self.ci),
-            "at_boundary": self.at_boundary,
-        }
-
-
-@dataclass(frozen=True, eq=False)
-class LogisticFit:
-    """A fitted logistic regression of a randomized yes/no answer."""
-
-    design: Design
-    factors: tuple[Factor, ...]
-    n: int
-    level: float
-    converged: bool
-    iterations: int
-    log_likelihood: float
-    null_log_likelihood: float
-    coefficients: tuple[Coefficient, ...]
-    covariance: FloatArray
-    lr_tests: tuple[LikelihoodRatioTest, ...]
-    model_test: LikelihoodRatioTest
-    predicted: tuple[Prediction, ...]
-    separation: bool
-    boundary: bool
-    warnings: tuple[str, ...] = field(default=())
-
-    @property
-    def std_errors_from(self) -> str:
-        return "observed information"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-safe data: ``None`` wherever a number does not exist."""
-        return {
-            "model": "logistic",
-            "outcome_design": self.design.name,
-            "design": self.design.to_dict(),
-            "covariates": [
-                {"name": f.name, "levels": list(f.levels), "reference": f.reference}
-                for f in self.factors
-            ],
-            "n": self.n,
-            "level": self.level,
-            "converged": self.converged,
-            "iterations": self.iterations,
-            "log_likelihood": _finite(self.log_likelihood),
-            "null_log_likelihood": _finite(self.null_log_likelihood),
-            "std_errors": self.std_errors_from,
-            "separation": self.separation,
-            "boundary": self.boundary,
-            "warnings": list(self.warnings),
-            "coefficients": [c.to_dict() for c in self.coefficients],
-            "covariance": [[_finite(v) for v in row] for row in self.covariance],
-            "lr_tests": [t.to_dict() for t in self.lr_tests],
-            "model_test": self.model_test.to_dict(),
-            "predicted": [p.to_dict() for p in self.predicted],
-        }
-
-
-def _finite(value: float | None) -> float | None:
-    if value is None or not math.isfinite(value):
-        return None
-    return float(value)
-
-
-def _exp(value: float | None) -> float | None:
-    if value is None:
-        return None
-    try:
-        return math.exp(value)
-    except OverflowError:
-        return None
-
-
-def _pair(
-    pair: tuple[float | None, float | None] | None, transform: Any = None
-) -> list[float | None] | None:
-    if pair is None:
-        return None
-    values = [v if transform is None else transform(v) for v in pair]
-    return [_finite(v) for v in values]
-
-
-def model_matrix(
-    factors: Sequence[Factor], patterns: NDArray[Any]
-) -> tuple[FloatArray, list[str], list[str | None]]:
-    """Intercept, then each factor's dummy columns: the matrix, its column
-    names and the term (factor name) of each column."""
-    blocks = [np.ones((patterns.shape[0], 1))]
-    names: list[str] = [INTERCEPT]
-    terms: list[str | None] = [None]
-    for index, factor in enumerate(factors):
-        blocks.append(factor.encode(patterns[:, index]))
-        names.extend(factor.column_names)
-        terms.extend([factor.name] * len(factor.column_names))
-    return np.hstack(blocks), names, terms
 
 
 def _validated(
@@ -498,7 +271,7 @@ def fit_logistic(
         coefficients.append(
             _coefficient(j, name, term, best.beta, covariance, ident, z, X, counts)
         )
-    profiles = _profiles(
+    profiles = profile_intervals(
         X, counts, best.beta, best.loglik, covariance, coefficients, level
     )
     coefficients = [
@@ -605,125 +378,6 @@ def _with_profile(
         interval,
         coefficient.note,
     )
-
-
-def _profiles(
-    X: FloatArray,
-    counts: Counts,
-    beta: FloatArray,
-    top: float,
-    covariance: FloatArray,
-    coefficients: Sequence[Coefficient],
-    level: float,
-) -> list[tuple[float | None, float | None] | None]:
-    """Profile-likelihood interval of every estimable coefficient."""
-    critical = float(chdtri(1, 1.0 - level))
-    known = np.nan_to_num(covariance)
-    return [
-        _profile(X, counts, beta, top, j, known, critical) if c.estimable else None
-        for j, c in enumerate(coefficients)
-    ]
-
-
-def _profile(
-    X: FloatArray,
-    counts: Counts,
-    beta: FloatArray,
-    top: float,
-    j: int,
-    covariance: FloatArray,
-    critical: float,
-) -> tuple[float | None, float | None] | None:
-    """Both ends of ``{b : 2 (l_max - l_profile(b)) <= critical}``.
-
-    The other coefficients are re-maximised at each trial value of ``b_j``,
-    warm-started from the last solution. The root is sought on the signed
-    square root of the profile deviance, which is close to linear in ``b_j``
-    (exactly so when the likelihood is quadratic), so a few regula falsi steps
-    find it; each end is first bracketed by steps of doubling length starting
-    at the Wald end. Each inner fit starts where the asymptotic normal
-    distribution of the estimates puts the others given ``b_j`` (their
-    regression on it, ``cov[-j, j] / var[j]``), moved from the last solution,
-    which leaves Newton little to do.
-    """
-    others = np.arange(X.shape[1]) != j
-    reduced, column = X[:, others], X[:, j]
-    variance = float(covariance[j, j])
-    slope = covariance[others, j] / variance if variance > 0 else 0.0 * beta[others]
-    last = {"b": float(beta[j]), "beta": beta[others].copy()}
-    root_critical = math.sqrt(critical)
-
-    def excess(b: float) -> float:
-        start = last["beta"] + slope * (b - last["b"])
-        found = maximize(reduced, counts, start, offset=column * b)
-        last["b"], last["beta"] = b, found.beta
-        return math.sqrt(max(2.0 * (top - found.loglik), 0.0)) - root_critical
-
-    estimate = float(beta[j])
-    step = max(math.sqrt(max(variance, 0.0)) * root_critical, 1e-8)
-    ends: list[float | None] = []
-    for sign in (-1.0, 1.0):
-        last["b"], last["beta"] = estimate, beta[others].copy()
-        ends.append(_profile_end(excess, estimate, sign * step, -root_critical))
-    return ends[0], ends[1]
-
-
-def _profile_end(
-    excess: Any, estimate: float, step: float, at_estimate: float
-) -> float | None:
-    """Walk out from the estimate until the profile deviance exceeds the
-    critical value, then find where it crosses it; ``None`` when it does not
-    within ``PROFILE_REACH``.
-
-    The first trial is the Wald end. While inside, the next trial is twice the
-    distance the secant through the last two points predicts (the signed root
-    deviance being near linear, this brackets the end tightly), and at least
-    twice the last step, so a flat profile is crossed quickly.
-    """
-    inner, f_inner = estimate, at_estimate
-    reach = estimate + math.copysign(PROFILE_REACH, step)
-    outer = estimate + step
-    while True:
-        if abs(outer - estimate) >= PROFILE_REACH:
-            outer = reach
-        f_outer = excess(outer)
-        if f_outer > 0:
-            return _root(excess, (inner, f_inner), (outer, f_outer))
-        if outer == reach:
-            return None
-        rise = f_outer - f_inner
-        predicted = (outer - inner) * -f_outer / rise if rise > 0 else math.inf
-        distance = max(2 * predicted, abs(outer - inner) / 4)
-        inner, f_inner = outer, f_outer
-        outer = inner + math.copysign(min(distance, PROFILE_REACH), step)
-
-
-def _root(f: Any, first: tuple[float, float], second: tuple[float, float]) -> float:
-    """A root of ``f`` between two points where it has opposite signs: the
-    Illinois variant of regula falsi (superlinear, and never leaves the
-    bracket)."""
-    (a, f_a), (b, f_b) = first, second
-    side = 0
-    for _ in range(ROOT_STEPS):
-        if abs(b - a) <= ROOT_TOLERANCE * (1.0 + abs(a) + abs(b)):
-            break
-        c = (a * f_b - b * f_a) / (f_b - f_a)
-        if not min(a, b) < c < max(a, b):
-            c = (a + b) / 2
-        f_c = f(c)
-        if abs(f_c) <= ROOT_TOLERANCE:
-            return float(c)
-        if (f_c > 0) == (f_b > 0):
-            b, f_b = c, f_c
-            if side == 1:
-                f_a /= 2
-            side = 1
-        else:
-            a, f_a = c, f_c
-            if side == -1:
-                f_b /= 2
-            side = -1
-    return float(a if abs(f_a) < abs(f_b) else b)
 
 
 def _lr_test(
