@@ -34,12 +34,14 @@ METHOD_NAMES = {
     "wilson": "Wilson score",
     "profile": "likelihood-ratio (profile)",
     "wald": "Wald",
+    "anytime": "anytime-valid confidence sequence",
 }
 METHOD_NOTES = {
     "mid_p": "recommended",
     "exact": "guaranteed",
     "clopper_pearson": "conservative",
     "wald": "for comparison only",
+    "anytime": "for a dashboard read as answers arrive",
 }
 # The core's notices a researcher must not miss.
 PROMINENT_WARNINGS = frozenset(
