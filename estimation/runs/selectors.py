@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Prefetch
@@ -19,6 +19,7 @@ from django.http import Http404
 
 from estimation.designs import Design
 from estimation.planning import sample_size, what_an_observer_learns
+from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
@@ -86,6 +87,8 @@ class EstimateView:
 class Subgroup:
     label: str
     estimate: EstimateView
+    # The direct question's option that defines the group (its stratum level).
+    code: int = 0
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,8 @@ class Breakdown:
     shown: tuple[Subgroup, ...]
     hidden: int
     min_size: int
+    # Between the shown groups only; None with fewer than two.
+    comparison: GroupComparison | None = None
 
 
 @dataclass(frozen=True)
@@ -302,7 +307,7 @@ def breakdown(
         if view is None or view.n < min_size:
             hidden += 1
             continue
-        shown.append(Subgroup(label=group_label, estimate=view))
+        shown.append(Subgroup(label=group_label, estimate=view, code=option))
     return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
 
 
@@ -383,6 +388,7 @@ def _question_result(
     target: float,
     min_size: int,
     answered: Answered | None = None,
+    query: Mapping[str, str] | None = None,
 ) -> QuestionResult:
     overall = rows.get((question.pk, None, None))
     estimate = (
@@ -400,7 +406,13 @@ def _question_result(
                 for (qid, gid, option), row in rows.items()
                 if qid == question.pk and gid == group.pk and option is not None
             }
-            breakdowns.append(breakdown(group, by_option, question.options, min_size))
+            shown = breakdown(group, by_option, question.options, min_size)
+            if run is not None:
+                comparison = subgroups_comparison(
+                    question, group, shown.shown, level=run.level, query=query
+                )
+                shown = replace(shown, comparison=comparison)
+            breakdowns.append(shown)
     plan = (
         plan_for(
             question.get_design(),
@@ -421,11 +433,18 @@ def _question_result(
     )
 
 
-def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboard:
+def survey_dashboard(
+    survey: Survey,
+    *,
+    target: float,
+    min_size: int,
+    query: Mapping[str, str] | None = None,
+) -> Dashboard:
     """Everything the results page shows, from saved rows only.
 
     ``survey`` comes from :func:`surveys.builder.selectors.survey_plain`, with its
-    questions prefetched.
+    questions prefetched. ``query`` may choose the groups each breakdown's
+    comparison uses (:func:`~estimation.runs.group_comparisons.breakdown_comparison`).
     """
     questions = list(survey.questions.all())
     designs = {q.pk: q.get_design() for q in questions}
@@ -457,6 +476,7 @@ def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboa
             target=target,
             min_size=min_size,
             answered=by_question.get(q.pk),
+            query=query,
         )
         for q in questions
         if q.is_sensitive
