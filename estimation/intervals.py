@@ -311,10 +311,7 @@ def anytime(
     ``n`` at once with probability at least ``1 - alpha`` (Howard et al. 2021,
     eq. 14). ``rho`` depends on the level only, never on the data.
     """
-    alpha = 1.0 - level
-    time = n * SUB_GAUSSIAN_VARIANCE
-    rho = mixture_rho(level)
-    radius = math.sqrt((time + rho) * math.log((time + rho) / (rho * alpha**2))) / n
+    radius = anytime_radius(n, level)
     share = x / n
     return share - radius, share + radius
 
@@ -334,6 +331,39 @@ def mixture_rho(level: float, optimised_for: int = ANYTIME_OPTIMISED_FOR) -> flo
             break
         inverse = updated
     return optimised_for * SUB_GAUSSIAN_VARIANCE / inverse
+
+
+def anytime_radius(n: float, level: float) -> float:
+    """The sequence's half-width on the share scale after ``n`` responses."""
+    alpha = 1.0 - level
+    time = n * SUB_GAUSSIAN_VARIANCE
+    rho = mixture_rho(level)
+    return math.sqrt((time + rho) * math.log((time + rho) / (rho * alpha**2))) / n
+
+
+def anytime_sample_size(half_width: float, diagonal: float, level: float) -> int:
+    """Responses after which the sequence's prevalence half-width (before
+    clipping to [0, 1]) is at most ``half_width``.
+
+    The radius does not depend on the prevalence, and it decreases in ``n``,
+    so doubling then bisecting over whole numbers finds the smallest such
+    ``n``.
+    """
+    level = validate_level(level)
+    if not 0 < half_width < 1:
+        raise ValueError(f"half_width must be between 0 and 1, got {half_width!r}")
+    share = half_width * abs(diagonal)
+    high = 1
+    while anytime_radius(high, level) > share:
+        high *= 2
+    low = high // 2  # radius(low) > share, or low == 0
+    while high - low > 1:
+        middle = (low + high) // 2
+        if anytime_radius(middle, level) > share:
+            low = middle
+        else:
+            high = middle
+    return high
 
 
 SHARE_METHODS: dict[str, ShareMethod] = {

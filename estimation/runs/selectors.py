@@ -18,6 +18,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.designs import Design
+from estimation.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
@@ -236,25 +237,31 @@ def plan_for(
     target: float,
     level: float,
     responses: int | None = None,
+    ci_method: str = DEFAULT_METHOD,
 ) -> Plan:
     """Responses needed for ``target`` at the current estimate as the prevalence.
 
     The estimate counts only those who answered; with ``responses`` (all of
     them, answered or not) the answers needed are scaled up by the share that
-    answered, so "still needed" counts responses to collect.
+    answered, so "still needed" counts responses to collect. The anytime
+    sequence is wider than a fixed-n interval, and its width does not depend
+    on the prevalence: it is planned from its own radius.
     """
     planned = _planned_options(estimate)
     offset = len(estimate.options) - len(planned)
-    needed = max(
-        sample_size(
-            design,
-            target,
-            min(max(o.estimate, 0.0), 1.0),
-            level=level,
-            option=None if design.k == 2 else offset + i,
+    if ci_method == "anytime":
+        needed = anytime_sample_size(target, design.diagonal, level)
+    else:
+        needed = max(
+            sample_size(
+                design,
+                target,
+                min(max(o.estimate, 0.0), 1.0),
+                level=level,
+                option=None if design.k == 2 else offset + i,
+            )
+            for i, o in enumerate(planned)
         )
-        for i, o in enumerate(planned)
-    )
     half_width = estimate.half_width
     reached = half_width <= target
     received = estimate.n if responses is None else max(responses, estimate.n)
@@ -420,6 +427,7 @@ def _question_result(
             target=target,
             level=run.level,
             responses=answered.of if answered is not None else None,
+            ci_method=run.ci_method,
         )
         if estimate is not None and run is not None
         else None

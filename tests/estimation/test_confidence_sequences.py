@@ -14,11 +14,12 @@ import sys
 import numpy as np
 import pytest
 
-from estimation import ForcedResponse, KaryRR, Warner, estimate_question
+from estimation import ForcedResponse, KaryRR, Warner, estimate_question, sample_size
 from estimation.estimators import maximum_likelihood
 from estimation.intervals import (
     ANYTIME_OPTIMISED_FOR,
     FIXED_N_METHODS,
+    anytime_sample_size,
     mixture_rho,
     prevalence_interval,
 )
@@ -193,3 +194,25 @@ def test_the_command_line_offers_the_sequence():
     output = json.loads(result.stdout)
     library = estimate_question([580, 420], Warner(p=0.75), ci_method="anytime")
     assert output == json.loads(json.dumps(library.to_dict()))
+
+
+@pytest.mark.parametrize("target", [0.2, 0.05, 0.01])
+@pytest.mark.parametrize("design", [Warner(p=0.75), KaryRR(k=4, epsilon=1.0)])
+def test_the_planned_responses_are_the_fewest_that_reach_the_half_width(design, target):
+    n = anytime_sample_size(target, design.diagonal, LEVEL)
+
+    def half_width(responses):
+        # Reports at the share of a prevalence of 1/2: no clipping at these sizes.
+        base = design.base[1]
+        lower, upper, _ = prevalence_interval(
+            [responses * (base + design.diagonal / 2)],
+            responses,
+            base,
+            design.diagonal,
+            level=LEVEL,
+            method="anytime",
+        )
+        return (upper[0] - lower[0]) / 2
+
+    assert half_width(n) <= target < half_width(n - 1)
+    assert n > sample_size(design, target, 0.5, level=LEVEL)
