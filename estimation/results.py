@@ -126,7 +126,8 @@ def estimate_question(
         Confidence level of the intervals.
     ci_method
         One of ``wald``, ``wilson``, ``clopper_pearson``, ``mid_p`` (default),
-        ``profile``, ``exact``; see :mod:`estimation.intervals`.
+        ``profile``, ``exact``, ``anytime`` (a confidence sequence, valid
+        however often it is read); see :mod:`estimation.intervals`.
     simultaneous
         Widen the intervals of a question with ``k > 2`` options (Bonferroni) so
         that all of them hold at once with probability ``level``.

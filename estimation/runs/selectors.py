@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.designs import Design
-from estimation.intervals import DEFAULT_METHOD
+from estimation.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
+from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
@@ -36,12 +37,14 @@ METHOD_NAMES = {
     "wilson": "Wilson score",
     "profile": "likelihood-ratio (profile)",
     "wald": "Wald",
+    "anytime": "anytime-valid confidence sequence",
 }
 METHOD_NOTES = {
     "mid_p": "recommended",
     "exact": "guaranteed",
     "clopper_pearson": "conservative",
     "wald": "for comparison only",
+    "anytime": "for a dashboard read as answers arrive",
 }
 # The core's notices a researcher must not miss.
 PROMINENT_WARNINGS = frozenset(
@@ -86,6 +89,8 @@ class EstimateView:
 class Subgroup:
     label: str
     estimate: EstimateView
+    # The direct question's option that defines the group (its stratum level).
+    code: int = 0
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,8 @@ class Breakdown:
     shown: tuple[Subgroup, ...]
     hidden: int
     min_size: int
+    # Between the shown groups only; None with fewer than two.
+    comparison: GroupComparison | None = None
 
 
 @dataclass(frozen=True)
@@ -240,25 +247,31 @@ def plan_for(
     target: float,
     level: float,
     responses: int | None = None,
+    ci_method: str = DEFAULT_METHOD,
 ) -> Plan:
     """Responses needed for ``target`` at the current estimate as the prevalence.
 
     The estimate counts only those who answered; with ``responses`` (all of
     them, answered or not) the answers needed are scaled up by the share that
-    answered, so "still needed" counts responses to collect.
+    answered, so "still needed" counts responses to collect. The anytime
+    sequence is wider than a fixed-n interval, and its width does not depend
+    on the prevalence: it is planned from its own radius.
     """
     planned = _planned_options(estimate)
     offset = len(estimate.options) - len(planned)
-    needed = max(
-        sample_size(
-            design,
-            target,
-            min(max(o.estimate, 0.0), 1.0),
-            level=level,
-            option=None if design.k == 2 else offset + i,
+    if ci_method == "anytime":
+        needed = anytime_sample_size(target, design.diagonal, level)
+    else:
+        needed = max(
+            sample_size(
+                design,
+                target,
+                min(max(o.estimate, 0.0), 1.0),
+                level=level,
+                option=None if design.k == 2 else offset + i,
+            )
+            for i, o in enumerate(planned)
         )
-        for i, o in enumerate(planned)
-    )
     half_width = estimate.half_width
     reached = half_width <= target
     received = estimate.n if responses is None else max(responses, estimate.n)
@@ -311,7 +324,7 @@ def breakdown(
         if view is None or view.n < min_size:
             hidden += 1
             continue
-        shown.append(Subgroup(label=group_label, estimate=view))
+        shown.append(Subgroup(label=group_label, estimate=view, code=option))
     return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
 
 
@@ -406,6 +419,7 @@ def _question_result(
     target: float,
     min_size: int,
     answered: Answered | None = None,
+    query: Mapping[str, str] | None = None,
 ) -> QuestionResult:
     overall = rows.get((question.pk, None, None))
     estimate = (
@@ -423,7 +437,13 @@ def _question_result(
                 for (qid, gid, option), row in rows.items()
                 if qid == question.pk and gid == group.pk and option is not None
             }
-            breakdowns.append(breakdown(group, by_option, question.options, min_size))
+            shown = breakdown(group, by_option, question.options, min_size)
+            if run is not None:
+                comparison = subgroups_comparison(
+                    question, group, shown.shown, level=run.level, query=query
+                )
+                shown = replace(shown, comparison=comparison)
+            breakdowns.append(shown)
     plan = (
         plan_for(
             question.get_design(),
@@ -431,6 +451,7 @@ def _question_result(
             target=target,
             level=run.level,
             responses=answered.of if answered is not None else None,
+            ci_method=run.ci_method,
         )
         if estimate is not None and run is not None
         else None
@@ -444,11 +465,18 @@ def _question_result(
     )
 
 
-def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboard:
+def survey_dashboard(
+    survey: Survey,
+    *,
+    target: float,
+    min_size: int,
+    query: Mapping[str, str] | None = None,
+) -> Dashboard:
     """Everything the results page shows, from saved rows only.
 
     ``survey`` comes from :func:`surveys.builder.selectors.survey_plain`, with its
-    questions prefetched.
+    questions prefetched. ``query`` may choose the groups each breakdown's
+    comparison uses (:func:`~estimation.runs.group_comparisons.breakdown_comparison`).
     """
     questions = list(survey.questions.all())
     designs = {q.pk: q.get_design() for q in questions}
@@ -480,6 +508,7 @@ def survey_dashboard(survey: Survey, *, target: float, min_size: int) -> Dashboa
             target=target,
             min_size=min_size,
             answered=by_question.get(q.pk),
+            query=query,
         )
         for q in questions
         if q.is_sensitive

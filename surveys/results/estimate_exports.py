@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from estimation import survey_epsilon
+from estimation.runs.group_comparisons import Group, comparison_export
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.selectors import (
     METHOD_NAMES,
@@ -112,6 +113,39 @@ def _subgroups(
     return shown, hidden
 
 
+def _comparisons(
+    question: Question,
+    direct: Sequence[tuple[str, Question]],
+    subgroups: Sequence[dict[str, Any]],
+    level: float,
+) -> list[dict[str, Any]]:
+    """Per direct question, the shown subgroups compared (as on the dashboard)."""
+    compared = []
+    for column, group in direct:
+        shown = [
+            Group(
+                code=s["group_option_code"],
+                label=s["group_option_label"],
+                counts=tuple(o["reported"] for o in s["options"]),
+            )
+            for s in subgroups
+            if s["group_question_id"] == group.pk
+        ]
+        exported = comparison_export(
+            shown, question.options, question.get_design(), level
+        )
+        if exported is not None:
+            compared.append(
+                {
+                    "group_column": column,
+                    "group_question_id": group.pk,
+                    "group_question_text": group.text,
+                    **exported,
+                }
+            )
+    return compared
+
+
 def _missing(row: QuestionEstimate | None, responses: int) -> dict[str, Any]:
     """The question's missing answers among the run's responses: its ``n``
     counts only those who answered, and the estimate is among them."""
@@ -151,6 +185,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "its estimate is among them (no imputation); missing is run.n minus n, "
         "and item_nonresponse is missing over run.n. An optional direct "
         f"question's subgroups end with '{NO_ANSWER}' for those who left it out",
+        "comparison_rule": "comparisons use only the subgroups shown: each "
+        "one's estimate minus the first shown's per option (Wald interval, "
+        "z-test, log-scale ratio interval) and a likelihood-ratio test across "
+        "them (docs/methodology.md, 'Comparing subgroups')",
     }
     if finished is None:
         return {**head, "run": None, "message": NO_RUN, "questions": []}
@@ -176,6 +214,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 **_missing(rows.get((question.pk, None, None)), finished.n or 0),
                 "subgroups": subgroups,
                 "hidden_subgroups": hidden,
+                "comparisons": _comparisons(question, direct, subgroups, finished.level)
+                if question.is_sensitive
+                else [],
             }
         )
     return {

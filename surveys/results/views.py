@@ -47,6 +47,7 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         survey,
         target=target or DEFAULT_TARGET,
         min_size=settings.DASHBOARD_MIN_GROUP_SIZE,
+        query=request.GET,
     )
     latest = dashboard.latest_run
     finished = dashboard.finished_run

@@ -58,6 +58,23 @@ def points(value: float | None) -> str:
 
 
 @register.filter
+def signed_points(value: float | None) -> str:
+    """A difference of shares in percentage points, signed: ``-0.0213 -> '−2.1'``."""
+    if value is None:
+        return ""
+    shown = f"{100 * float(value):+.1f}"
+    return "0.0" if shown in ("+0.0", "-0.0") else shown.replace("-", "\u2212")
+
+
+@register.filter
+def p_value(value: float | None) -> str:
+    """A p-value as researchers report it: ``0.0004 -> '< 0.001'``, else 3 decimals."""
+    if value is None:
+        return "—"
+    return "< 0.001" if value < 0.001 else f"{float(value):.3f}"
+
+
+@register.filter
 def at(value: Any, key: Any) -> Any:
     """``value[key]``, or None when there is no such item (or no value)."""
     try:

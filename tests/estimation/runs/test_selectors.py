@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from estimation import Warner
+from estimation.intervals import anytime_sample_size
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     EstimateView,
@@ -62,6 +63,16 @@ def test_plan_uses_the_yes_estimate_and_says_reached():
     )
     assert narrow.reached
     assert narrow.still_needed == 0
+
+
+def test_an_anytime_run_plans_from_the_sequences_own_width():
+    design = Warner(p=0.75)
+    view = yes_no_view(0.2, 0.0, 0.45, 300)
+    fixed = plan_for(design, view, target=0.05, level=0.95)
+    anytime = plan_for(design, view, target=0.05, level=0.95, ci_method="anytime")
+    assert anytime.needed_total == anytime_sample_size(0.05, design.diagonal, 0.95)
+    assert anytime.needed_total > fixed.needed_total
+    assert anytime.still_needed == anytime.needed_total - 300
 
 
 def test_estimate_view_marks_the_prominent_warnings():

@@ -1,0 +1,211 @@
+"""Comparing one randomized question's prevalences between subgroups.
+
+The subgroups are the levels of a direct question; each has its own report
+counts, and respondents in different groups answered independently, so the
+groups' estimates are independent.
+
+Two groups, per option: the difference of maximum-likelihood prevalences with
+a Wald interval and a two-sided z-test, its standard error
+``sqrt(se_a^2 + se_b^2)`` from each group's expected Fisher information; and
+the ratio with a delta-method interval on the log scale (Agresti 2013, sec.
+3.1.4), ``exp(log(a / b) +- z sqrt((se_a / a)^2 + (se_b / b)^2))``, undefined
+when either prevalence is 0.
+
+All groups at once: the likelihood-ratio test of one distribution for every
+group against a distribution per group,
+``G = 2 (sum_g l_g(pi_g) - l(pi_0))``, with the maxima on the probability
+simplex and ``l(pi_0)`` the log-likelihood of every group's counts at the
+maximum of their pooled counts; chi-square with ``(groups - 1)(k - 1)``
+degrees of freedom when the true prevalences are inside the simplex (Wilks
+1938). The randomization only changes each group's likelihood, not the
+argument, so this is the usual test of homogeneity with the design's matrix in
+the likelihood (van den Hout & van der Heijden 2002).
+
+References
+----------
+Agresti, A. (2013). Categorical Data Analysis, 3rd ed. Wiley.
+Wilks, S. S. (1938). The large-sample distribution of the likelihood ratio for
+testing composite hypotheses. Annals of Mathematical Statistics 9(1), 60-62.
+van den Hout, A., van der Heijden, P. G. M. (2002). Randomized response,
+statistical disclosure control and misclassification: a review. Int. Stat.
+Review 70(2), 269-288.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import chdtrc, ndtr, ndtri
+
+from .designs import Design
+from .estimators import (
+    fisher_std_error,
+    log_likelihood,
+    maximum_likelihood,
+    validate_counts,
+)
+from .intervals import validate_level
+
+Counts = Sequence[Any] | NDArray[Any]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Group ``a`` against group ``b``, one entry per option.
+
+    ``None`` where a quantity is undefined: a test or interval when both
+    standard errors are 0 (a design without noise and both groups unanimous),
+    a ratio when a prevalence is 0.
+    """
+
+    level: float
+    estimate_a: tuple[float, ...]
+    estimate_b: tuple[float, ...]
+    difference: tuple[float, ...]
+    std_error: tuple[float, ...]
+    ci_lower: tuple[float | None, ...]
+    ci_upper: tuple[float | None, ...]
+    z: tuple[float | None, ...]
+    p_value: tuple[float | None, ...]
+    ratio: tuple[float | None, ...]
+    ratio_lower: tuple[float | None, ...]
+    ratio_upper: tuple[float | None, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            **{
+                name: list(getattr(self, name))
+                for name in (
+                    "estimate_a",
+                    "estimate_b",
+                    "difference",
+                    "std_error",
+                    "ci_lower",
+                    "ci_upper",
+                    "z",
+                    "p_value",
+                    "ratio",
+                    "ratio_lower",
+                    "ratio_upper",
+                )
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Heterogeneity:
+    """The likelihood-ratio test that every group has the same prevalences."""
+
+    statistic: float
+    df: int
+    p_value: float
+    groups: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "statistic": self.statistic,
+            "df": self.df,
+            "p_value": self.p_value,
+            "groups": self.groups,
+        }
+
+
+def compare_groups(
+    first: Counts, second: Counts, design: Design, *, level: float = 0.95
+) -> Comparison:
+    """Difference and ratio of group ``first``'s prevalences over ``second``'s.
+
+    Each argument is a group's report counts in option order (``[no, yes]``
+    for yes/no).
+    """
+    level = validate_level(level)
+    a, se_a = _fit(first, design)
+    b, se_b = _fit(second, design)
+    z_level = float(ndtri(0.5 + level / 2))
+    difference = a - b
+    std_error = np.hypot(se_a, se_b)
+    lower: list[float | None] = []
+    upper: list[float | None] = []
+    z: list[float | None] = []
+    p_value: list[float | None] = []
+    for d, se in zip(difference, std_error, strict=True):
+        if se > 0:
+            statistic = float(d / se)
+            lower.append(float(d - z_level * se))
+            upper.append(float(d + z_level * se))
+            z.append(statistic)
+            p_value.append(float(2 * ndtr(-abs(statistic))))
+        else:
+            lower.append(None)
+            upper.append(None)
+            z.append(None)
+            p_value.append(None)
+    ratios = [_ratio(*values, z_level) for values in zip(a, b, se_a, se_b, strict=True)]
+    return Comparison(
+        level=level,
+        estimate_a=_floats(a),
+        estimate_b=_floats(b),
+        difference=_floats(difference),
+        std_error=_floats(std_error),
+        ci_lower=tuple(lower),
+        ci_upper=tuple(upper),
+        z=tuple(z),
+        p_value=tuple(p_value),
+        ratio=tuple(r[0] for r in ratios),
+        ratio_lower=tuple(r[1] for r in ratios),
+        ratio_upper=tuple(r[2] for r in ratios),
+    )
+
+
+def _fit(
+    counts: Counts, design: Design
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    array = validate_counts(counts, design)
+    estimate, _ = maximum_likelihood(array, design)
+    return estimate, fisher_std_error(estimate, float(array.sum()), design)
+
+
+def _ratio(
+    a: float, b: float, se_a: float, se_b: float, z_level: float
+) -> tuple[float | None, float | None, float | None]:
+    if a <= 0 or b <= 0:
+        return None, None, None
+    log_ratio = math.log(a / b)
+    spread = z_level * math.hypot(se_a / a, se_b / b)
+    return a / b, math.exp(log_ratio - spread), math.exp(log_ratio + spread)
+
+
+def _floats(values: NDArray[np.float64]) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
+
+
+def heterogeneity_test(table: Sequence[Counts], design: Design) -> Heterogeneity:
+    """Likelihood-ratio test of equal prevalences across the rows of ``table``.
+
+    ``table[g]`` is group ``g``'s report counts; every group needs at least
+    one response, and there must be at least two groups.
+    """
+    groups = [validate_counts(row, design) for row in table]
+    if len(groups) < 2:
+        raise ValueError(
+            f"the test compares at least 2 groups with responses, got {len(groups)}"
+        )
+    separate = math.fsum(maximum_likelihood(g, design)[1].loglik for g in groups)
+    pooled_counts = np.sum(groups, axis=0)
+    pooled, _ = maximum_likelihood(pooled_counts, design)
+    together = math.fsum(log_likelihood(pooled, g, design) for g in groups)
+    # The separate fits include the pooled one, so G >= 0 up to rounding.
+    statistic = max(2.0 * (separate - together), 0.0)
+    df = (len(groups) - 1) * (design.k - 1)
+    return Heterogeneity(
+        statistic=statistic,
+        df=df,
+        p_value=float(chdtrc(df, statistic)),
+        groups=len(groups),
+    )

@@ -1,0 +1,230 @@
+"""Subgroup comparisons for the dashboard and the estimates export.
+
+Computed from the report counts a run saved for each subgroup shown, never
+from the responses, and only among the groups shown: a group hidden by the
+small-cell rule is never compared or counted, so a comparison cannot reveal
+it. The statistics are the pure core's (estimation/comparisons.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from estimation.comparisons import Heterogeneity, compare_groups, heterogeneity_test
+from estimation.designs import Design
+from surveys.models import Question
+
+
+class _Reported(Protocol):
+    @property
+    def reported(self) -> int: ...
+
+
+class _Estimate(Protocol):
+    @property
+    def options(self) -> Sequence[_Reported]: ...
+
+
+class ShownSubgroup(Protocol):
+    """A subgroup as the dashboard's selector holds it."""
+
+    @property
+    def code(self) -> int: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def estimate(self) -> _Estimate: ...
+
+
+@dataclass(frozen=True)
+class Group:
+    """A shown subgroup: its code (the direct question's option), label, counts."""
+
+    code: int
+    label: str
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One group's prevalence of one option minus the reference group's."""
+
+    group: str
+    option: str
+    difference: float
+    ci_lower: float | None
+    ci_upper: float | None
+    p_value: float | None
+    ratio: float | None
+    ratio_lower: float | None
+    ratio_upper: float | None
+
+
+@dataclass(frozen=True)
+class GroupComparison:
+    """What the page shows beside one breakdown table."""
+
+    key: str
+    level: float
+    heterogeneity: Heterogeneity
+    groups: tuple[Group, ...]
+    reference: Group
+    versus: Group | None
+    differences: tuple[Difference, ...]
+    # A requested group was not one of those shown: the default is used.
+    invalid: bool
+
+    @property
+    def reference_field(self) -> str:
+        return f"ref-{self.key}"
+
+    @property
+    def versus_field(self) -> str:
+        return f"vs-{self.key}"
+
+
+def compared_options(design: Design) -> list[int]:
+    """For yes/no the No option mirrors Yes: compare Yes only."""
+    return [1] if design.k == 2 else list(range(design.k))
+
+
+def _chosen(raw: str | None, groups: Sequence[Group]) -> tuple[Group | None, bool]:
+    """The shown group a query value names, and whether it was unusable."""
+    if raw is None or raw.strip() in ("", "all"):
+        return None, False
+    for group in groups:
+        if raw.strip() == str(group.code):
+            return group, False
+    return None, True
+
+
+def breakdown_comparison(
+    *,
+    key: str,
+    groups: Sequence[Group],
+    option_labels: Sequence[str],
+    design: Design,
+    level: float,
+    query: Mapping[str, str] | None = None,
+) -> GroupComparison | None:
+    """Each shown group against a reference, and the test across all of them.
+
+    The reference is the first shown group unless ``query`` names another
+    (``ref-<key>``); ``vs-<key>`` restricts the comparison to one group.
+    None with fewer than two shown groups.
+    """
+    if len(groups) < 2:
+        return None
+    query = query or {}
+    reference, bad_reference = _chosen(query.get(f"ref-{key}"), groups)
+    versus, bad_versus = _chosen(query.get(f"vs-{key}"), groups)
+    reference = reference or groups[0]
+    if versus is not None and versus.code == reference.code:
+        versus, bad_versus = None, True
+    others = [versus] if versus else [g for g in groups if g.code != reference.code]
+    differences = []
+    for group in others:
+        result = compare_groups(group.counts, reference.counts, design, level=level)
+        differences.extend(
+            Difference(
+                group=group.label,
+                option=option_labels[r],
+                difference=result.difference[r],
+                ci_lower=result.ci_lower[r],
+                ci_upper=result.ci_upper[r],
+                p_value=result.p_value[r],
+                ratio=result.ratio[r],
+                ratio_lower=result.ratio_lower[r],
+                ratio_upper=result.ratio_upper[r],
+            )
+            for r in compared_options(design)
+        )
+    return GroupComparison(
+        key=key,
+        level=level,
+        heterogeneity=heterogeneity_test([g.counts for g in groups], design),
+        groups=tuple(groups),
+        reference=reference,
+        versus=versus,
+        differences=tuple(differences),
+        invalid=bad_reference or bad_versus,
+    )
+
+
+def subgroups_comparison(
+    question: Question,
+    by: Question,
+    shown: Sequence[ShownSubgroup],
+    *,
+    level: float,
+    query: Mapping[str, str] | None,
+) -> GroupComparison | None:
+    """A breakdown's comparison from the counts saved for its shown groups."""
+    return breakdown_comparison(
+        key=f"{question.pk}-{by.pk}",
+        groups=[
+            Group(
+                code=s.code,
+                label=s.label,
+                counts=tuple(o.reported for o in s.estimate.options),
+            )
+            for s in shown
+        ],
+        option_labels=question.options,
+        design=question.get_design(),
+        level=level,
+        query=query,
+    )
+
+
+def comparison_export(
+    groups: Sequence[Group],
+    option_labels: Sequence[str],
+    design: Design,
+    level: float,
+) -> dict[str, Any] | None:
+    """The test across the shown groups, and every option's difference of each
+    shown group from the first shown one, as plain JSON data."""
+    if len(groups) < 2:
+        return None
+    reference = groups[0]
+    differences = []
+    for group in groups[1:]:
+        result = compare_groups(group.counts, reference.counts, design, level=level)
+        values = result.to_dict()
+        differences.extend(
+            {
+                "group_option_code": group.code,
+                "group_option_label": group.label,
+                "option_code": r,
+                "option_label": option_labels[r],
+                **{
+                    name: values[name][r]
+                    for name in (
+                        "difference",
+                        "std_error",
+                        "ci_lower",
+                        "ci_upper",
+                        "z",
+                        "p_value",
+                        "ratio",
+                        "ratio_lower",
+                        "ratio_upper",
+                    )
+                },
+            }
+            for r in range(design.k)
+        )
+    return {
+        "level": level,
+        "reference_option_code": reference.code,
+        "reference_option_label": reference.label,
+        "heterogeneity": heterogeneity_test(
+            [g.counts for g in groups], design
+        ).to_dict(),
+        "differences": differences,
+    }
