@@ -218,6 +218,34 @@ def test_the_codebook_gives_r_parameters_that_reproduce_the_matrix(open_survey):
     assert forced["matrix"][0][0] == rr["p"] + rr["p0"]
 
 
+def test_the_codebook_numbers_questions_as_the_survey_page_does(client, draft_survey):
+    from surveys.builder.services import question_reorder, survey_publish
+
+    ids = [q.pk for q in draft_survey.questions.all()]
+    # The last-made question first: its internal id cannot be 1.
+    question_reorder(survey=draft_survey, order=[ids[-1], *ids[:-1]])
+    book = exports.codebook(draft_survey)
+    meanings = [c["meaning"] for c in book["layout"]["columns"][2:]]
+    assert meanings[0] == (
+        "reported option code of question 1 (numbered as on the survey page)"
+    )
+    for number, (entry, meaning) in enumerate(
+        zip(book["questions"], meanings, strict=True), start=1
+    ):
+        assert entry["number"] == number
+        assert entry["column"] == f"q{number}"
+        assert f"question {number} " in meaning
+    assert book["questions"][0]["question_id"] == ids[-1] != 1
+    client.force_login(draft_survey.owner)
+    page = client.get(url("codebook", draft_survey)).content.decode()
+    first = draft_survey.questions.first()
+    assert f"Question 1 (<code>q1</code>): {first.text}" in page
+    survey_publish(survey=draft_survey)
+    client.logout()
+    respond = client.get(reverse("respond:page", args=[draft_survey.slug]))
+    assert f"1. {first.text}" in respond.content.decode()
+
+
 # -- estimates -------------------------------------------------------------------
 
 
