@@ -111,6 +111,8 @@ ROWS: dict[str, Row] = {
     "surveys:recompute": survey(POST=ANALYSE),
     "surveys:export_answers_csv": survey(GET=ANALYSE),
     "surveys:export_answers_jsonl": survey(GET=ANALYSE),
+    "surveys:export_answers_sav": survey(GET=ANALYSE),
+    "surveys:export_answers_dta": survey(GET=ANALYSE),
     "surveys:export_codebook_json": survey(GET=ANALYSE),
     "surveys:codebook": survey(GET=ANALYSE),
     "surveys:edit": survey(GET=EDIT, POST=EDIT),
@@ -154,6 +156,8 @@ ROWS: dict[str, Row] = {
     "api:codebook": api(GET=ANALYSE),
     "api:answers-csv": api(GET=ANALYSE),
     "api:answers-jsonl": api(GET=ANALYSE),
+    "api:answers-sav": api(GET=ANALYSE),
+    "api:answers-dta": api(GET=ANALYSE),
     "api:members": api(GET=VIEW, POST=OWN),
     "api:member": api(GET=VIEW, PATCH=OWN, DELETE=OWN),
     "api:transfer": api(POST=OWN),
@@ -387,6 +391,8 @@ def test_an_aggregates_only_viewer_reads_estimates_but_no_rows(scene):
     for path in (
         f"/api/v1/surveys/{pk}/answers.csv",
         f"/api/v1/surveys/{pk}/answers.jsonl",
+        f"/api/v1/surveys/{pk}/answers.sav",
+        f"/api/v1/surveys/{pk}/answers.dta",
         f"/api/v1/surveys/{pk}/codebook/",
     ):
         response = api_client.get(path)
@@ -395,12 +401,16 @@ def test_an_aggregates_only_viewer_reads_estimates_but_no_rows(scene):
     for path in (
         f"/surveys/{pk}/export/answers.csv",
         f"/surveys/{pk}/export/answers.jsonl",
+        f"/surveys/{pk}/export/answers.sav",
+        f"/surveys/{pk}/export/answers.dta",
         f"/surveys/{pk}/export/codebook.json",
         f"/surveys/{pk}/export/codebook/",
     ):
         assert web.get(path).status_code == 403, path
     results = web.get(f"/surveys/{pk}/results/").content.decode()
     assert "/export/answers.csv" not in results
+    assert "/export/answers.sav" not in results
+    assert "/export/answers.dta" not in results
     assert "aggregates only" in results
 
 

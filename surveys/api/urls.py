@@ -66,6 +66,12 @@ urlpatterns = [
         exports.AnswersJsonl.as_view(),
         name="answers-jsonl",
     ),
+    path(
+        "surveys/<int:pk>/answers.sav", exports.AnswersSav.as_view(), name="answers-sav"
+    ),
+    path(
+        "surveys/<int:pk>/answers.dta", exports.AnswersDta.as_view(), name="answers-dta"
+    ),
     path("surveys/<int:pk>/members/", members.MemberList.as_view(), name="members"),
     path(
         "surveys/<int:pk>/members/<int:member_id>/",
