@@ -44,6 +44,11 @@ urlpatterns = [
         name="export_answers_dta",
     ),
     path(
+        "<int:pk>/export/analysis-bundle.zip",
+        export_views.analysis_bundle,
+        name="export_analysis_bundle",
+    ),
+    path(
         "<int:pk>/export/codebook.json",
         export_views.codebook_json,
         name="export_codebook_json",

@@ -113,6 +113,7 @@ ROWS: dict[str, Row] = {
     "surveys:export_answers_jsonl": survey(GET=ANALYSE),
     "surveys:export_answers_sav": survey(GET=ANALYSE),
     "surveys:export_answers_dta": survey(GET=ANALYSE),
+    "surveys:export_analysis_bundle": survey(GET=ANALYSE),
     "surveys:export_codebook_json": survey(GET=ANALYSE),
     "surveys:codebook": survey(GET=ANALYSE),
     "surveys:edit": survey(GET=EDIT, POST=EDIT),
@@ -158,6 +159,7 @@ ROWS: dict[str, Row] = {
     "api:answers-jsonl": api(GET=ANALYSE),
     "api:answers-sav": api(GET=ANALYSE),
     "api:answers-dta": api(GET=ANALYSE),
+    "api:analysis-bundle": api(GET=ANALYSE),
     "api:members": api(GET=VIEW, POST=OWN),
     "api:member": api(GET=VIEW, PATCH=OWN, DELETE=OWN),
     "api:transfer": api(POST=OWN),
@@ -393,6 +395,7 @@ def test_an_aggregates_only_viewer_reads_estimates_but_no_rows(scene):
         f"/api/v1/surveys/{pk}/answers.jsonl",
         f"/api/v1/surveys/{pk}/answers.sav",
         f"/api/v1/surveys/{pk}/answers.dta",
+        f"/api/v1/surveys/{pk}/analysis-bundle.zip",
         f"/api/v1/surveys/{pk}/codebook/",
     ):
         response = api_client.get(path)
@@ -403,6 +406,7 @@ def test_an_aggregates_only_viewer_reads_estimates_but_no_rows(scene):
         f"/surveys/{pk}/export/answers.jsonl",
         f"/surveys/{pk}/export/answers.sav",
         f"/surveys/{pk}/export/answers.dta",
+        f"/surveys/{pk}/export/analysis-bundle.zip",
         f"/surveys/{pk}/export/codebook.json",
         f"/surveys/{pk}/export/codebook/",
     ):
@@ -411,6 +415,7 @@ def test_an_aggregates_only_viewer_reads_estimates_but_no_rows(scene):
     assert "/export/answers.csv" not in results
     assert "/export/answers.sav" not in results
     assert "/export/answers.dta" not in results
+    assert "/export/analysis-bundle.zip" not in results
     assert "aggregates only" in results
 
 

@@ -15,12 +15,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from surveys.results import exports, stat_files
+from surveys.results import bundle, exports, stat_files
 from surveys.results.export_views import (
     CSV,
     DTA,
     JSONL,
     SAV,
+    ZIP,
     download,
     rows_downloaded,
 )
@@ -109,6 +110,25 @@ class AnswersDta(ExportView):
         survey = self.survey
         rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "dta")
         return download(survey, "answers.dta", stat_files.answers_dta(survey), DTA)
+
+
+class AnalysisBundle(ExportView):
+    needs = ROWS
+
+    @extend_schema(
+        responses=_file(
+            ZIP,
+            "One zip, streamed: answers.csv, codebook.json, estimates.json (the "
+            "dashboard's saved estimates), analysis.py (runs `python -m "
+            "estimation estimate` and checks it against estimates.json), "
+            "analysis.R (RRreg::RRuni for every yes/no question) and README.txt.",
+        )
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        survey = self.survey
+        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "zip")
+        content = bundle.bundle_zip(survey)
+        return download(survey, "analysis-bundle.zip", content, ZIP)
 
 
 class Codebook(SurveyScoped, APIView):

@@ -72,6 +72,11 @@ urlpatterns = [
     path(
         "surveys/<int:pk>/answers.dta", exports.AnswersDta.as_view(), name="answers-dta"
     ),
+    path(
+        "surveys/<int:pk>/analysis-bundle.zip",
+        exports.AnalysisBundle.as_view(),
+        name="analysis-bundle",
+    ),
     path("surveys/<int:pk>/members/", members.MemberList.as_view(), name="members"),
     path(
         "surveys/<int:pk>/members/<int:member_id>/",
