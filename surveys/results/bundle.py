@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import json
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from surveys.models import Survey
 from surveys.results.bundle_scripts import python_script, r_script, readme
@@ -64,15 +64,22 @@ def bundle_zip(survey: Survey) -> Iterator[bytes]:
         "analysis.py": python_script(book, estimates),
         "analysis.R": r_script(book, estimates),
     }
+    yield from zip_stream(folder(survey), small, answers_csv(survey))
+
+
+def zip_stream(
+    root: str, small: dict[str, str], csv_chunks: Iterable[bytes | str]
+) -> Iterator[bytes]:
+    """A zip of the ``small`` text members and ``answers.csv`` fed from
+    ``csv_chunks``, under the folder ``root``, yielded as it is written."""
     sink = _Sink()
-    root = folder(survey)
     with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, text in small.items():
             archive.writestr(root + name, text.encode())
         yield sink.take()
         with archive.open(root + "answers.csv", "w", force_zip64=True) as member:
-            for chunk in answers_csv(survey):
-                member.write(chunk)
+            for chunk in csv_chunks:
+                member.write(chunk.encode() if isinstance(chunk, str) else chunk)
                 if len(sink.buffer) >= CHUNK_BYTES:
                     yield sink.take()
     yield sink.take()

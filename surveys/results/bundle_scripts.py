@@ -130,10 +130,11 @@ R_HEAD = """# Reproduce the prevalence estimates of {title} in R.
 #
 # Yes/no questions: RRuni(response, model, p) with the model and parameters
 # of each question's design (codebook.json, r_packages). Its prevalence is the
-# maximum-likelihood estimate the dashboard shows and its standard error the
-# dashboard's; its interval is the Wald interval, so it matches the
-# dashboard's only when the dashboard uses the Wald method ({method} at
-# level {level} here). The dashboard's numbers are printed beside R's.
+# estimate the dashboard shows (to the optimizer's tolerance); its standard
+# error can differ a little (for Warner RRuni divides by n - 1 where the
+# dashboard divides by n), and its interval is the Wald interval, so it
+# matches the dashboard's only when the dashboard uses the Wald method
+# ({method} at level {level} here). The dashboard's numbers are printed beside.
 # Other questions: RRuni has no model for these designs; the moment estimate
 # (the dashboard's "unbiased" column) is computed directly, and the
 # maximum-likelihood estimates with intervals come from `python analysis.py`
@@ -221,6 +222,13 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
             else "asked plainly: the shares are the answers\n"
         )
     )
+    fr_model = (
+        "# RRreg's FR model takes this design too (not run here; see "
+        "docs/methodology.md):\n"
+        f'# RRuni(response = {column}, model = "FR", p = base_{column})\n'
+        if design.randomized
+        else ""
+    )
     return (
         head + f"{column} <- answers${column}[!is.na(answers${column})]\n"
         f"shares_{column} <- tabulate({column} + 1, nbins = {k}) / length({column})\n"
@@ -230,7 +238,7 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         f"names(unbiased_{column}) <- {labels}\n"
         f'cat("{column} moment estimates:\\n"); print(unbiased_{column})\n'
         f'cat("dashboard (unbiased):\\n"); '
-        f"print(c({', '.join(_r_number(u) for u in unbiased) or 'NA'}))\n"
+        f"print(c({', '.join(_r_number(u) for u in unbiased) or 'NA'}))\n" + fr_model
     )
 
 

@@ -139,7 +139,9 @@ def test_the_r_script_names_each_yes_no_questions_model_and_parameters(
         assert f'compare("{column}", fit_{column}, {expected})' in script
     # The k-option and the direct question: moment estimates in base R, with
     # the dashboard's unbiased estimates beside them.
-    assert "RRuni(response = q3" not in script
+    assert "\nfit_q3" not in script
+    # RRreg's FR model for k options is mentioned, commented out: not verified.
+    assert '\n# RRuni(response = q3, model = "FR", p = base_q3)' in script
     assert "tabulate(q3 + 1, nbins = 4)" in script
     unbiased = ", ".join(repr(o["unbiased"]) for o in saved["q3"]["options"])
     assert f"print(c({unbiased}))" in script
