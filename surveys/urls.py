@@ -49,6 +49,21 @@ urlpatterns = [
         name="export_answers_jsonl",
     ),
     path(
+        "<int:pk>/export/answers.sav",
+        export_views.answers_sav,
+        name="export_answers_sav",
+    ),
+    path(
+        "<int:pk>/export/answers.dta",
+        export_views.answers_dta,
+        name="export_answers_dta",
+    ),
+    path(
+        "<int:pk>/export/analysis-bundle.zip",
+        export_views.analysis_bundle,
+        name="export_analysis_bundle",
+    ),
+    path(
         "<int:pk>/export/codebook.json",
         export_views.codebook_json,
         name="export_codebook_json",

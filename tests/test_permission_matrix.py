@@ -114,6 +114,9 @@ ROWS: dict[str, Row] = {
     "surveys:model_progress": survey(GET=VIEW),
     "surveys:export_answers_csv": survey(GET=ANALYSE),
     "surveys:export_answers_jsonl": survey(GET=ANALYSE),
+    "surveys:export_answers_sav": survey(GET=ANALYSE),
+    "surveys:export_answers_dta": survey(GET=ANALYSE),
+    "surveys:export_analysis_bundle": survey(GET=ANALYSE),
     "surveys:export_codebook_json": survey(GET=ANALYSE),
     "surveys:codebook": survey(GET=ANALYSE),
     "surveys:edit": survey(GET=EDIT, POST=EDIT),
@@ -159,6 +162,9 @@ ROWS: dict[str, Row] = {
     "api:codebook": api(GET=ANALYSE),
     "api:answers-csv": api(GET=ANALYSE),
     "api:answers-jsonl": api(GET=ANALYSE),
+    "api:answers-sav": api(GET=ANALYSE),
+    "api:answers-dta": api(GET=ANALYSE),
+    "api:analysis-bundle": api(GET=ANALYSE),
     "api:members": api(GET=VIEW, POST=OWN),
     "api:member": api(GET=VIEW, PATCH=OWN, DELETE=OWN),
     "api:transfer": api(POST=OWN),
@@ -398,6 +404,9 @@ def test_an_aggregates_only_viewer_reads_estimates_but_no_rows(scene):
     for path in (
         f"/api/v1/surveys/{pk}/answers.csv",
         f"/api/v1/surveys/{pk}/answers.jsonl",
+        f"/api/v1/surveys/{pk}/answers.sav",
+        f"/api/v1/surveys/{pk}/answers.dta",
+        f"/api/v1/surveys/{pk}/analysis-bundle.zip",
         f"/api/v1/surveys/{pk}/codebook/",
     ):
         response = api_client.get(path)
@@ -406,12 +415,18 @@ def test_an_aggregates_only_viewer_reads_estimates_but_no_rows(scene):
     for path in (
         f"/surveys/{pk}/export/answers.csv",
         f"/surveys/{pk}/export/answers.jsonl",
+        f"/surveys/{pk}/export/answers.sav",
+        f"/surveys/{pk}/export/answers.dta",
+        f"/surveys/{pk}/export/analysis-bundle.zip",
         f"/surveys/{pk}/export/codebook.json",
         f"/surveys/{pk}/export/codebook/",
     ):
         assert web.get(path).status_code == 403, path
     results = web.get(f"/surveys/{pk}/results/").content.decode()
     assert "/export/answers.csv" not in results
+    assert "/export/answers.sav" not in results
+    assert "/export/answers.dta" not in results
+    assert "/export/analysis-bundle.zip" not in results
     assert "aggregates only" in results
 
 

@@ -15,8 +15,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from surveys.results import exports
-from surveys.results.export_views import CSV, JSONL, download, rows_downloaded
+from surveys.results import bundle, exports, stat_files
+from surveys.results.export_views import (
+    CSV,
+    DTA,
+    JSONL,
+    SAV,
+    ZIP,
+    download,
+    rows_downloaded,
+)
 from surveys.team.audit import Action
 from surveys.team.roles import Need
 
@@ -65,6 +73,62 @@ class AnswersJsonl(ExportView):
         survey = self.survey
         rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "jsonl")
         return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
+
+
+class AnswersSav(ExportView):
+    needs = ROWS
+
+    @extend_schema(
+        responses=_file(
+            SAV,
+            "The answers as an SPSS file: the CSV's columns and codes, missing "
+            "answers system missing, each question's text as its variable label "
+            "(cut to 256 bytes), its options as value labels, the survey title "
+            "as the file label and every question's design and matrix in the "
+            "file's documents.",
+        )
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        survey = self.survey
+        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "sav")
+        return download(survey, "answers.sav", stat_files.answers_sav(survey), SAV)
+
+
+class AnswersDta(ExportView):
+    needs = ROWS
+
+    @extend_schema(
+        responses=_file(
+            DTA,
+            "The answers as a Stata 15 file: the CSV's columns and codes, missing "
+            "answers missing (.), options as value labels, the survey title as "
+            "the data label; each variable label is the question text followed "
+            "by its design in brackets, within Stata's 80 characters.",
+        )
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        survey = self.survey
+        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "dta")
+        return download(survey, "answers.dta", stat_files.answers_dta(survey), DTA)
+
+
+class AnalysisBundle(ExportView):
+    needs = ROWS
+
+    @extend_schema(
+        responses=_file(
+            ZIP,
+            "One zip, streamed: answers.csv, codebook.json, estimates.json (the "
+            "dashboard's saved estimates), analysis.py (runs `python -m "
+            "estimation estimate` and checks it against estimates.json), "
+            "analysis.R (RRreg::RRuni for every yes/no question) and README.txt.",
+        )
+    )
+    def get(self, request: Request, pk: int) -> StreamingHttpResponse:
+        survey = self.survey
+        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "zip")
+        content = bundle.bundle_zip(survey)
+        return download(survey, "analysis-bundle.zip", content, ZIP)
 
 
 class Codebook(SurveyScoped, APIView):

@@ -72,6 +72,17 @@ urlpatterns = [
         exports.AnswersJsonl.as_view(),
         name="answers-jsonl",
     ),
+    path(
+        "surveys/<int:pk>/answers.sav", exports.AnswersSav.as_view(), name="answers-sav"
+    ),
+    path(
+        "surveys/<int:pk>/answers.dta", exports.AnswersDta.as_view(), name="answers-dta"
+    ),
+    path(
+        "surveys/<int:pk>/analysis-bundle.zip",
+        exports.AnalysisBundle.as_view(),
+        name="analysis-bundle",
+    ),
     path("surveys/<int:pk>/members/", members.MemberList.as_view(), name="members"),
     path(
         "surveys/<int:pk>/members/<int:member_id>/",

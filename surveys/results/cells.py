@@ -4,6 +4,11 @@ Spreadsheets read a cell that starts with ``=``, ``+``, ``-`` or ``@`` (and,
 in some, a tab or carriage return) as a formula, so an option label such as
 ``=HYPERLINK(...)`` in an export would run on the researcher's machine. Such a
 cell gets a leading apostrophe, the convention spreadsheets display as text.
+
+Only text is guarded: a number (``-0.01``, a negative unbiased estimate) is
+written as the number it is, so that R, Stata and spreadsheets read a number;
+an apostrophe would turn it into text and gains nothing, as a number cannot
+carry a formula.
 """
 
 from __future__ import annotations
@@ -11,19 +16,22 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from numbers import Real
 from typing import Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def neutralise(value: Any) -> str:
-    """The cell's text, prefixed with ``'`` if a spreadsheet could run it."""
+    """The cell's text; text is prefixed with ``'`` if a spreadsheet could run it."""
+    if isinstance(value, Real):
+        return str(value)
     text = "" if value is None else str(value)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def csv_line(values: Iterable[Any]) -> str:
-    """One CSV line of neutralised cells, ending in ``\\n``."""
+    """One CSV line of neutralised cells (numbers as they are), ending in ``\\n``."""
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerow(neutralise(v) for v in values)
     return buffer.getvalue()

@@ -42,8 +42,14 @@ MISSING = (
 
 
 def answer_columns(survey: Survey) -> list[tuple[str, Question]]:
-    """The export's question columns, ``q1 .. qN`` in question order."""
+    """The export's question columns, ``q1 .. qN`` in question order: ``qN`` is
+    the question the survey page shows as number N."""
     return [(f"q{i}", q) for i, q in enumerate(survey.questions.all(), start=1)]
+
+
+def question_number(column: str) -> int:
+    """The question's number as the survey shows it (1-based), from its column."""
+    return int(column[1:])
 
 
 def layout(survey: Survey) -> dict[str, Any]:
@@ -56,8 +62,12 @@ def layout(survey: Survey) -> dict[str, Any]:
         {"name": "received_on", "meaning": "date the response arrived (ISO 8601)"},
     ]
     columns += [
-        {"name": name, "meaning": f"reported option code of question {q.pk}"}
-        for name, q in answer_columns(survey)
+        {
+            "name": name,
+            "meaning": f"reported option code of question {question_number(name)} "
+            "(numbered as on the survey page)",
+        }
+        for name, _ in answer_columns(survey)
     ]
     return {
         "row": "one response",
@@ -67,6 +77,9 @@ def layout(survey: Survey) -> dict[str, Any]:
         "an empty cell (CSV) or null (JSON) is a missing answer",
         "missing": MISSING,
         "respondent_key": "omitted",
+        "question_numbers": "questions are numbered 1..N in the survey's order, "
+        "as respondents saw them: column qN holds question N; question_id is "
+        "the platform's internal id, not a number to read",
     }
 
 
@@ -103,6 +116,7 @@ def question_entry(
     private = math.isfinite(design.epsilon)
     return {
         "column": column,
+        "number": question_number(column),
         "question_id": question.pk,
         "position": question.position,
         "text": question.text,

@@ -230,9 +230,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
 def estimates_csv(survey: Survey) -> Iterator[str]:
     """One CSV row per option, overall (empty group columns) and per subgroup.
 
-    Every cell is neutralised, numbers too: a negative unbiased estimate is
-    written ``'-0.01`` so that no cell starts with ``-``; the JSON export keeps
-    it a number.
+    Text cells are neutralised (a label such as ``=1+1`` gets a leading
+    ``'``); numbers are written as numbers, a negative unbiased estimate as
+    ``-0.01``, so that R, Stata and spreadsheets read them as numbers.
     """
     data = estimates_export(survey)
     yield csv_line(CSV_HEADER)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from surveys.builder.selectors import survey_plain
 from surveys.models import Survey
-from surveys.results import exports
+from surveys.results import bundle, exports, stat_files
 from surveys.results.codebook import page_questions
 from surveys.team.audit import Action, audit_record
 from surveys.team.roles import Need
@@ -26,6 +26,9 @@ from surveys.team.roles import Need
 CSV = "text/csv; charset=utf-8"
 JSONL = "application/jsonl; charset=utf-8"
 JSON = "application/json"
+SAV = "application/x-spss-sav"
+DTA = "application/x-stata-dta"
+ZIP = "application/zip"
 
 
 def download(
@@ -72,6 +75,30 @@ def answers_jsonl(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     survey = survey_plain(request.user, pk, Need.ANALYSE)
     rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "jsonl")
     return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
+
+
+@login_required
+@require_GET
+def answers_sav(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
+    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "sav")
+    return download(survey, "answers.sav", stat_files.answers_sav(survey), SAV)
+
+
+@login_required
+@require_GET
+def answers_dta(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
+    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "dta")
+    return download(survey, "answers.dta", stat_files.answers_dta(survey), DTA)
+
+
+@login_required
+@require_GET
+def analysis_bundle(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    survey = survey_plain(request.user, pk, Need.ANALYSE)
+    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "zip")
+    return download(survey, "analysis-bundle.zip", bundle.bundle_zip(survey), ZIP)
 
 
 @login_required

@@ -103,3 +103,39 @@ def test_estimates_csv_and_an_accept_header_that_asks_for_something_else(
     missing = as_owner.get("/api/v1/surveys/999999/answers.csv", HTTP_ACCEPT="text/csv")
     assert missing.status_code == 404
     assert missing["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    ("name", "read", "content_type"),
+    [
+        ("answers.sav", "read_sav", "application/x-spss-sav"),
+        ("answers.dta", "read_dta", "application/x-stata-dta"),
+    ],
+)
+def test_the_spss_and_stata_files_hold_the_csvs_rows_and_labels(
+    as_owner, survey, tmp_path, name, read, content_type
+):
+    import pyreadstat
+
+    from surveys.models import AuditEvent
+
+    response = as_owner.get(url(survey, name))
+    assert response.status_code == 200
+    assert response["Content-Type"] == content_type
+    assert f'filename="{survey.slug}-{name}"' in response["Content-Disposition"]
+    (tmp_path / name).write_bytes(body(response))
+    frame, meta = getattr(pyreadstat, read)(tmp_path / name)
+    text = body(as_owner.get(url(survey, "answers.csv"))).decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(frame) == len(rows) == 300
+    for column in ("response", "q1", "q2", "q3", "q4"):
+        assert [int(v) for v in frame[column]] == [int(r[column]) for r in rows]
+    assert [d.isoformat() for d in frame["received_on"]] == [
+        r["received_on"] for r in rows
+    ]
+    questions = list(survey.questions.all())
+    assert meta.variable_value_labels["q3"] == dict(enumerate(questions[2].options))
+    labels = dict(zip(meta.column_names, meta.column_labels, strict=True))
+    assert labels["q1"].startswith(questions[0].text[:20])
+    download = AuditEvent.objects.filter(survey=survey, detail__via="api")
+    assert download.filter(detail__format=name.rpartition(".")[2]).count() == 1

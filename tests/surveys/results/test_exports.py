@@ -20,6 +20,7 @@ from estimation.runs.services import estimate_run_execute
 from surveys.models import Answer, Response
 from surveys.results import exports
 from surveys.results.cells import csv_line, neutralise
+from surveys.results.estimate_exports import OPTION_FIELDS
 from tests.surveys.results.export_data import store_simulated
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +66,11 @@ def estimated(open_survey):
         ("a=b", "a=b"),
         (0, "0"),
         (None, ""),
-        (-0.25, "'-0.25"),
+        (-0.25, "-0.25"),
+        (-3, "-3"),
+        (np.float64(-0.125), "-0.125"),
+        (np.int64(-2), "-2"),
+        ("-0.25", "'-0.25"),
     ],
 )
 def test_neutralise_prefixes_only_cells_a_spreadsheet_would_execute(value, expected):
@@ -75,6 +80,11 @@ def test_neutralise_prefixes_only_cells_a_spreadsheet_would_execute(value, expec
 def test_a_csv_line_neutralises_every_cell_and_quotes_as_csv_does():
     line = csv_line(["=1+1", 'say "hi", then', 3])
     assert next(csv.reader([line])) == ["'=1+1", 'say "hi", then', "3"]
+
+
+def test_a_csv_line_writes_negative_numbers_as_numbers_and_guards_text():
+    line = csv_line([-0.01, "-0.01", -7, "@x"])
+    assert next(csv.reader([line])) == ["-0.01", "'-0.01", "-7", "'@x"]
 
 
 # -- answers -------------------------------------------------------------------
@@ -208,6 +218,34 @@ def test_the_codebook_gives_r_parameters_that_reproduce_the_matrix(open_survey):
     assert forced["matrix"][0][0] == rr["p"] + rr["p0"]
 
 
+def test_the_codebook_numbers_questions_as_the_survey_page_does(client, draft_survey):
+    from surveys.builder.services import question_reorder, survey_publish
+
+    ids = [q.pk for q in draft_survey.questions.all()]
+    # The last-made question first: its internal id cannot be 1.
+    question_reorder(survey=draft_survey, order=[ids[-1], *ids[:-1]])
+    book = exports.codebook(draft_survey)
+    meanings = [c["meaning"] for c in book["layout"]["columns"][2:]]
+    assert meanings[0] == (
+        "reported option code of question 1 (numbered as on the survey page)"
+    )
+    for number, (entry, meaning) in enumerate(
+        zip(book["questions"], meanings, strict=True), start=1
+    ):
+        assert entry["number"] == number
+        assert entry["column"] == f"q{number}"
+        assert f"question {number} " in meaning
+    assert book["questions"][0]["question_id"] == ids[-1] != 1
+    client.force_login(draft_survey.owner)
+    page = client.get(url("codebook", draft_survey)).content.decode()
+    first = draft_survey.questions.first()
+    assert f"Question 1 (<code>q1</code>): {first.text}" in page
+    survey_publish(survey=draft_survey)
+    client.logout()
+    respond = client.get(reverse("respond:page", args=[draft_survey.slug]))
+    assert f"1. {first.text}" in respond.content.decode()
+
+
 # -- estimates -------------------------------------------------------------------
 
 
@@ -277,11 +315,34 @@ def test_the_estimates_csv_has_a_row_per_option_and_no_executable_cell(estimated
         for q in data["questions"]
     )
     assert len(body) == expected
-    assert all(not cell.startswith(DANGEROUS) for row in table for cell in row)
+    numeric = {"n", "option_code", *OPTION_FIELDS, "level"}
+    for row in body:
+        for name, cell in zip(header, row, strict=True):
+            if name in numeric:
+                float(cell)
+            else:
+                assert not cell.startswith(DANGEROUS), (name, cell)
     first = dict(zip(header, body[0], strict=True))
     option = data["questions"][0]["options"][0]
     assert float(first["estimate"]) == option["estimate"]
     assert first["group_column"] == ""
+
+
+def test_a_negative_unbiased_estimate_is_written_as_a_number(estimated):
+    from estimation.runs.models import OptionEstimate
+
+    # A negative unbiased estimate is what a small true share gives; set one on
+    # the saved row the export reads, so the test does not hang on the draw.
+    option = OptionEstimate.objects.filter(
+        question_estimate__group_question=None
+    ).first()
+    OptionEstimate.objects.filter(pk=option.pk).update(unbiased=-0.0125)
+    table = list(csv.reader(io.StringIO(text(exports.estimates_csv(estimated)))))
+    header = table[0]
+    cells = [dict(zip(header, row, strict=True))["unbiased"] for row in table[1:]]
+    assert "-0.0125" in cells
+    assert all(float(cell) == float(cell) for cell in cells)
+    assert not any(cell.startswith("'") for cell in cells)
 
 
 def test_a_label_that_looks_like_a_formula_is_neutralised(estimated):

@@ -1,0 +1,85 @@
+"""The analysis bundle: one zip with the answers, the codebook, the dashboard's
+estimates and scripts that reproduce them in Python and R.
+
+The zip is written as it is sent: :mod:`zipfile` writes to a stream it cannot
+seek (each member's sizes follow its data), and the CSV member is fed from the
+streamed CSV export, so memory stays flat however many answers there are.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import zipfile
+from collections.abc import Iterable, Iterator
+
+from surveys.models import Survey
+from surveys.results.bundle_scripts import python_script, r_script, readme
+from surveys.results.estimate_exports import estimates_export
+from surveys.results.exports import CHUNK_BYTES, answers_csv, codebook
+
+MEMBERS = (
+    "README.txt",
+    "codebook.json",
+    "estimates.json",
+    "analysis.py",
+    "analysis.R",
+    "answers.csv",
+)
+
+
+class _Sink:
+    """A write-only stream whose bytes are taken away as the zip grows."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+
+    def write(self, data: bytes) -> int:
+        self.buffer += data
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def take(self) -> bytes:
+        data = bytes(self.buffer)
+        self.buffer.clear()
+        return data
+
+
+def folder(survey: Survey) -> str:
+    """The folder the bundle unpacks into."""
+    return f"{survey.slug}-analysis/"
+
+
+def bundle_zip(survey: Survey) -> Iterator[bytes]:
+    """The bundle as zip bytes, in chunks of about :data:`CHUNK_BYTES`."""
+    book = codebook(survey)
+    estimates = estimates_export(survey)
+    moment = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M")
+    small = {
+        "README.txt": readme(book, moment),
+        "codebook.json": json.dumps(book, indent=2, allow_nan=False) + "\n",
+        "estimates.json": json.dumps(estimates, indent=2, allow_nan=False) + "\n",
+        "analysis.py": python_script(book, estimates),
+        "analysis.R": r_script(book, estimates),
+    }
+    yield from zip_stream(folder(survey), small, answers_csv(survey))
+
+
+def zip_stream(
+    root: str, small: dict[str, str], csv_chunks: Iterable[bytes | str]
+) -> Iterator[bytes]:
+    """A zip of the ``small`` text members and ``answers.csv`` fed from
+    ``csv_chunks``, under the folder ``root``, yielded as it is written."""
+    sink = _Sink()
+    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in small.items():
+            archive.writestr(root + name, text.encode())
+        yield sink.take()
+        with archive.open(root + "answers.csv", "w", force_zip64=True) as member:
+            for chunk in csv_chunks:
+                member.write(chunk.encode() if isinstance(chunk, str) else chunk)
+                if len(sink.buffer) >= CHUNK_BYTES:
+                    yield sink.take()
+    yield sink.take()

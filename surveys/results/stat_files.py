@@ -1,0 +1,339 @@
+"""The answers as SPSS ``.sav`` and Stata ``.dta`` files, labelled for reading.
+
+The columns and codes are the CSV export's (``response``, ``received_on`` as
+a date, ``q1 .. qN`` holding each reported option's code 0..k-1); a missing
+answer is system missing. Each question column carries the question text as
+its variable label and the options as value labels; the survey's title is the
+file label. Where the design goes depends on what the format holds:
+
+* SPSS: the file's documents (notes) list every question's design, parameters
+  and matrix P(report | truth).
+* Stata: pyreadstat writes no notes, so each variable label ends with the
+  design and its parameters in brackets; the matrix is in codebook.json.
+
+Both formats limit label lengths (SPSS in bytes of UTF-8, Stata in
+characters, see :data:`LIMITS`); a longer label is cut and ends in ``…``.
+
+The writer (pyreadstat) needs the whole table and a file: the rows are read
+from the streamed CSV export into compact columns (a 32-bit response number,
+one shared ``date`` per day, 8-bit nullable codes: about 2 bytes per answer),
+written to a temporary file and streamed back from it. Memory grows with the
+table, not with the rows as Python objects: about 32 MB at 10^6 responses of
+ten questions, and a measured peak rise of 77 MB while parsing and writing
+(docs/benchmarks.md); the CSV and the bundle stay flat.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from surveys.models import Survey
+from surveys.results.codebook import answer_columns, question_entry
+from surveys.results.exports import CHUNK_BYTES, answers_csv
+
+if TYPE_CHECKING:  # pandas is imported only when a file is written
+    import pandas as pd
+
+SAV = "sav"
+DTA = "dta"
+# Rows parsed at a time from the CSV stream.
+PARSE_ROWS = 100_000
+ELLIPSIS = "…"
+# Characters of question text a Stata variable label keeps beside its design.
+STATA_MIN_TEXT = 20
+
+
+@dataclass(frozen=True)
+class Limit:
+    """The longest text a label may hold: characters and UTF-8 bytes."""
+
+    chars: int
+    bytes: int
+
+
+@dataclass(frozen=True)
+class Limits:
+    file_label: Limit
+    variable_label: Limit
+    value_label: Limit
+    note_line: Limit | None  # None: the format (as written) has no notes
+
+
+# What readstat accepts, measured with pyreadstat 1.3.7: SPSS counts bytes
+# (file label 64, variable label 256, value label 120, document lines 80);
+# Stata 118 counts characters (80 for the file and variable labels; value
+# labels up to Stata's 32,000).
+LIMITS = {
+    SAV: Limits(
+        file_label=Limit(64, 64),
+        variable_label=Limit(256, 256),
+        value_label=Limit(120, 120),
+        note_line=Limit(80, 80),
+    ),
+    DTA: Limits(
+        file_label=Limit(80, 320),
+        variable_label=Limit(80, 320),
+        value_label=Limit(32000, 32000),
+        note_line=None,
+    ),
+}
+
+
+@dataclass
+class Labels:
+    """Everything the file says besides the values."""
+
+    file_label: str
+    variable_labels: dict[str, str]
+    value_labels: dict[str, dict[int, str]]
+    notes: list[str] = field(default_factory=list)
+    code_types: dict[str, str] = field(default_factory=dict)
+
+
+def fit(text: str, limit: Limit) -> str:
+    """``text`` cut to ``limit``, ending in ``…`` when cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit.chars and len(text.encode()) <= limit.bytes:
+        return text
+    cut = text[: limit.chars - 1]
+    while len((cut + ELLIPSIS).encode()) > limit.bytes:
+        cut = cut[:-1]
+    return cut.rstrip() + ELLIPSIS
+
+
+def wrap(text: str, limit: Limit) -> list[str]:
+    """``text`` as lines within ``limit``, broken between words where possible."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if _within(candidate, limit):
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while not _within(word, limit):  # a word longer than a line
+            size = limit.chars
+            while not _within(word[:size], limit):
+                size -= 1
+            lines.append(word[:size])
+            word = word[size:]
+        line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _within(text: str, limit: Limit) -> bool:
+    return len(text) <= limit.chars and len(text.encode()) <= limit.bytes
+
+
+def design_tag(design: dict[str, Any]) -> str:
+    """``warner(p=0.75)``: the design's name and parameters, compactly."""
+    params = ",".join(
+        f"{name}={_compact(value)}" for name, value in design.items() if name != "name"
+    )
+    return f"{design['name']}({params})"
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ",".join(_compact(v) for v in value) + "]"
+    if isinstance(value, float):
+        return format(value, ".10g")
+    return str(value)
+
+
+def _matrix(matrix: list[list[float]]) -> str:
+    return "[" + "; ".join(" ".join(_compact(p) for p in row) for row in matrix) + "]"
+
+
+def labels_for(survey: Survey, file_format: str) -> Labels:
+    """The labels of one survey's answers file in ``file_format``."""
+    limits = LIMITS[file_format]
+    entries = [question_entry(name, q) for name, q in answer_columns(survey)]
+    labels = Labels(
+        file_label=fit(survey.title, limits.file_label),
+        variable_labels={
+            "response": fit(
+                "Response number (1..n, no meaning)", limits.variable_label
+            ),
+            "received_on": fit("Date the response arrived", limits.variable_label),
+        },
+        value_labels={},
+    )
+    for entry in entries:
+        column = entry["column"]
+        labels.variable_labels[column] = _variable_label(entry, limits)
+        labels.value_labels[column] = {
+            o["code"]: fit(o["label"], limits.value_label) for o in entry["options"]
+        }
+        labels.code_types[column] = "Int8" if len(entry["options"]) <= 100 else "Int16"
+    if limits.note_line is not None:
+        labels.notes = [
+            line
+            for paragraph in _notes(survey, entries)
+            for line in wrap(paragraph, limits.note_line)
+        ]
+    return labels
+
+
+def _variable_label(entry: dict[str, Any], limits: Limits) -> str:
+    """The question text; for Stata, which keeps no notes, the text cut to
+    leave room for the design and its parameters, which come whole unless
+    they would leave the text fewer than :data:`STATA_MIN_TEXT` characters."""
+    label = limits.variable_label
+    if limits.note_line is not None:
+        return fit(entry["text"], label)
+    tag = f"[{design_tag(entry['design'])}]"
+    if label.chars - len(tag) - 1 < STATA_MIN_TEXT:
+        tag = fit(tag, Limit(label.chars - STATA_MIN_TEXT - 1, label.bytes // 2))
+    room = Limit(label.chars - len(tag) - 1, label.bytes - len(tag.encode()) - 1)
+    return f"{fit(entry['text'], room)} {tag}"
+
+
+def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
+    notes = [
+        f"{survey.title}. One row per response. Codes are the options REPORTED "
+        "(0..k-1), randomized in the respondent's browser, not true answers: "
+        "estimate with each question's design below (exact values and every "
+        "parameter in codebook.json). System missing: skipped, or prefer not "
+        "to answer.",
+    ]
+    for entry in entries:
+        design = entry["design"]
+        epsilon = entry["epsilon"]
+        privacy = "not private" if epsilon is None else f"epsilon {epsilon:.4g}"
+        notes.append(
+            f"{entry['column']} = question {entry['number']}: design "
+            f"{design_tag(design)}; P(report|truth), rows truth 0..k-1: "
+            f"{_matrix(entry['matrix'])}; {privacy}."
+        )
+    return notes
+
+
+# -- the table ------------------------------------------------------------------
+
+
+class _ChunkStream(io.RawIOBase):
+    """A readable file over an iterator of byte chunks (the CSV export)."""
+
+    def __init__(self, chunks: Iterable[bytes | str]) -> None:
+        self._chunks = iter(chunks)
+        self._pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._pending:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                return 0
+            self._pending = chunk.encode() if isinstance(chunk, str) else chunk
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        self._pending = self._pending[size:]
+        return size
+
+
+def answers_frame(
+    chunks: Iterable[bytes | str], code_types: dict[str, str]
+) -> pd.DataFrame:
+    """The CSV export's rows as a compact table: ``response`` int32,
+    ``received_on`` a ``datetime.date`` shared by all rows of a day, codes as
+    nullable small integers (missing is ``<NA>``)."""
+    import pandas as pd
+
+    dtypes = {"response": "int32", "received_on": "str", **code_types}
+    days: dict[str, datetime.date] = {}
+
+    def day(text: str) -> datetime.date:
+        found = days.get(text)
+        if found is None:
+            found = days[text] = datetime.date.fromisoformat(text)
+        return found
+
+    stream = io.BufferedReader(_ChunkStream(chunks), buffer_size=CHUNK_BYTES)
+    parts = []
+    for part in pd.read_csv(stream, dtype=dtypes, chunksize=PARSE_ROWS):
+        part["received_on"] = part["received_on"].map(day).astype(object)
+        parts.append(part)
+    if not parts:
+        return pd.DataFrame(
+            {
+                name: pd.Series([], dtype=dtype if dtype != "str" else object)
+                for name, dtype in dtypes.items()
+            }
+        )
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
+def write_file(
+    frame: pd.DataFrame, labels: Labels, file_format: str
+) -> Iterator[bytes]:
+    """Write the table to a temporary file in ``file_format`` and stream it
+    back; the file is removed when the stream ends or is abandoned."""
+    import pyreadstat
+
+    with tempfile.TemporaryDirectory(prefix="rr-export-") as folder:
+        path = os.path.join(folder, f"answers.{file_format}")
+        common: dict[str, Any] = {
+            "file_label": labels.file_label,
+            "column_labels": labels.variable_labels,
+            "variable_value_labels": labels.value_labels,
+        }
+        if file_format == SAV:
+            measures = {name: "nominal" for name in labels.value_labels}
+            pyreadstat.write_sav(
+                frame,
+                path,
+                note=labels.notes or None,
+                variable_measure={"response": "scale", **measures},
+                **common,
+            )
+        else:
+            pyreadstat.write_dta(frame, path, version=15, **common)
+        del frame
+        with open(path, "rb") as handle:
+            while block := handle.read(CHUNK_BYTES):
+                yield block
+
+
+def answers_file(survey: Survey, file_format: str) -> Iterator[bytes]:
+    """The survey's answers as a labelled ``.sav`` or ``.dta`` file, in chunks."""
+    labels = labels_for(survey, file_format)
+    # No name holds the table here: write_file drops it once written.
+    yield from write_file(
+        answers_frame(answers_csv(survey), labels.code_types), labels, file_format
+    )
+
+
+def answers_sav(survey: Survey) -> Iterator[bytes]:
+    """The answers as an SPSS ``.sav`` file (labels and design notes)."""
+    return answers_file(survey, SAV)
+
+
+def answers_dta(survey: Survey) -> Iterator[bytes]:
+    """The answers as a Stata 15 ``.dta`` file (labels; the design in them)."""
+    return answers_file(survey, DTA)
+
+
+__all__ = [
+    "DTA",
+    "LIMITS",
+    "SAV",
+    "answers_dta",
+    "answers_frame",
+    "answers_sav",
+    "design_tag",
+    "fit",
+    "labels_for",
+    "wrap",
+]
