@@ -40,27 +40,32 @@ urlpatterns = [
     ),
     path(
         "<int:pk>/export/answers.csv",
-        export_views.answers_csv,
+        export_views.answers,
+        {"file_format": "csv"},
         name="export_answers_csv",
     ),
     path(
         "<int:pk>/export/answers.jsonl",
-        export_views.answers_jsonl,
+        export_views.answers,
+        {"file_format": "jsonl"},
         name="export_answers_jsonl",
     ),
     path(
         "<int:pk>/export/answers.sav",
-        export_views.answers_sav,
+        export_views.answers,
+        {"file_format": "sav"},
         name="export_answers_sav",
     ),
     path(
         "<int:pk>/export/answers.dta",
-        export_views.answers_dta,
+        export_views.answers,
+        {"file_format": "dta"},
         name="export_answers_dta",
     ),
     path(
         "<int:pk>/export/analysis-bundle.zip",
-        export_views.analysis_bundle,
+        export_views.answers,
+        {"file_format": "zip"},
         name="export_analysis_bundle",
     ),
     path(

@@ -15,13 +15,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from surveys.results import bundle, exports, stat_files
+from surveys.results import exports
 from surveys.results.export_views import (
     CSV,
     DTA,
-    JSONL,
     SAV,
     ZIP,
+    answer_rows,
     download,
     rows_downloaded,
 )
@@ -56,9 +56,7 @@ class AnswersCsv(ExportView):
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
-        survey = self.survey
-        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "csv")
-        return download(survey, "answers.csv", exports.answers_csv(survey), CSV)
+        return answer_rows(request, self.survey, "csv")
 
 
 class AnswersJsonl(ExportView):
@@ -70,9 +68,7 @@ class AnswersJsonl(ExportView):
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
-        survey = self.survey
-        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "jsonl")
-        return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
+        return answer_rows(request, self.survey, "jsonl")
 
 
 class AnswersSav(ExportView):
@@ -89,9 +85,7 @@ class AnswersSav(ExportView):
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
-        survey = self.survey
-        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "sav")
-        return download(survey, "answers.sav", stat_files.answers_sav(survey), SAV)
+        return answer_rows(request, self.survey, "sav")
 
 
 class AnswersDta(ExportView):
@@ -107,9 +101,7 @@ class AnswersDta(ExportView):
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
-        survey = self.survey
-        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "dta")
-        return download(survey, "answers.dta", stat_files.answers_dta(survey), DTA)
+        return answer_rows(request, self.survey, "dta")
 
 
 class AnalysisBundle(ExportView):
@@ -125,10 +117,7 @@ class AnalysisBundle(ExportView):
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
-        survey = self.survey
-        rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "zip")
-        content = bundle.bundle_zip(survey)
-        return download(survey, "analysis-bundle.zip", content, ZIP)
+        return answer_rows(request, self.survey, "zip")
 
 
 class Codebook(SurveyScoped, APIView):

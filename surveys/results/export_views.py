@@ -9,7 +9,7 @@ files are streamed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -61,44 +61,32 @@ def _json(data: object) -> Iterable[str]:
     yield json.dumps(data, indent=2, allow_nan=False) + "\n"
 
 
-@login_required
-@require_GET
-def answers_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = survey_plain(request.user, pk, Need.ANALYSE)
-    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "csv")
-    return download(survey, "answers.csv", exports.answers_csv(survey), CSV)
+# Every file of answer rows: its name, how it is made and its type.
+ANSWER_FILES: dict[str, tuple[str, Callable[[Survey], Iterable[bytes | str]], str]] = {
+    "csv": ("answers.csv", exports.answers_csv, CSV),
+    "jsonl": ("answers.jsonl", exports.answers_jsonl, JSONL),
+    "sav": ("answers.sav", stat_files.answers_sav, SAV),
+    "dta": ("answers.dta", stat_files.answers_dta, DTA),
+    "zip": ("analysis-bundle.zip", bundle.bundle_zip, ZIP),
+}
+
+
+def answer_rows(
+    request: HttpRequest, survey: Survey, file_format: str
+) -> StreamingHttpResponse:
+    """A download of the answer rows in one format, written to the audit log:
+    the one way, web or API, that rows leave the platform."""
+    name, make, content_type = ANSWER_FILES[file_format]
+    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, file_format)
+    return download(survey, name, make(survey), content_type)
 
 
 @login_required
 @require_GET
-def answers_jsonl(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = survey_plain(request.user, pk, Need.ANALYSE)
-    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "jsonl")
-    return download(survey, "answers.jsonl", exports.answers_jsonl(survey), JSONL)
-
-
-@login_required
-@require_GET
-def answers_sav(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = survey_plain(request.user, pk, Need.ANALYSE)
-    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "sav")
-    return download(survey, "answers.sav", stat_files.answers_sav(survey), SAV)
-
-
-@login_required
-@require_GET
-def answers_dta(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = survey_plain(request.user, pk, Need.ANALYSE)
-    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "dta")
-    return download(survey, "answers.dta", stat_files.answers_dta(survey), DTA)
-
-
-@login_required
-@require_GET
-def analysis_bundle(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    survey = survey_plain(request.user, pk, Need.ANALYSE)
-    rows_downloaded(request, survey, Action.ANSWERS_DOWNLOAD, "zip")
-    return download(survey, "analysis-bundle.zip", bundle.bundle_zip(survey), ZIP)
+def answers(request: HttpRequest, pk: int, file_format: str) -> StreamingHttpResponse:
+    return answer_rows(
+        request, survey_plain(request.user, pk, Need.ANALYSE), file_format
+    )
 
 
 @login_required
