@@ -43,6 +43,7 @@ logger = logging.getLogger(__name__)
 ESTIMATE_TASK = "estimation.tasks.estimate_survey"
 SWEEP_TASK = "estimation.tasks.sweep_stale_surveys"
 MODEL_FIT_TASK = "estimation.tasks.fit_model"
+CHECK_COUNTS_TASK = "estimation.tasks.check_saved_counts"
 
 
 def survey_stale_schedule(*, survey_id: int) -> None:

@@ -12,13 +12,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.db.models import Count
 from django.utils import timezone
 
 from estimation.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL, estimate_question
+from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
-from surveys.models import Answer, Question, Response, Survey
+from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 
 # -- counting ------------------------------------------------------------------
@@ -29,26 +29,22 @@ GroupCounts = dict[tuple[int, int], dict[int, dict[int, int]]]
 
 
 def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
-    """Overall and per-subgroup report counts from one GROUP BY.
+    """Overall and per-subgroup report counts, from the saved table brought
+    up to date first (estimation/runs/counting.py).
 
     Returns ``{question_id: {report: count}}`` and
     ``{(question_id, group_question_id): {group_option: {report: count}}}``.
     Every answer carries its response's stratum (its answers to the direct
-    questions), so grouping by it yields every breakdown without a self-join.
-    A missing answer has no row, so each question counts only those who
-    answered it; an optional direct question's "no answer" is its level k.
+    questions), so the table's strata yield every breakdown without a
+    self-join. A missing answer has no row, so each question counts only those
+    who answered it; an optional direct question's "no answer" is its level k.
     """
+    counts_catch_up(survey)
     direct = [q for q in survey.questions.all() if not q.is_sensitive]
     sizes = [stratum_size(len(q.options), q.optional) for q in direct]
     overall: Counts = defaultdict(lambda: defaultdict(int))
     groups: GroupCounts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
-    rows = (
-        Answer.objects.filter(question__survey=survey)
-        .values_list("question_id", "report", "stratum")
-        .annotate(count=Count("id"))
-        .order_by()
-    )
-    for question_id, report, stratum, count in rows:
+    for question_id, report, stratum, count in saved_cells(survey):
         overall[question_id][report] += count
         for group, level in zip(direct, stratum_decode(stratum, sizes), strict=True):
             groups[(question_id, group.pk)][level][report] += count
@@ -66,14 +62,9 @@ def survey_subgroup_counts(survey: Survey) -> GroupCounts:
 
 
 def responses_per_day(survey: Survey) -> list[list[Any]]:
-    """``[[ISO date, responses], ...]`` in date order, from one GROUP BY."""
-    rows = (
-        Response.objects.filter(survey=survey)
-        .values_list("received_on")
-        .annotate(count=Count("id"))
-        .order_by("received_on")
-    )
-    return [[day.isoformat(), count] for day, count in rows]
+    """``[[ISO date, responses], ...]`` in date order, from the saved counts
+    (brought up to date by :func:`survey_counts`, which a run calls first)."""
+    return saved_days(survey)
 
 
 def _vector(by_report: dict[int, int], k: int) -> list[int]:

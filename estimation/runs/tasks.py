@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from celery import shared_task
 from django.db import DatabaseError
 
-from estimation.runs import model_fits, scheduling, services
-from estimation.runs.scheduling import ESTIMATE_TASK, MODEL_FIT_TASK, SWEEP_TASK
+from estimation.runs import counting, model_fits, scheduling, services
+from estimation.runs.scheduling import (
+    CHECK_COUNTS_TASK,
+    ESTIMATE_TASK,
+    MODEL_FIT_TASK,
+    SWEEP_TASK,
+)
 
 MAX_RETRIES = 5
 
@@ -41,3 +47,20 @@ def fit_model(self: Any, fit_id: int) -> int | None:
 def sweep_stale_surveys() -> int:
     scheduling.queued_fits_enqueue()
     return scheduling.stale_surveys_enqueue()
+
+
+@shared_task(name=CHECK_COUNTS_TASK)
+def check_saved_counts() -> int:
+    """Compare every survey's saved counts with a fresh count; rebuild and
+    log any that disagree (they should not: this is the safety net)."""
+    wrong = counting.counts_check_all(mend=True)
+    for check in wrong:
+        logging.getLogger(__name__).error(
+            "saved counts of survey %s disagreed in %d cell(s) and %d/%d "
+            "responses; recounted",
+            check.survey_id,
+            len(check.differences),
+            check.responses_saved,
+            check.responses_fresh,
+        )
+    return len(wrong)
