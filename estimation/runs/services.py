@@ -18,6 +18,7 @@ from estimation.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.run_lock import survey_run_lock
 from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 
@@ -77,26 +78,36 @@ def _vector(by_report: dict[int, int], k: int) -> list[int]:
 def estimate_run_execute(*, run_id: int) -> EstimateRun | None:
     """Run (or re-run after a crash) one estimate and save it.
 
-    Safe to call twice or concurrently: a finished run is left alone, and its
-    rows are written in one transaction, so a crash leaves none. A database
+    Safe to call twice or concurrently: a finished run is left alone, its
+    rows are written in one transaction, so a crash leaves none, and while one
+    run of a survey is under way another raises SurveyBusy (run_lock.py). A database
     error propagates for the task to retry; any other error fails the run with
     its reason, since running it again would fail the same way.
     """
-    run = _claim_run(run_id)
-    if run is None:
+    survey_id = (
+        EstimateRun.objects.filter(pk=run_id)
+        .values_list("survey_id", flat=True)
+        .first()
+    )
+    if survey_id is None:
         return None
-    try:
-        rows = _compute(run.survey, run)
-    except DatabaseError:
-        raise
-    except Exception as error:
-        EstimateRun.objects.filter(pk=run.pk).update(
-            status=EstimateRun.Status.FAILED,
-            error=f"{type(error).__name__}: {error}",
-            finished_at=timezone.now(),
-        )
-        raise
-    _save(run, rows)
+    # SurveyBusy propagates: the task sends the run again a little later.
+    with survey_run_lock(survey_id):
+        run = _claim_run(run_id)
+        if run is None:
+            return None
+        try:
+            rows = _compute(run.survey, run)
+        except DatabaseError:
+            raise
+        except Exception as error:
+            EstimateRun.objects.filter(pk=run.pk).update(
+                status=EstimateRun.Status.FAILED,
+                error=f"{type(error).__name__}: {error}",
+                finished_at=timezone.now(),
+            )
+            raise
+        _save(run, rows)
     run.refresh_from_db()
     return run
 

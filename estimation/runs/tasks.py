@@ -9,7 +9,9 @@ from celery import shared_task
 from django.db import DatabaseError
 
 from estimation.runs import counting, model_fits, scheduling, services
+from estimation.runs.run_lock import SurveyBusy
 from estimation.runs.scheduling import (
+    BUSY_RETRY_SECONDS,
     CHECK_COUNTS_TASK,
     ESTIMATE_TASK,
     MODEL_FIT_TASK,
@@ -24,6 +26,12 @@ def estimate_survey(self: Any, run_id: int) -> int | None:
     """Compute and save one estimate run; retry with backoff on database errors."""
     try:
         run = services.estimate_run_execute(run_id=run_id)
+    except SurveyBusy as busy:
+        # Another run of the survey holds it: this one waits its turn, however
+        # long that run takes, rather than running beside it.
+        raise self.retry(
+            exc=busy, countdown=BUSY_RETRY_SECONDS, max_retries=None
+        ) from busy
     except DatabaseError as error:
         raise self.retry(
             exc=error, countdown=min(300, 5 * 2**self.request.retries)
