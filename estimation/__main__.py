@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from .designs import Design, design_from_dict, design_from_epsilon
 from .exported import UsageError, estimate_exported, read_rows
 from .exported_regression import regress_exported
-from .golden import golden_fixture
+from .golden import golden_fixture, instructed_fixture
 from .intervals import DEFAULT_METHOD, SHARE_METHODS, validate_level, validate_method
 from .planning import (
     detectable_prevalence,
@@ -209,7 +209,7 @@ def _command_plan(args: argparse.Namespace, stdin: TextIO) -> Any:
 
 
 def _command_golden(args: argparse.Namespace, stdin: TextIO) -> Any:
-    return golden_fixture()
+    return instructed_fixture() if args.instructed else golden_fixture()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -332,6 +332,11 @@ def _parser() -> argparse.ArgumentParser:
             )
 
     golden = commands.add_parser("golden", help="print the golden fixture of designs")
+    golden.add_argument(
+        "--instructed",
+        action="store_true",
+        help="the designs whose device instructs the respondent (cheating detection)",
+    )
     golden.set_defaults(run=_command_golden)
     return parser
 
