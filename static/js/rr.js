@@ -282,32 +282,20 @@ export function checkSpec(spec) {
   return "randomized";
 }
 
-// -- designs in which the respondent, not the device, produces the report -----
+// -- crosswise: the respondent, not the device, produces the report ---------
 //
-// Crosswise (spec.procedure "crosswise"): the respondent says whether two
-// statements are both true or both false (report 1) or exactly one is true
-// (report 0); the page sends that choice as it is, and no draw is made. The
-// spec still carries Warner's thresholds with the innocuous prevalence, so the
-// same epsilon check applies to it.
-//
-// Cheating detection and the stochastic lie detector (spec.procedure
-// "instructed"): the device draws a group and an instruction ("answer Yes" or
-// "answer truthfully"), the page shows the instruction, the respondent answers,
-// and only 2 * group + answer is sent. The instruction is never stored or sent:
-// together with the answer it would give away every compliant respondent who
-// was told to answer truthfully. Those draws do not depend on the true answer,
-// so they carry no epsilon of their own; what a report reveals is stated by
-// yes_epsilon (a "Yes" in group g is 1 / f_g times as likely from a Yes), which
-// must stay within MAX_EPSILON, and by the page's words: a "No" is only ever
-// given, when the instruction is followed, by someone whose answer is No.
+// The respondent says whether two statements are both true or both false
+// (report 1) or exactly one is true (report 0); the page sends that choice as
+// it is and draws nothing. The spec carries Warner's thresholds with the
+// innocuous prevalence, so the same epsilon cap applies. Instructed designs
+// (cheating detection) live in instructed.js.
 
 /**
- * The report of a crosswise question, from the two answers it pairs: 1 when
- * both statements are true or both false, 0 when exactly one is. The page never
- * learns either answer; this states the coding that the estimator assumes.
+ * The crosswise report from the two answers it pairs (the coding the
+ * estimator assumes; the page never learns either answer).
  *
- * @param {0 | 1} sensitive the answer to the sensitive statement
- * @param {0 | 1} innocuous the answer to the innocuous statement
+ * @param {0 | 1} sensitive
+ * @param {0 | 1} innocuous
  * @returns {0 | 1}
  */
 export function crosswiseReport(sensitive, innocuous) {
@@ -317,94 +305,14 @@ export function crosswiseReport(sensitive, innocuous) {
   return sensitive === innocuous ? 1 : 0;
 }
 
-function checkInstructed(spec) {
-  const { denominator, group_threshold: groupThreshold, forced_yes: forcedYes } = spec;
-  if (spec.format !== SPEC_FORMAT) {
-    throw malformed(`format ${show(spec.format)} is not the supported format ${SPEC_FORMAT}`);
-  }
-  if (!Number.isInteger(denominator) || denominator < 1 || denominator > UINT32_RANGE) {
-    throw malformed(`denominator must be an integer from 1 to 2**32, got ${show(denominator)}`);
-  }
-  if (!Number.isInteger(groupThreshold) || groupThreshold < 1 || groupThreshold >= denominator) {
-    throw malformed(`group_threshold must be an integer inside (0, denominator), got ${show(groupThreshold)}`);
-  }
-  if (
-    !Array.isArray(forcedYes) ||
-    forcedYes.length !== 2 ||
-    !forcedYes.every((c) => Number.isInteger(c) && c >= 1 && c < denominator)
-  ) {
-    throw malformed("forced_yes must be two integers inside (0, denominator)");
-  }
-  if (forcedYes[0] === forcedYes[1]) throw malformed("forced_yes must differ between the groups");
-}
-
 /**
- * The largest log ratio a "Yes" report of an instructed spec carries: ln(1 / f)
- * for the group whose "answer Yes" instruction is the least likely.
- *
- * @param {object} spec a client spec with procedure "instructed"
- * @returns {number}
- */
-export function yesEpsilon(spec) {
-  checkInstructed(spec);
-  return Math.max(...spec.forced_yes.map((c) => Math.log(spec.denominator / c)));
-}
-
-/**
- * The group (0 or 1) and whether the device says "answer Yes": two independent
- * uniform draws, group 0 when u < group_threshold, then "answer Yes" when
- * v < forced_yes[group]. Same rule as estimation.instructed.instruct.
- *
- * @param {object} spec a client spec with procedure "instructed"
- * @param {() => number} [source] uniform 32-bit integers; crypto by default
- * @returns {{group: 0 | 1, sayYes: boolean}}
- */
-export function instruct(spec, source = defaultSource) {
-  checkInstructed(spec);
-  const group = uniformBelow(spec.denominator, source) < spec.group_threshold ? 0 : 1;
-  const sayYes = uniformBelow(spec.denominator, source) < spec.forced_yes[group];
-  return { group, sayYes };
-}
-
-/**
- * The one number an instructed question sends: 2 * group + answer.
- *
- * @param {0 | 1} group
- * @param {0 | 1} answer 0 for No, 1 for Yes
- * @returns {number}
- */
-export function instructedReport(group, answer) {
-  for (const value of [group, answer]) {
-    if (value !== 0 && value !== 1) throw new RangeError(`group and answer must be 0 or 1, got ${show(value)}`);
-  }
-  return 2 * group + answer;
-}
-
-/**
- * Checks a spec of any procedure before the page uses it: checkSpec for
- * specs without a procedure, the same epsilon cap for crosswise, and the cap
- * on yes_epsilon for instructed specs.
+ * checkSpec for specs without a procedure, and the same cap for crosswise.
  *
  * @param {object} spec a client spec
- * @returns {"plain" | "randomized" | "crosswise" | "instructed"}
- * @throws {SpecRefused} as checkSpec does
+ * @returns {"plain" | "randomized" | "crosswise"}
+ * @throws {SpecRefused} for any other procedure, or as checkSpec does
  */
 export function checkAnySpec(spec) {
-  if (spec?.procedure === "instructed") {
-    let epsilon;
-    try {
-      epsilon = yesEpsilon(spec);
-    } catch (error) {
-      throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
-    }
-    if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
-      throw new SpecRefused(
-        `its design would protect a Yes less than this page allows ` +
-          `(epsilon ${epsilon.toFixed(2)}, above the limit of ${MAX_EPSILON})`,
-      );
-    }
-    return "instructed";
-  }
   if (spec?.procedure === "crosswise") {
     const { procedure, ...thresholds } = spec;
     if (checkSpec(thresholds) !== "randomized") {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
+import { checkInstructedSpec, instruct, instructedReport, yesEpsilon } from "../../static/js/instructed.js";
 import {
   MAX_EPSILON,
   SpecRefused,
@@ -13,9 +14,6 @@ import {
   checkSpec,
   crosswiseReport,
   cryptoSource,
-  instruct,
-  instructedReport,
-  yesEpsilon,
 } from "../../static/js/rr.js";
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8"));
@@ -83,8 +81,9 @@ describe("instructed specs", () => {
   for (const c of INSTRUCTED) {
     test(`${label(c)}: yes_epsilon, the check, the report`, () => {
       assert.ok(Math.abs(yesEpsilon(c.client_spec) - c.yes_epsilon) <= 1e-12);
-      assert.equal(checkAnySpec(c.client_spec), "instructed");
-      // A page that knows only checkSpec refuses it rather than randomizing.
+      assert.equal(checkInstructedSpec(c.client_spec), "instructed");
+      // The respondent page, which cannot show instructions, refuses it.
+      assert.throws(() => checkAnySpec(c.client_spec), SpecRefused);
       assert.throws(() => checkSpec(c.client_spec), SpecRefused);
     });
   }
@@ -106,7 +105,7 @@ describe("instructed specs", () => {
   test("a Yes protected less than the cap allows is refused", () => {
     const spec = structuredClone(INSTRUCTED[0].client_spec);
     spec.forced_yes = [Math.floor(spec.denominator * Math.exp(-MAX_EPSILON - 0.1)), spec.forced_yes[1]];
-    assert.throws(() => checkAnySpec(spec), SpecRefused);
+    assert.throws(() => checkInstructedSpec(spec), SpecRefused);
   });
 
   test("malformed specs are refused", () => {
@@ -117,7 +116,7 @@ describe("instructed specs", () => {
       { format: 2 },
     ]) {
       const spec = { ...structuredClone(INSTRUCTED[0].client_spec), ...change };
-      assert.throws(() => checkAnySpec(spec), SpecRefused, JSON.stringify(change));
+      assert.throws(() => checkInstructedSpec(spec), SpecRefused, JSON.stringify(change));
     }
   });
 
