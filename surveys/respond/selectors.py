@@ -154,12 +154,19 @@ def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]
         survey.questions.all(), respondent_questions(survey, language), strict=True
     ):
         design = question.get_design()
+        # Rows are true answers; a crosswise question's columns (the pairing
+        # it sends) differ from its true answers (the first statement's).
+        truths = (
+            question_wording(question, language)[1]
+            if isinstance(design, Crosswise)
+            else shown["options"]
+        )
         rows = [
             (
                 truth,
                 [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row],
             )
-            for truth, row in zip(shown["options"], design.matrix, strict=True)
+            for truth, row in zip(truths, design.matrix, strict=True)
         ]
         items.append(
             {

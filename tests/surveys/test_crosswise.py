@@ -113,3 +113,15 @@ def test_the_command_line_reanalyses_the_export_to_the_dashboards_numbers(
     output = cli(path, answers)
     (saved,) = exports.estimates_export(crosswise_survey)["questions"]
     assert assert_same(saved, output["questions"][0]["result"]) == 10
+
+
+def test_the_transparency_page_labels_truths_and_sent_pairings_apart(
+    client, crosswise_survey
+):
+    page = client.get(f"/s/{crosswise_survey.slug}/transparency/").content.decode()
+    assert "A question that pairs two statements is not randomized" in page
+    assert "your own choices never leave the page" not in page
+    exactly_one, both = crosswise_choices()
+    assert f"Sent “{both}”" in page
+    # Rows are the first statement's true answers.
+    assert '<th scope="row">Yes</th>' in page
