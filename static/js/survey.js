@@ -289,8 +289,9 @@ async function send(state) {
   }
   const body = await reply.json().catch(() => ({}));
   if (reply.ok) {
-    // From here on only the randomized reports stay: the receipt.
-    const plainIds = new Set(config.questions.filter((q) => q.plain).map((q) => q.id));
+    // From here on only the randomized reports stay: the receipt. A crosswise
+    // pairing is the respondent's own choice, so it goes with the plain ones.
+    const plainIds = new Set(config.questions.filter((q) => q.plain || q.crosswise).map((q) => q.id));
     const receipt = {
       key: state.key,
       answers: state.answers.filter((a) => !plainIds.has(a.question) && a.report !== null),

@@ -3,6 +3,7 @@ chosen, never randomized, and the page says so."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,7 +12,13 @@ from playwright.sync_api import expect
 from surveys.builder.services import question_create, survey_create, survey_publish
 from surveys.models import Answer, Survey
 from surveys.respond.selectors import crosswise_choices
-from tests.browser.helpers import page_path, radio, receipt_items, send_button
+from tests.browser.helpers import (
+    page_path,
+    radio,
+    receipt_items,
+    send_button,
+    storage_key,
+)
 
 STATEMENTS = (
     "A: I have taken something from work without permission. "
@@ -53,6 +60,10 @@ def test_the_pairing_is_sent_exactly_as_chosen(visit, crosswise_survey):
         assert receipt_items(page, "randomized") == []
         (post,) = respondent.posts
         assert [a["report"] for a in post.json()["answers"]] == [1]
+        # The kept receipt holds randomized reports only: not the pairing,
+        # which is the respondent's own choice.
+        kept = json.loads(respondent.storage()["local"][storage_key(survey)])
+        assert kept["answers"] == []
         respondent.assert_clean()
         respondent.close()
     assert Answer.objects.filter(question=question, report=1).count() == SENDS
