@@ -53,9 +53,9 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
-# Brent's bounded search stops when the bracket is this narrow (in the
-# parameter of an edge, which runs over [0, 1]).
-SEARCH_TOLERANCE = 1e-12
+# The search along a segment (its parameter runs over [0, 1]) stops when a
+# Newton step moves less than this, or the bracket is narrower than a few ulps.
+STEP_TOLERANCE = 1e-15
 # Root-finding for interval ends, in the parameter's own units.
 ROOT_TOLERANCE = 1e-10
 Shares = tuple[float, float]
@@ -198,7 +198,7 @@ def _best_on_segment(
                 high = best
             step = best - slope / curvature if curvature < 0 else math.nan
             following = step if low < step < high else (low + high) / 2
-            if abs(following - best) <= SEARCH_TOLERANCE * 1e-3 or high - low <= 1e-16:
+            if abs(following - best) <= STEP_TOLERANCE or high - low <= 1e-16:
                 best = following
                 break
             best = following
