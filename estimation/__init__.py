@@ -7,6 +7,7 @@ platform runs is the one anybody can run on exported data.
 from .bands import BANDS, Band, privacy_band
 from .designs import (
     DESIGNS,
+    Crosswise,
     Design,
     Direct,
     ForcedResponse,
@@ -36,6 +37,7 @@ __all__ = [
     "BANDS",
     "Band",
     "CI_METHODS",
+    "Crosswise",
     "DEFAULT_METHOD",
     "DESIGNS",
     "Design",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m estimation {estimate,regress,design,plan,golden}``.
+"""Command line: ``python -m estimation {estimate,regress,design,plan,golden,cheating}``.
 
 For researchers who analyse exported data, and for anyone who wants to check the
 platform's numbers. Output is JSON on stdout; errors go to stderr.
@@ -16,7 +16,8 @@ from typing import Any, TextIO
 from .designs import Design, design_from_dict, design_from_epsilon
 from .exported import UsageError, estimate_exported, read_rows
 from .exported_regression import regress_exported
-from .golden import golden_fixture
+from .golden import golden_fixture, instructed_fixture
+from .instructed import instructed_design_from_dict
 from .intervals import DEFAULT_METHOD, SHARE_METHODS, validate_level, validate_method
 from .planning import (
     detectable_prevalence,
@@ -208,8 +209,29 @@ def _command_plan(args: argparse.Namespace, stdin: TextIO) -> Any:
     }
 
 
+def _command_cheating(args: argparse.Namespace, stdin: TextIO) -> Any:
+    try:
+        spec = json.loads(args.design)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"--design must be JSON: {error}") from None
+    design = instructed_design_from_dict(spec)
+    result = design.estimate(args.counts, level=validate_level(args.level)).to_dict()
+    for parameter in result["parameters"]:
+        for key, value in parameter.items():
+            # t is undefined when nobody is a carrier: JSON null.
+            if isinstance(value, float) and math.isnan(value):
+                parameter[key] = None
+    return {
+        "design": design.to_dict(),
+        "p": list(design.p),
+        "yes_epsilon": design.yes_epsilon,
+        "counts": list(args.counts),
+        **result,
+    }
+
+
 def _command_golden(args: argparse.Namespace, stdin: TextIO) -> Any:
-    return golden_fixture()
+    return instructed_fixture() if args.instructed else golden_fixture()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -331,7 +353,40 @@ def _parser() -> argparse.ArgumentParser:
                 help="option index to plan for (default: least favourable)",
             )
 
+    cheating = commands.add_parser(
+        "cheating",
+        help="cheating detection or the stochastic lie detector from report counts",
+        description="Estimates, profile-likelihood intervals and the test of full "
+        "compliance from the counts of the reports 2 * group + answer.",
+    )
+    cheating.add_argument(
+        "--design",
+        required=True,
+        help='JSON, e.g. \'{"name": "cheating_detection", "p1": 0.3, "p2": 0.7}\' '
+        "or lie_detector",
+    )
+    cheating.add_argument(
+        "--counts",
+        required=True,
+        nargs=4,
+        type=int,
+        metavar=("NO_1", "YES_1", "NO_2", "YES_2"),
+        help="answers No and Yes in group 1, then in group 2",
+    )
+    cheating.add_argument(
+        "--level",
+        type=float,
+        default=DEFAULT_LEVEL,
+        help=f"confidence level (default {DEFAULT_LEVEL})",
+    )
+    cheating.set_defaults(run=_command_cheating)
+
     golden = commands.add_parser("golden", help="print the golden fixture of designs")
+    golden.add_argument(
+        "--instructed",
+        action="store_true",
+        help="the designs whose device instructs the respondent (cheating detection)",
+    )
     golden.set_defaults(run=_command_golden)
     return parser
 

@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .bands import promise
+from .bands import MODERATE_MAX, STRONG_MAX, promise
 from .words import ENGLISH, Translator, percent
 
 DENOMINATOR_BITS = 32
@@ -388,6 +388,68 @@ class Warner(Design):
 
 
 @dataclass(frozen=True, repr=False)
+class Crosswise(Warner):
+    """Crosswise model (Yu, Tian and Tang 2008): the respondent reads the
+    sensitive statement and an innocuous one that is true with known
+    probability ``p`` (say, a birthday month), and answers only whether both
+    are true or both false (report 1) or exactly one is true (report 0).
+
+    The device randomizes nothing: the respondent's own innocuous answer,
+    unknown to whoever reads the report, plays the coin. ``P(report 1 | Yes) =
+    p`` and ``P(report 1 | No) = 1 - p``, so the matrix, the estimates and the
+    epsilon are Warner's with the same ``p`` (on the same grid: ``p`` is a
+    researcher's statement about a population, accurate to far less than
+    2**-32). The client spec says ``"procedure": "crosswise"`` so that the
+    page sends the respondent's choice as it is.
+    """
+
+    name: ClassVar[str] = "crosswise"
+
+    @classmethod
+    def from_epsilon(cls, epsilon: float) -> Crosswise:
+        raise ValueError(
+            "crosswise is set by the innocuous statement's prevalence p, not by epsilon"
+        )
+
+    def client_spec(self) -> dict[str, Any]:
+        return {**super().client_spec(), "procedure": "crosswise"}
+
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        tr = translator
+        return tr.gettext(
+            "Your device does not randomize anything here: you say only whether "
+            "the two statements are both true or both false, or whether exactly "
+            "one of them is true, and that is what is sent. The second statement "
+            "is true for about %(share)s of people."
+        ) % {"share": percent(self.p, tr)}
+
+    def consequence(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        """The protection is the second answer being unknown; say exactly that."""
+        tr = translator
+        if self.epsilon <= STRONG_MAX:
+            strength = tr.gettext("nobody can tell from it which is true for you")
+        elif self.epsilon <= MODERATE_MAX:
+            strength = tr.gettext(
+                "what was sent leans towards one answer, but nobody can be sure "
+                "from it alone"
+            )
+        else:
+            strength = tr.gettext(
+                "what was sent points strongly towards one answer, though nobody "
+                "can be certain from it alone: the protection is weak"
+            )
+        return tr.gettext(
+            "As long as whoever sees your answer does not know whether the second "
+            "statement is true for you, %(strength)s. Someone who knows it can "
+            "work out your answer to the first."
+        ) % {"strength": strength}
+
+
+@dataclass(frozen=True, repr=False)
 class ForcedResponse(Design):
     """Boruch (1971): with probability ``p_truth`` report the truth, otherwise the
     forced answer ``r`` drawn with probability ``p_forced[r]``.
@@ -615,7 +677,8 @@ class Direct(Design):
 
 
 DESIGNS: dict[str, type[Design]] = {
-    cls.name: cls for cls in (Warner, ForcedResponse, UnrelatedQuestion, KaryRR, Direct)
+    cls.name: cls
+    for cls in (Warner, ForcedResponse, UnrelatedQuestion, KaryRR, Direct, Crosswise)
 }
 
 # Designs that can be built from a target epsilon, and how.

@@ -31,6 +31,7 @@ export function usedFields(kind, design, mode) {
   used.add("design_name");
   if (design === "krr") return used.add("epsilon");
   if (design === "unrelated_question") return new Set([...used, "p", "q"]);
+  if (design === "crosswise") return used.add("p");
   used.add("mode");
   if (mode === "epsilon") return used.add("epsilon");
   if (design === "warner") return used.add("p");

@@ -260,6 +260,11 @@ export function isPlain(spec) {
  *   answer, or is malformed
  */
 export function checkSpec(spec) {
+  // A spec with a procedure is not one to randomize with: a page that knew
+  // only this function would otherwise draw noise over a crosswise answer.
+  if (spec?.procedure !== undefined) {
+    throw new SpecRefused(`the page cannot run the procedure ${show(spec.procedure)}`);
+  }
   let epsilon;
   try {
     if (isPlain(spec)) return "plain";
@@ -275,4 +280,45 @@ export function checkSpec(spec) {
     );
   }
   return "randomized";
+}
+
+// -- crosswise: the respondent, not the device, produces the report ---------
+//
+// The respondent says whether two statements are both true or both false
+// (report 1) or exactly one is true (report 0); the page sends that choice as
+// it is and draws nothing. The spec carries Warner's thresholds with the
+// innocuous prevalence, so the same epsilon cap applies. Instructed designs
+// (cheating detection) live in instructed.js.
+
+/**
+ * The crosswise report from the two answers it pairs (the coding the
+ * estimator assumes; the page never learns either answer).
+ *
+ * @param {0 | 1} sensitive
+ * @param {0 | 1} innocuous
+ * @returns {0 | 1}
+ */
+export function crosswiseReport(sensitive, innocuous) {
+  for (const value of [sensitive, innocuous]) {
+    if (value !== 0 && value !== 1) throw new RangeError(`answers must be 0 or 1, got ${show(value)}`);
+  }
+  return sensitive === innocuous ? 1 : 0;
+}
+
+/**
+ * checkSpec for specs without a procedure, and the same cap for crosswise.
+ *
+ * @param {object} spec a client spec
+ * @returns {"plain" | "randomized" | "crosswise"}
+ * @throws {SpecRefused} for any other procedure, or as checkSpec does
+ */
+export function checkAnySpec(spec) {
+  if (spec?.procedure === "crosswise") {
+    const { procedure, ...thresholds } = spec;
+    if (checkSpec(thresholds) !== "randomized") {
+      throw new SpecRefused("the page sent an unreadable design (crosswise)");
+    }
+    return procedure;
+  }
+  return checkSpec(spec);
 }

@@ -7,7 +7,7 @@
 // away by answering again. Once the server confirms, the browser keeps only the
 // randomized reports (the receipt), and only until it expires or the
 // respondent removes it.
-import { SpecRefused, checkSpec, newRespondentKey, randomize } from "./rr.js";
+import { SpecRefused, checkAnySpec, newRespondentKey, randomize } from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -123,12 +123,16 @@ function checkQuestions() {
   config.questions.forEach((question, index) => {
     let kind;
     try {
-      kind = checkSpec(question.spec);
+      // Instructed designs (cheating detection) are refused: this page has
+      // no step that shows the device's instruction before the answer.
+      kind = checkAnySpec(question.spec);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
     }
     question.plain = kind === "plain";
+    // Crosswise: the respondent's pairing is the report, sent as chosen.
+    question.crosswise = kind === "crosswise";
     if (question.plain && question.sensitive) markPlain(question);
   });
 }
@@ -224,7 +228,7 @@ function showReceipt(answers, { kept }) {
     const question = config.questions.find((q) => q.id === answer.question);
     if (!question) continue;
     // A missing answer was sent as it is: listed with those sent as answered.
-    const asIs = question.plain || answer.report === null;
+    const asIs = question.plain || question.crosswise || answer.report === null;
     (asIs ? plain : randomized).push(receiptItem(question, answer));
   }
   fillList("receipt-randomized", randomized);
@@ -285,8 +289,9 @@ async function send(state) {
   }
   const body = await reply.json().catch(() => ({}));
   if (reply.ok) {
-    // From here on only the randomized reports stay: the receipt.
-    const plainIds = new Set(config.questions.filter((q) => q.plain).map((q) => q.id));
+    // From here on only the randomized reports stay: the receipt. A crosswise
+    // pairing is the respondent's own choice, so it goes with the plain ones.
+    const plainIds = new Set(config.questions.filter((q) => q.plain || q.crosswise).map((q) => q.id));
     const receipt = {
       key: state.key,
       answers: state.answers.filter((a) => !plainIds.has(a.question) && a.report !== null),
@@ -338,7 +343,9 @@ function onSend() {
     report:
       truths[q.id] === null || truths[q.id] === NO_ANSWER
         ? null
-        : randomize(truths[q.id], q.spec),
+        : q.crosswise
+          ? truths[q.id]
+          : randomize(truths[q.id], q.spec),
     spec_version: q.spec_version,
   }));
   forgetTruths();

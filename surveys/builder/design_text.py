@@ -15,6 +15,7 @@ from django.conf import settings
 from django.utils import translation
 
 from estimation import (
+    Crosswise,
     Design,
     Direct,
     ForcedResponse,
@@ -77,6 +78,15 @@ def _krr_sentence(design: KaryRR) -> str:
 
 def design_sentence(design: Design, labels: Sequence[str]) -> str:
     """What the respondents' browsers do, as shares of respondents."""
+    if isinstance(design, Crosswise):
+        return (
+            "Nothing is randomized: each respondent says whether the sensitive "
+            "statement and a second statement, true for "
+            f"{percent(design.p)} of people, are both true or both false, or "
+            "exactly one is true, and that is sent. The answer is protected only "
+            "while nobody who sees it knows the respondent's answer to the second "
+            "statement; put both statements in the question text."
+        )
     if isinstance(design, Warner):
         keep = float(design.matrix[0, 0])
         return (

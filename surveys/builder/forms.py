@@ -26,6 +26,7 @@ DESIGN_CHOICES = [
     ("forced_response", "Forced response"),
     ("unrelated_question", "Unrelated question"),
     ("krr", "k-ary randomized response"),
+    ("crosswise", "Crosswise (two statements, no device randomness)"),
 ]
 MODE_CHOICES = [
     ("probabilities", "The design's own probabilities"),
@@ -253,8 +254,8 @@ class DesignForm(forms.Form):
         initial="warner",
         label="Design",
         help_text=(
-            "Yes/no: Warner, forced response or unrelated question. Multiple "
-            "choice: k-ary randomized response or forced response."
+            "Yes/no: Warner, forced response, unrelated question or crosswise. "
+            "Multiple choice: k-ary randomized response or forced response."
         ),
     )
     mode = forms.ChoiceField(
@@ -286,7 +287,8 @@ class DesignForm(forms.Form):
         widget=_number_input(),
         help_text=(
             "Warner: the chance the true answer is sent (not 0.5). Unrelated "
-            "question: the chance of answering the sensitive question."
+            "question: the chance of answering the sensitive question. Crosswise: "
+            "the share of people for whom the second statement is true (not 0.5)."
         ),
     )
     q = forms.FloatField(
@@ -376,6 +378,13 @@ class DesignForm(forms.Form):
         if name not in DESIGNS_FOR_KIND[Question.Kind(kind)]:
             return {"name": name}  # question_design names the designs allowed
         by_epsilon = self.cleaned_data.get("mode") == "epsilon"
+        if by_epsilon and name == "crosswise":
+            raise ValidationError(
+                {
+                    "mode": "Crosswise is set by p, the share of people for whom "
+                    "the second statement is true, not by epsilon."
+                }
+            )
         if name == "krr" or (by_epsilon and name != "unrelated_question"):
             epsilon = self._require("epsilon", "epsilon, the privacy level")
             return {"name": name, "k": k, "epsilon": epsilon}
@@ -386,7 +395,7 @@ class DesignForm(forms.Form):
                     "p and q, not by epsilon."
                 }
             )
-        if name == "warner":
+        if name in ("warner", "crosswise"):
             return {"name": name, "p": self._require("p", "p")}
         if name == "unrelated_question":
             return {

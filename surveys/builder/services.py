@@ -30,7 +30,12 @@ from surveys.team.audit import Action, audit_record
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]
 DESIGNS_FOR_KIND = {
-    Question.Kind.YES_NO: ("warner", "forced_response", "unrelated_question"),
+    Question.Kind.YES_NO: (
+        "warner",
+        "forced_response",
+        "unrelated_question",
+        "crosswise",
+    ),
     Question.Kind.MULTIPLE_CHOICE: ("krr", "forced_response"),
     Question.Kind.DIRECT: ("direct",),
 }

@@ -10,7 +10,13 @@ from typing import Any
 from django.http import Http404
 from django.utils.translation import gettext
 
-from estimation import Design, privacy_band, survey_epsilon, what_an_observer_learns
+from estimation import (
+    Crosswise,
+    Design,
+    privacy_band,
+    survey_epsilon,
+    what_an_observer_learns,
+)
 from estimation.words import Translator, format_epsilon, percent
 from surveys.languages import question_wording, respondent_languages
 from surveys.models import Survey
@@ -55,6 +61,10 @@ def respondent_questions(
     for question in survey.questions.all():
         text, options = question_wording(question, language or survey.language)
         design = question.get_design()
+        if isinstance(design, Crosswise):
+            # The respondent answers the pairing, not the statement: its
+            # codes are the report's (1 both or neither, 0 exactly one).
+            options = crosswise_choices()
         spec = question.spec or design.client_spec()
         band = privacy_band(design.epsilon)
         items.append(
@@ -83,8 +93,22 @@ def respondent_questions(
     return items
 
 
+def crosswise_choices() -> list[str]:
+    """The two answers of a crosswise question, in the order of their codes."""
+    return [
+        gettext("Exactly one of the two statements is true"),
+        gettext("Both statements are true, or both are false"),
+    ]
+
+
 def receipt_note(design: Design, tr: Translator) -> str:
     """The line beside a sent answer on the receipt, from the exact matrix."""
+    if isinstance(design, Crosswise):
+        return gettext(
+            "Sent as you chose it: nothing was randomized. Only whether the two "
+            "statements are both true or both false, or exactly one is true, "
+            "was sent."
+        )
     if not design.randomized:
         return gettext("Asked plainly: sent exactly as you answered.")
     kept = design.matrix.diagonal()
@@ -111,6 +135,7 @@ def whole_response(designs: list[Design]) -> dict[str, Any] | None:
     plain = sum(1 for design in designs if not design.randomized)
     band = privacy_band(total)
     return {
+        "crosswise": sum(1 for design in designs if isinstance(design, Crosswise)),
         "epsilon": total if math.isfinite(total) else None,
         "epsilon_text": format_epsilon(total, tr),
         "band": band.key,
@@ -129,12 +154,19 @@ def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]
         survey.questions.all(), respondent_questions(survey, language), strict=True
     ):
         design = question.get_design()
+        # Rows are true answers; a crosswise question's columns (the pairing
+        # it sends) differ from its true answers (the first statement's).
+        truths = (
+            question_wording(question, language)[1]
+            if isinstance(design, Crosswise)
+            else shown["options"]
+        )
         rows = [
             (
                 truth,
                 [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row],
             )
-            for truth, row in zip(shown["options"], design.matrix, strict=True)
+            for truth, row in zip(truths, design.matrix, strict=True)
         ]
         items.append(
             {

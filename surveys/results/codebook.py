@@ -95,6 +95,9 @@ def _r_packages(design: Design) -> dict[str, Any] | None:
             "rr": {"design": "mirrored", "p": p},
             "RRreg": {"model": "Warner", "p": p},
         }
+    if design.name == "crosswise":
+        # Report 1 is "both or neither", RRreg's coding; rr has no crosswise.
+        return {"RRreg": {"model": "Crosswise", "p": float(m[1][1])}}
     if design.name == "forced_response":
         return {
             "rr": {"design": "forced-known", "p": truth, "p0": no, "p1": yes},

@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from estimation import DEFAULT_METHOD, ForcedResponse, KaryRR, Warner, estimate_question
+from estimation import (
+    DEFAULT_METHOD,
+    Crosswise,
+    ForcedResponse,
+    KaryRR,
+    Warner,
+    estimate_question,
+)
 from estimation.intervals import prevalence_interval
 
 LEVEL = 0.95
@@ -19,6 +26,7 @@ GRID = np.unique(np.r_[np.linspace(0.0, 1.0, 401), 0.01, 0.02])
 CASES = {
     "warner p=0.75": (Warner(p=0.75), 1),
     "warner p=0.85": (Warner(p=0.85), 1),
+    "crosswise p=1/4": (Crosswise(p=0.25), 1),
     "coin forced response": (ForcedResponse(p_truth=0.5, p_forced=(0.25, 0.25)), 1),
     "krr k=3 eps=1": (KaryRR(k=3, epsilon=1.0), 0),
     "krr k=3 eps=2": (KaryRR(k=3, epsilon=2.0), 0),

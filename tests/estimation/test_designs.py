@@ -16,7 +16,7 @@ from estimation import (
     design_from_epsilon,
     survey_epsilon,
 )
-from estimation.designs import DENOMINATOR, MAX_EPSILON
+from estimation.designs import DENOMINATOR, MAX_EPSILON, Crosswise
 
 # One step of the browser's integer grid moves a probability by 2**-32; the
 # epsilon of rounded numbers can differ from the target by a few such steps
@@ -189,6 +189,7 @@ def test_every_registered_design_describes_itself_in_plain_words(name):
         "unrelated_question": UnrelatedQuestion(0.7, 0.3),
         "krr": KaryRR(k=4, epsilon=1.0),
         "direct": Direct(k=3),
+        "crosswise": Crosswise(p=0.25),
     }[name]
     text = design.describe()
     assert text.endswith(".")

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from estimation import (
     CI_METHODS,
+    Crosswise,
     Direct,
     ForcedResponse,
     KaryRR,
@@ -78,7 +79,15 @@ def direct(draw):
     return Direct(k=draw(st.integers(2, 20)))
 
 
-designs = st.one_of(warner(), forced_response(), unrelated_question(), krr(), direct())
+@st.composite
+def crosswise(draw):
+    p = draw(probabilities.filter(lambda p: abs(p - 0.5) >= 1e-3))
+    return Crosswise(p=p)
+
+
+designs = st.one_of(
+    warner(), forced_response(), unrelated_question(), krr(), direct(), crosswise()
+)
 
 
 def counts_for(k):

@@ -1,0 +1,93 @@
+// Cheating detection and the stochastic lie detector: the device draws a group
+// and an instruction ("answer Yes" or "answer truthfully"), the page shows the
+// instruction, the respondent answers, and only 2 * group + answer is sent
+// (estimation/instructed.py mirrors this). The instruction is never stored or
+// sent: with the answer it would give away every compliant respondent told to
+// answer truthfully. The draws do not depend on the true answer, so the cap
+// applies to what a Yes reveals, yes_epsilon = max_g ln(1 / f_g); a compliant
+// No is only ever given by someone whose answer is No, as the page says.
+import { MAX_EPSILON, SpecRefused, cryptoSource, uniformBelow } from "./rr.js";
+
+const SPEC_FORMAT = 1;
+const EPSILON_SLACK = 1e-9;
+let sharedSource = null;
+const defaultSource = () => (sharedSource ??= cryptoSource())();
+
+function malformed(problem) {
+  return new TypeError(`malformed client spec: ${problem}`);
+}
+
+function checkShape(spec) {
+  const { denominator: d, group_threshold: g, forced_yes: f } = spec ?? {};
+  if (spec?.procedure !== "instructed") throw malformed("procedure must be instructed");
+  if (spec.format !== SPEC_FORMAT) throw malformed(`format must be ${SPEC_FORMAT}`);
+  if (!Number.isInteger(d) || d < 1 || d > 2 ** 32) throw malformed("denominator must be 1 to 2**32");
+  if (!Number.isInteger(g) || g < 1 || g >= d) throw malformed("group_threshold must be inside (0, denominator)");
+  if (!Array.isArray(f) || f.length !== 2 || !f.every((c) => Number.isInteger(c) && c >= 1 && c < d)) {
+    throw malformed("forced_yes must be two integers inside (0, denominator)");
+  }
+  if (f[0] === f[1]) throw malformed("forced_yes must differ between the groups");
+}
+
+/**
+ * What a Yes reveals at most: ln(1 / f) for the least likely "answer Yes".
+ *
+ * @param {object} spec a client spec with procedure "instructed"
+ * @returns {number}
+ */
+export function yesEpsilon(spec) {
+  checkShape(spec);
+  return Math.max(...spec.forced_yes.map((c) => Math.log(spec.denominator / c)));
+}
+
+/**
+ * Checks an instructed spec before anything is drawn with it.
+ *
+ * @param {object} spec
+ * @returns {"instructed"}
+ * @throws {SpecRefused} when malformed or when a Yes is protected less than MAX_EPSILON
+ */
+export function checkInstructedSpec(spec) {
+  let epsilon;
+  try {
+    epsilon = yesEpsilon(spec);
+  } catch (error) {
+    throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
+  }
+  if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
+    throw new SpecRefused(
+      `its design would protect a Yes less than this page allows ` +
+        `(epsilon ${epsilon.toFixed(2)}, above the limit of ${MAX_EPSILON})`,
+    );
+  }
+  return "instructed";
+}
+
+/**
+ * The group and the instruction: group 0 when u < group_threshold, then
+ * "answer Yes" when v < forced_yes[group], u and v independent uniform draws.
+ *
+ * @param {object} spec a client spec with procedure "instructed"
+ * @param {() => number} [source] uniform 32-bit integers; crypto by default
+ * @returns {{group: 0 | 1, sayYes: boolean}}
+ */
+export function instruct(spec, source = defaultSource) {
+  checkShape(spec);
+  const group = uniformBelow(spec.denominator, source) < spec.group_threshold ? 0 : 1;
+  const sayYes = uniformBelow(spec.denominator, source) < spec.forced_yes[group];
+  return { group, sayYes };
+}
+
+/**
+ * The one number sent: 2 * group + answer (0 No, 1 Yes).
+ *
+ * @param {0 | 1} group
+ * @param {0 | 1} answer
+ * @returns {number}
+ */
+export function instructedReport(group, answer) {
+  for (const value of [group, answer]) {
+    if (value !== 0 && value !== 1) throw new RangeError(`group and answer must be 0 or 1, got ${value}`);
+  }
+  return 2 * group + answer;
+}
