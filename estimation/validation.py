@@ -276,7 +276,7 @@ def common_prevalence(
             where=report_share > 0,
         )
         expected = direct_counts + pi * (matrix @ ratio)
-        updated = expected / total
+        updated: FloatArray = expected / total
         if np.max(np.abs(updated - pi)) < EM_TOLERANCE:
             return updated
         pi = updated
