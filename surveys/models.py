@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
-from estimation.validation import MAX_DIRECT_PERCENT, code_count
+from estimation.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
 
 
 class FrozenDesignError(Exception):
@@ -255,6 +255,16 @@ class Question(models.Model):
 
     def get_design(self) -> Design:
         return design_from_dict(self.design)
+
+    def client_spec(self) -> dict[str, Any]:
+        """What the browser asks with, and what publishing freezes: the
+        design's client spec and, with a validation arm, ``direct_arm``, so
+        the answers' spec version covers the share asked directly too."""
+        spec = self.get_design().client_spec()
+        arm = arm_spec(self.direct_percent) if self.has_direct_arm else None
+        if arm is not None:
+            spec["direct_arm"] = arm
+        return spec
 
     @property
     def has_direct_arm(self) -> bool:

@@ -23,7 +23,7 @@ from estimation import Design, design_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
-from surveys.builder.validation_arm import direct_arm_percent, question_spec
+from surveys.builder.validation_arm import direct_arm_percent
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
@@ -294,7 +294,7 @@ def survey_publish(*, survey: Survey, actor: Any = None) -> Survey:
     if untranslated:
         raise IncompleteTranslationError(" ".join(untranslated))
     for question in questions:
-        spec = question_spec(question)
+        spec = question.client_spec()
         question.spec, question.spec_version = spec, spec_digest(spec)
         question.save(update_fields=["spec", "spec_version"])
     survey.status, survey.published_at = Survey.Status.OPEN, timezone.now()

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from estimation.validation import MAX_DIRECT_PERCENT, arm_spec
+from estimation.validation import MAX_DIRECT_PERCENT
 from surveys.models import Question
 
 
@@ -38,14 +38,3 @@ def direct_arm_percent(kind: str, percent: Any) -> int:
             }
         )
     return percent
-
-
-def question_spec(question: Question) -> dict[str, Any]:
-    """The spec frozen at publication: the design's client spec and, with a
-    validation arm, ``direct_arm``, so the answers' spec version covers the
-    share asked directly too."""
-    spec = question.get_design().client_spec()
-    arm = arm_spec(question.direct_percent) if question.has_direct_arm else None
-    if arm is not None:
-        spec["direct_arm"] = arm
-    return spec

@@ -55,7 +55,7 @@ def respondent_questions(
     for question in survey.questions.all():
         text, options = question_wording(question, language or survey.language)
         design = question.get_design()
-        spec = question.spec or design.client_spec()
+        spec = question.spec or question.client_spec()
         band = privacy_band(design.epsilon)
         items.append(
             {

@@ -138,7 +138,7 @@ def question_entry(
         "epsilon": design.epsilon if private else None,
         "privacy": "epsilon-LDP" if private else "not private (asked plainly)",
         "spec_version": question.spec_version,
-        "client_spec": question.spec or design.client_spec(),
+        "client_spec": question.spec or question.client_spec(),
         "description": design.describe(labels=question.options),
         "r_packages": _r_packages(design),
         "translations": _translations(question),

@@ -113,7 +113,7 @@ def test_either_arm_without_answers_is_refused():
         compare_arms([10, 10], [0, 0], Warner(p=0.75))
     with pytest.raises(ValueError, match="direct counts"):
         compare_arms([10, 10], [1, 2, 3], Warner(p=0.75))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="No responses"):
         compare_arms([0, 0], [3, 2], Warner(p=0.75))
 
 
