@@ -256,7 +256,8 @@ def test_the_dashboard_compares_the_arms_and_counts_direct_answers_as_answered(
     )
     assert arm.comparison == expected
     assert arm.n_direct + arm.n_randomized == 300
-    assert result.answered.n == 300 and result.answered.missing == 0
+    assert result.answered.n == 300
+    assert result.answered.missing == 0
 
 
 def test_the_results_page_shows_the_comparison_panel(as_owner, owner):
