@@ -203,7 +203,7 @@ function markDirect(question) {
   const label = document.createElement("strong");
   label.textContent = words.directLabel;
   how.append(label, " ", words.directText);
-  how.className = "protection plain direct-arm";
+  how.classList.add("plain", "direct-arm");
   question.receipt_note = words.directReceipt;
 }
 
