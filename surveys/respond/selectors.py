@@ -65,6 +65,10 @@ def respondent_questions(
                 "options": options,
                 "optional": question.optional,
                 "sensitive": design.randomized,
+                # A validation arm's share asked directly; 0 without one.
+                "direct_percent": question.direct_percent
+                if question.has_direct_arm
+                else 0,
                 "epsilon": design.epsilon if design.private else None,
                 "epsilon_text": format_epsilon(design.epsilon, tr),
                 "band": band.key,

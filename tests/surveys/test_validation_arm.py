@@ -308,3 +308,20 @@ def test_the_cli_reproduces_the_dashboards_comparison_from_the_export(owner, tmp
         assert mine["validation"][name] == pytest.approx(value, abs=1e-9, rel=0), name
         compared += len(value) if isinstance(value, list) else 1
     assert compared == 24
+
+
+def test_the_transparency_page_states_the_share_asked_directly(client, owner):
+    survey = build(owner, 25)
+    page = client.get(f"/s/{survey.slug}/transparency/").content.decode()
+    assert "with probability 25%, to ask this question directly" in page
+    assert "direct_below&quot;: 25" in page
+
+
+def test_the_respondent_page_says_before_any_answer_that_some_are_asked_directly(
+    client, owner
+):
+    with_arm = client.get(f"/s/{build(owner, 25).slug}/").content.decode()
+    assert 'id="direct-arm-intro"' in with_arm
+    assert "if it chooses you, that question says so before you answer" in with_arm
+    without = client.get(f"/s/{build(owner, 0).slug}/").content.decode()
+    assert "direct-arm-intro" not in without
