@@ -325,3 +325,32 @@ def test_the_respondent_page_says_before_any_answer_that_some_are_asked_directly
     assert "if it chooses you, that question says so before you answer" in with_arm
     without = client.get(f"/s/{build(owner, 0).slug}/").content.decode()
     assert "direct-arm-intro" not in without
+
+
+def test_the_api_sets_the_share_and_refuses_it_on_a_direct_question(owner):
+    from tests.api.conftest import token_client
+
+    api = token_client(owner)
+    survey = survey_create(owner=owner, title="By API", introduction="")
+    url = f"/api/v1/surveys/{survey.pk}/questions/"
+    made = api.post(
+        url,
+        {"text": "X?", "kind": "yes_no", "design": WARNER, "direct_percent": 20},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert made.json()["direct_percent"] == 20
+    assert made.json()["client_spec"]["direct_arm"]["direct_below"] == 20
+    refused = api.post(
+        url,
+        {
+            "text": "Age?",
+            "kind": "direct",
+            "options": AGE,
+            "design": {"name": "direct", "k": 2},
+            "direct_percent": 20,
+        },
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "direct_percent" in json.dumps(refused.json())
