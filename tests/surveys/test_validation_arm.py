@@ -354,3 +354,28 @@ def test_the_api_sets_the_share_and_refuses_it_on_a_direct_question(owner):
     )
     assert refused.status_code == 400
     assert "direct_percent" in json.dumps(refused.json())
+
+
+@pytest.mark.parametrize("file_format", ["sav", "dta"])
+def test_the_stat_files_label_direct_answers_as_asked_directly(
+    owner, tmp_path, file_format
+):
+    import pyreadstat
+
+    from surveys.results import stat_files
+
+    survey = build(owner)
+    simulate(survey, 60, seed=10)
+    path = tmp_path / f"answers.{file_format}"
+    write = {"sav": stat_files.answers_sav, "dta": stat_files.answers_dta}
+    path.write_bytes(b"".join(write[file_format](survey)))
+    read = {"sav": pyreadstat.read_sav, "dta": pyreadstat.read_dta}
+    frame, meta = read[file_format](path)
+    assert meta.variable_value_labels["q1"] == {
+        0: "No",
+        1: "Yes",
+        2: "No (asked directly)",
+        3: "Yes (asked directly)",
+    }
+    assert set(frame["q1"].astype(int)) <= {0, 1, 2, 3}
+    assert (frame["q1"] >= 2).any()
