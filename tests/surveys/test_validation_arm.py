@@ -379,3 +379,14 @@ def test_the_stat_files_label_direct_answers_as_asked_directly(
     }
     assert set(frame["q1"].astype(int)) <= {0, 1, 2, 3}
     assert (frame["q1"] >= 2).any()
+
+
+def test_the_bundles_r_script_fits_the_randomized_reports_only(owner):
+    from surveys.results.bundle_scripts import r_script
+
+    survey = build(owner)
+    simulate(survey, 40, seed=11)
+    run(survey)
+    script = r_script(exports.codebook(survey), exports.estimates_export(survey))
+    assert "q1 <- answers$q1[!is.na(answers$q1) & answers$q1 < 2]" in script
+    assert "q2 <- answers$q2[!is.na(answers$q2)]" in script
