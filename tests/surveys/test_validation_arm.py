@@ -390,3 +390,12 @@ def test_the_bundles_r_script_fits_the_randomized_reports_only(owner):
     script = r_script(exports.codebook(survey), exports.estimates_export(survey))
     assert "q1 <- answers$q1[!is.na(answers$q1) & answers$q1 < 2]" in script
     assert "q2 <- answers$q2[!is.na(answers$q2)]" in script
+
+
+def test_the_survey_and_codebook_pages_show_the_arm(as_owner, owner):
+    survey = build(owner, 30)
+    detail = as_owner.get(f"/surveys/{survey.pk}/").content.decode()
+    assert "Validation arm: 30% asked directly" in detail
+    book = as_owner.get(f"/surveys/{survey.pk}/export/codebook/")
+    assert book.status_code == 200
+    assert "2 = No, 3 = Yes (direct answers, not randomized)" in book.content.decode()
