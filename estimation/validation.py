@@ -99,6 +99,16 @@ def arm_spec(direct_percent: int) -> dict[str, Any] | None:
     }
 
 
+def assign_arm(arm: Mapping[str, Any] | None, u: int) -> str:
+    """The browser's rule (``assignArm`` in static/js/rr.js) for a uniform
+    draw ``u`` in ``[0, denominator)``: ``"direct"`` below ``direct_below``."""
+    if arm is None:
+        return "randomized"
+    if not 0 <= u < arm["denominator"]:
+        raise ValueError(f"u must be from 0 to {arm['denominator'] - 1}, got {u!r}")
+    return "direct" if u < arm["direct_below"] else "randomized"
+
+
 def direct_code(option: int, k: int) -> int:
     """The stored code of a direct answer ``option`` to a question of ``k`` options."""
     if not 0 <= option < k:
@@ -300,6 +310,7 @@ __all__ = [
     "ArmComparison",
     "arm_of_code",
     "arm_spec",
+    "assign_arm",
     "code_count",
     "common_prevalence",
     "compare_arms",

@@ -15,6 +15,7 @@ from estimation.simulate import simulate_counts
 from estimation.validation import (
     arm_of_code,
     arm_spec,
+    assign_arm,
     code_count,
     common_prevalence,
     compare_arms,
@@ -42,6 +43,18 @@ def test_the_share_is_a_whole_percentage_up_to_half():
 def test_the_arm_spec_is_exact_integers_and_absent_without_an_arm():
     assert arm_spec(0) is None
     assert arm_spec(25) == {"format": 1, "denominator": 100, "direct_below": 25}
+
+
+@pytest.mark.parametrize("percent", [1, 10, 30, 50])
+def test_the_python_mirror_asks_exactly_the_share_directly(percent):
+    """Every draw of the browser's grid once: exactly ``percent`` are direct."""
+    spec = arm_spec(percent)
+    arms = [assign_arm(spec, u) for u in range(spec["denominator"])]
+    assert arms.count("direct") == percent
+    assert arms[:percent] == ["direct"] * percent
+    assert assign_arm(None, 0) == "randomized"
+    with pytest.raises(ValueError, match="u must be"):
+        assign_arm(spec, 100)
 
 
 def test_direct_answers_take_the_codes_after_the_reports():
@@ -113,7 +126,7 @@ def test_either_arm_without_answers_is_refused():
         compare_arms([10, 10], [0, 0], Warner(p=0.75))
     with pytest.raises(ValueError, match="direct counts"):
         compare_arms([10, 10], [1, 2, 3], Warner(p=0.75))
-    with pytest.raises(ValueError, match="No responses"):
+    with pytest.raises(ValueError, match="(?i)no responses"):
         compare_arms([0, 0], [3, 2], Warner(p=0.75))
 
 
