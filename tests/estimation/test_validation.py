@@ -151,7 +151,7 @@ def test_the_common_distribution_is_the_joint_maximum(design, randomized, direct
         minus_loglik,
         np.zeros(design.k),
         method="Nelder-Mead",
-        options={"xatol": 1e-12, "fatol": 1e-14, "maxiter": 40_000},
+        options={"xatol": 1e-10, "fatol": 1e-13, "maxiter": 4_000},
     )
     em = common_prevalence(r, d, design)
     assert em.sum() == pytest.approx(1.0, abs=1e-12)
