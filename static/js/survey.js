@@ -493,13 +493,15 @@ function start() {
     if (stored.next) continueTo(stored.next);
     return;
   }
-  if (!stored) assignArms();
   if (!config.preview && !stored && accessCredential() === null) {
     // Told now, not after answering: this page cannot be answered without
     // the invitation or the panel's id.
     refuseAccess();
     return;
   }
+  // Before consent and before any question shows: each question says which
+  // way it is asked before it can be answered.
+  if (!stored) assignArms();
   if (config.consent && !stored) {
     wireConsent();
     return;
