@@ -446,7 +446,8 @@ class QuestionForm(DesignForm):
             "the direct answers with the randomized estimate, to show how much "
             f"asking directly changes what people say. 0 for none; at most "
             f"{MAX_DIRECT_PERCENT}. Their answers do not count in the randomized "
-            "estimate, which uses fewer respondents."
+            "estimate, which uses fewer respondents: at 30% its interval is about "
+            "1.2 times as wide (1 / √0.7), at 50% about 1.4 times."
         ),
     )
     field_order = ["text"]
