@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from .designs import Design, design_from_dict
 from .results import estimate_question
+from .validation import code_count, compare_arms, validate_direct_percent
 
 CODEBOOK_FORMATS = (1,)
 NO_ANSWER = "No answer"
@@ -42,6 +43,13 @@ class Column:
     design: Design
     sensitive: bool
     optional: bool = False
+    # A validation arm (estimation/validation.py): codes k..2k-1 are direct
+    # answers; 0 without one.
+    direct_percent: int = 0
+
+    @property
+    def code_count(self) -> int:
+        return code_count(self.design.k, self.direct_percent)
 
     @property
     def group_labels(self) -> tuple[str, ...]:
@@ -84,6 +92,10 @@ def read_codebook(data: Any) -> list[Column]:
                 f"{where} ({entry['column']}) has {len(labels)} options but its "
                 f"design has {design.k}"
             )
+        try:
+            direct_percent = validate_direct_percent(entry.get("direct_percent", 0))
+        except ValueError as error:
+            raise UsageError(f"{where} ({entry['column']}): {error}") from error
         columns.append(
             Column(
                 name=entry["column"],
@@ -93,6 +105,7 @@ def read_codebook(data: Any) -> list[Column]:
                 design=design,
                 sensitive=bool(entry.get("sensitive", design.randomized)),
                 optional=entry.get("optional") is True,
+                direct_percent=direct_percent,
             )
         )
     names = [c.name for c in columns]
@@ -162,11 +175,11 @@ def code_of(value: Any, column: Column, where: str) -> int | None:
     if (
         isinstance(code, bool)
         or not isinstance(code, int)
-        or not 0 <= code < column.design.k
+        or not 0 <= code < column.code_count
     ):
         raise UsageError(
             f"{where}, column {column.name}: {value!r} is not an option code "
-            f"(a whole number from 0 to {column.design.k - 1})"
+            f"(a whole number from 0 to {column.code_count - 1})"
         )
     return code
 
@@ -177,7 +190,7 @@ def tally(
     """Count every column's reports, overall and within each direct answer."""
     direct = [c for c in columns if not c.sensitive]
     result = Tally(
-        counts={c.name: [0] * c.design.k for c in columns},
+        counts={c.name: [0] * c.code_count for c in columns},
         tables={
             (c.name, g.name): [[0] * c.design.k for _ in g.group_labels]
             for c in columns
@@ -201,7 +214,8 @@ def tally(
             if code is None:
                 continue
             result.counts[column.name][code] += 1
-            if column.sensitive:
+            # A direct answer (a validation arm's) is in no randomized table.
+            if column.sensitive and code < column.design.k:
                 for group in direct:
                     level = codes[group.name]
                     if level is None and group.optional:
@@ -219,6 +233,28 @@ def _estimate(
     return estimate_question(
         counts, column.design, level=level, ci_method=ci_method, labels=column.labels
     ).to_dict()
+
+
+def _validation(
+    by_code: list[int], column: Column, level: float, ci_method: str
+) -> dict[str, Any]:
+    """A validation arm's direct answers and their comparison with the
+    randomized estimate, as the dashboard shows them; nothing without an arm."""
+    if not column.direct_percent:
+        return {}
+    k = column.design.k
+    randomized, direct = by_code[:k], by_code[k:]
+    both = sum(randomized) > 0 and sum(direct) > 0
+    return {
+        "direct_percent": column.direct_percent,
+        "direct_n": sum(direct),
+        "direct_counts": direct,
+        "validation": compare_arms(
+            randomized, direct, column.design, level=level, ci_method=ci_method
+        ).to_dict()
+        if both
+        else None,
+    }
 
 
 def estimate_exported(
@@ -252,7 +288,9 @@ def estimate_exported(
                 )
             )
         ]
-        answered = sum(counts.counts[column.name])
+        by_code = counts.counts[column.name]
+        answered = sum(by_code)
+        randomized = by_code[: column.design.k]
         questions.append(
             {
                 "column": column.name,
@@ -260,12 +298,11 @@ def estimate_exported(
                 "text": column.text,
                 "sensitive": column.sensitive,
                 "optional": column.optional,
-                "n": answered,
+                "n": sum(randomized),
                 "missing": counts.responses - answered,
-                "result": _estimate(
-                    counts.counts[column.name], column, level, ci_method
-                ),
+                "result": _estimate(randomized, column, level, ci_method),
                 "subgroups": subgroups,
+                **_validation(by_code, column, level, ci_method),
             }
         )
     survey = codebook.get("survey") if isinstance(codebook, dict) else None

@@ -12,12 +12,13 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.core.validators import RegexValidator, URLValidator
+from django.core.validators import MaxValueValidator, RegexValidator, URLValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
+from estimation.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
 
 
 class FrozenDesignError(Exception):
@@ -204,10 +205,24 @@ class Question(models.Model):
     # same order, so an answer's code means the same in each:
     # {"es": {"text": ..., "options": [...]}} (surveys/languages.py).
     translations = models.JSONField(default=dict, blank=True)
+    # The validation arm (estimation/validation.py): the whole percentage of
+    # respondents, drawn in their browser, asked this sensitive question
+    # directly, without randomization, and told so before they answer. 0: none.
+    direct_percent = models.PositiveSmallIntegerField(
+        default=0, validators=[MaxValueValidator(MAX_DIRECT_PERCENT)]
+    )
 
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.
-    FROZEN_FIELDS = ("kind", "options", "design", "spec", "spec_version", "optional")
+    FROZEN_FIELDS = (
+        "kind",
+        "options",
+        "design",
+        "spec",
+        "spec_version",
+        "optional",
+        "direct_percent",
+    )
 
     class Meta:
         ordering = ["position", "id"]
@@ -240,6 +255,28 @@ class Question(models.Model):
 
     def get_design(self) -> Design:
         return design_from_dict(self.design)
+
+    def client_spec(self) -> dict[str, Any]:
+        """What the browser asks with, and what publishing freezes: the
+        design's client spec and, with a validation arm, ``direct_arm``, so
+        the answers' spec version covers the share asked directly too."""
+        spec = self.get_design().client_spec()
+        arm = arm_spec(self.direct_percent) if self.has_direct_arm else None
+        if arm is not None:
+            spec["direct_arm"] = arm
+        return spec
+
+    @property
+    def has_direct_arm(self) -> bool:
+        return self.is_sensitive and self.direct_percent > 0
+
+    @property
+    def code_count(self) -> int:
+        """How many stored codes an answer may have: with a validation arm,
+        ``k..2k-1`` are direct answers (estimation/validation.py)."""
+        return code_count(
+            len(self.options), self.direct_percent if self.is_sensitive else 0
+        )
 
 
 def random_id() -> int:

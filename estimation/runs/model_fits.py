@@ -231,7 +231,9 @@ def model_counts(
     direct = [q for q in survey.questions.all() if not q.is_sensitive]
     index = {q.pk: i for i, q in enumerate(direct)}
     rows = (
-        Answer.objects.filter(question=outcome)
+        # Randomized reports only: a validation arm's direct answers (codes
+        # 2 and 3) are not reports of the design the model inverts.
+        Answer.objects.filter(question=outcome, report__lt=len(outcome.options))
         .values_list("report", "stratum")
         .annotate(count=Count("id"))
         .order_by()

@@ -76,6 +76,10 @@ class QuestionEstimate(models.Model):
     epsilon = models.FloatField(null=True, blank=True, help_text="Null: not private.")
     warnings = models.JSONField(default=list)
     solver = models.JSONField(default=dict)
+    # A question with a validation arm, overall row only: the direct answers'
+    # counts in option order. The row's own n and options are the randomized
+    # arm's alone (estimation/validation.py).
+    direct_reported = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "question__position", "group_question__position"]

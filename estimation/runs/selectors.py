@@ -23,6 +23,7 @@ from estimation.planning import sample_size, what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
 
@@ -141,6 +142,8 @@ class QuestionResult:
     breakdowns: tuple[Breakdown, ...]
     plan: Plan | None
     answered: Answered | None = None
+    # A validation arm's comparison (validation_arm.py); None without one.
+    validation: ValidationArm | None = None
 
 
 @dataclass(frozen=True)
@@ -341,7 +344,13 @@ def answered_counts(
 ) -> tuple[Answered, ...]:
     """Each question's answered count (its overall row's n) of ``responses``."""
     return tuple(
-        Answered(question=q, n=rows[(q.pk, None, None)].n, of=responses)
+        # A validation arm's direct answers were answered too, though the
+        # row's n (the randomized estimate's) leaves them out.
+        Answered(
+            question=q,
+            n=rows[(q.pk, None, None)].n + direct_answers(rows[(q.pk, None, None)]),
+            of=responses,
+        )
         for q in questions
         if (q.pk, None, None) in rows
     )
@@ -462,6 +471,7 @@ def _question_result(
         breakdowns=tuple(breakdowns),
         plan=plan,
         answered=answered,
+        validation=validation_arm(question, overall, run),
     )
 
 

@@ -19,6 +19,7 @@ from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
+from estimation.validation import split_counts
 from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 
@@ -162,8 +163,14 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
     for done, question in enumerate(questions, start=1):
         design = question.get_design()
         # n per question: those who answered it (missing answers have no row).
-        vector = _vector(counts.get(question.pk, {}), design.k)
-        rows.append(_row(question, None, None, vector, design, run))
+        # Codes 0..k-1 only: a validation arm's direct answers (codes k..2k-1)
+        # never enter the randomized estimate; they are saved beside it.
+        by_code = counts.get(question.pk, {})
+        vector = _vector(by_code, design.k)
+        overall = _row(question, None, None, vector, design, run)
+        if question.has_direct_arm:
+            overall["direct_reported"] = list(split_counts(by_code, design.k)[1])
+        rows.append(overall)
         if question.is_sensitive:
             for group in direct:
                 levels = stratum_size(len(group.options), group.optional)

@@ -322,3 +322,46 @@ export function checkAnySpec(spec) {
   }
   return checkSpec(spec);
 }
+
+/**
+ * Which way one question is asked of this respondent when it has a validation
+ * arm (estimation/validation.py): directly with probability
+ * direct_below / denominator, else randomized. Drawn once, before the question
+ * is shown, so the page can say which way it is asked before the answer; the
+ * draw is independent of the respondent and of every answer.
+ *
+ * @param {{format: 1, denominator: number, direct_below: number}} arm the
+ *   spec's direct_arm
+ * @param {() => number} [source] uniform integers; crypto by default
+ * @param {number} [bits=32] uniform bits per source value (tests enumerate 8)
+ * @returns {"direct" | "randomized"}
+ * @throws {TypeError} on a malformed arm spec
+ */
+export function assignArm(arm, source = defaultSource, bits = 32) {
+  if (arm === null || typeof arm !== "object" || arm.format !== 1) {
+    throw new TypeError(`malformed direct arm: expected format 1, got ${show(arm?.format)}`);
+  }
+  const { denominator, direct_below: below } = arm;
+  if (!Number.isInteger(denominator) || denominator < 1 || denominator > 2 ** bits) {
+    throw new TypeError(`malformed direct arm: denominator ${show(denominator)}`);
+  }
+  if (!Number.isInteger(below) || below < 0 || below > denominator) {
+    throw new TypeError(`malformed direct arm: direct_below ${show(below)}`);
+  }
+  return uniformBelow(denominator, source, bits) < below ? "direct" : "randomized";
+}
+
+/**
+ * The code a direct answer is sent as: the option's plus k, so the server
+ * keeps it apart from the randomized reports (codes 0..k-1).
+ *
+ * @param {number} truth option index, in [0, k)
+ * @param {number} k the question's number of options
+ * @returns {number}
+ */
+export function directCode(truth, k) {
+  if (!Number.isInteger(k) || k < 2 || !Number.isInteger(truth) || truth < 0 || truth >= k) {
+    throw new RangeError(`truth must be an option index from 0 to ${k - 1}, got ${show(truth)}`);
+  }
+  return k + truth;
+}

@@ -7,7 +7,14 @@
 // away by answering again. Once the server confirms, the browser keeps only the
 // randomized reports (the receipt), and only until it expires or the
 // respondent removes it.
-import { SpecRefused, checkAnySpec, newRespondentKey, randomize } from "./rr.js";
+import {
+  SpecRefused,
+  assignArm,
+  checkAnySpec,
+  directCode,
+  newRespondentKey,
+  randomize,
+} from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -16,6 +23,9 @@ const words = config.messages;
 // "{name}" placeholders filled from values: the translations reorder them freely.
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
 const storageKey = `rr-survey:${config.slug}`;
+// Which way each question with a validation arm is asked, kept until the
+// answers are sent, so a reload shows the same way rather than a new draw.
+const armsKey = `rr-arms:${config.slug}`;
 const form = document.getElementById("survey");
 const statusLine = document.getElementById("status");
 const sendButton = document.getElementById("send");
@@ -147,6 +157,75 @@ function markPlain(question) {
   question.receipt_note = words.plainReceipt;
 }
 
+// -- the validation arm: asked directly, and told so before answering ----------
+
+function loadArms() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(armsKey));
+    return kept && kept.expires > Date.now() ? kept.arms : null;
+  } catch {
+    return null;
+  }
+}
+
+function forgetArms() {
+  try {
+    localStorage.removeItem(armsKey);
+  } catch {
+    // Nothing was stored.
+  }
+}
+
+// Drawn here, before any question is shown: each question with an arm is
+// asked directly with its spec's probability, independently of the
+// respondent and of every answer.
+function assignArms() {
+  const kept = config.preview ? null : loadArms();
+  const arms = {};
+  for (const question of config.questions) {
+    const arm = question.spec.direct_arm;
+    if (!arm || question.plain) continue;
+    question.arm = kept?.[question.id] ?? assignArm(arm);
+    arms[question.id] = question.arm;
+    if (question.arm === "direct") markDirect(question);
+  }
+  const anyDirect = Object.values(arms).includes("direct");
+  const note = byId("direct-arm-note");
+  if (note) note.hidden = !anyDirect;
+  if (!config.preview && Object.keys(arms).length) {
+    try {
+      localStorage.setItem(armsKey, JSON.stringify({ arms, expires: expiryFrom(Date.now()) }));
+    } catch {
+      // Without storage a reload may draw again; nothing else changes.
+    }
+  }
+}
+
+function markDirect(question) {
+  const how = byId(`q${question.id}-how`);
+  how.replaceChildren();
+  const label = document.createElement("strong");
+  label.textContent = words.directLabel;
+  how.append(label, " ", words.directText);
+  how.classList.add("plain", "direct-arm");
+  question.receipt_note = words.directReceipt;
+}
+
+// Whether a sent answer is a direct one: told by its code (k..2k-1), so a
+// reload that finds answers drawn before tells them apart too.
+function isDirect(question, answer) {
+  return answer.report !== null && answer.report >= question.options.length;
+}
+
+// The report sent for one true answer: as given (its direct code) when the
+// question is asked directly of this respondent, else randomized.
+function reportFor(question, truth) {
+  if (question.arm === "direct") return directCode(truth, question.options.length);
+  // A crosswise pairing is sent as the respondent chose it: nothing is drawn.
+  if (question.crosswise) return truth;
+  return randomize(truth, question.spec);
+}
+
 function refuse(message) {
   const refusal = byId("refusal");
   refusal.textContent = fill(words.refused, { reason: message });
@@ -207,10 +286,15 @@ function receiptItem(question, answer) {
   text.textContent = question.text;
   const missing = answer.report === null;
   const sent = document.createElement("strong");
-  sent.textContent = missing ? words.noAnswer : question.options[answer.report];
+  const k = question.options.length;
+  sent.textContent = missing ? words.noAnswer : question.options[answer.report % k];
   const note = document.createElement("span");
   note.className = "receipt-note";
-  note.textContent = missing ? words.noAnswerNote : question.receipt_note;
+  note.textContent = missing
+    ? words.noAnswerNote
+    : isDirect(question, answer)
+      ? words.directReceipt
+      : question.receipt_note;
   item.append(text, " ", sent, " ", note);
   return item;
 }
@@ -228,7 +312,8 @@ function showReceipt(answers, { kept }) {
     const question = config.questions.find((q) => q.id === answer.question);
     if (!question) continue;
     // A missing answer was sent as it is: listed with those sent as answered.
-    const asIs = question.plain || question.crosswise || answer.report === null;
+    const asIs =
+      question.plain || question.crosswise || isDirect(question, answer) || answer.report === null;
     (asIs ? plain : randomized).push(receiptItem(question, answer));
   }
   fillList("receipt-randomized", randomized);
@@ -254,6 +339,7 @@ function showReceipt(answers, { kept }) {
 
 function removeFromDevice() {
   storage.remove();
+  forgetArms();
   byId("receipt-randomized-list").replaceChildren();
   byId("receipt-plain-list").replaceChildren();
   byId("receipt-intro").textContent = words.received;
@@ -289,17 +375,23 @@ async function send(state) {
   }
   const body = await reply.json().catch(() => ({}));
   if (reply.ok) {
-    // From here on only the randomized reports stay: the receipt. A crosswise
-    // pairing is the respondent's own choice, so it goes with the plain ones.
-    const plainIds = new Set(config.questions.filter((q) => q.plain || q.crosswise).map((q) => q.id));
+    // From here on only the randomized reports stay: the receipt. Direct
+    // answers are true answers, and a crosswise pairing is the respondent's
+    // own choice: neither is kept, no more than plain ones.
+    const questionsById = new Map(config.questions.map((q) => [q.id, q]));
+    const randomizedOnly = (a) => {
+      const q = questionsById.get(a.question);
+      return q && !q.plain && !q.crosswise && a.report !== null && !isDirect(q, a);
+    };
     const receipt = {
       key: state.key,
-      answers: state.answers.filter((a) => !plainIds.has(a.question) && a.report !== null),
+      answers: state.answers.filter(randomizedOnly),
       sent: true,
       expires: state.expires,
       next: body.completion_url || null,
     };
     storage.save(receipt);
+    forgetArms();
     showReceipt(state.answers, { kept: receipt });
     continueTo(receipt.next);
     return;
@@ -343,9 +435,7 @@ function onSend() {
     report:
       truths[q.id] === null || truths[q.id] === NO_ANSWER
         ? null
-        : q.crosswise
-          ? truths[q.id]
-          : randomize(truths[q.id], q.spec),
+        : reportFor(q, truths[q.id]),
     spec_version: q.spec_version,
   }));
   forgetTruths();
@@ -417,6 +507,9 @@ function start() {
     refuseAccess();
     return;
   }
+  // Before consent and before any question shows: each question says which
+  // way it is asked before it can be answered.
+  if (!stored) assignArms();
   if (config.consent && !stored) {
     wireConsent();
     return;

@@ -13,6 +13,7 @@ from rest_framework.reverse import reverse
 from estimation import CI_METHODS, DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
+from estimation.validation import MAX_DIRECT_PERCENT
 from surveys.builder.selectors import epsilon_of
 from surveys.models import Question, Role, Survey
 from surveys.team.selectors import abilities, role_for
@@ -177,6 +178,14 @@ class QuestionSerializer(serializers.ModelSerializer):
         help_text="May be left unanswered (direct) or answered “prefer not to "
         "answer” (randomized, not randomized itself); stored as missing.",
     )
+    direct_percent = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_DIRECT_PERCENT,
+        help_text="Validation arm, randomized questions only: the whole percentage "
+        "of respondents, chosen at random on their device, asked directly (not "
+        "protected, and told so before answering); 0 for none.",
+    )
     epsilon = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
     client_spec = serializers.SerializerMethodField()
@@ -191,6 +200,7 @@ class QuestionSerializer(serializers.ModelSerializer):
             "options",
             "design",
             "optional",
+            "direct_percent",
             "epsilon",
             "description",
             "client_spec",
@@ -215,7 +225,7 @@ class QuestionSerializer(serializers.ModelSerializer):
         )
     )
     def get_client_spec(self, question: Question) -> dict[str, Any]:
-        return question.spec or question.get_design().client_spec()
+        return question.spec or question.client_spec()
 
 
 class QuestionOrderSerializer(serializers.Serializer):

@@ -192,6 +192,7 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
             "options": question.options,
             "design": question.design,
             "optional": question.optional,
+            "direct_percent": question.direct_percent,
         }
         if "kind" in serializer.validated_data and "options" not in (
             serializer.validated_data

@@ -23,6 +23,7 @@ from estimation import Design, design_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
+from surveys.builder.validation_arm import direct_arm_percent
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
@@ -298,7 +299,7 @@ def survey_publish(*, survey: Survey, actor: Any = None) -> Survey:
     if untranslated:
         raise IncompleteTranslationError(" ".join(untranslated))
     for question in questions:
-        spec = question.get_design().client_spec()
+        spec = question.client_spec()
         question.spec, question.spec_version = spec, spec_digest(spec)
         question.save(update_fields=["spec", "spec_version"])
     survey.status, survey.published_at = Survey.Status.OPEN, timezone.now()
@@ -484,9 +485,11 @@ def question_create(
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
     optional: bool = False,
+    direct_percent: int = 0,
     actor: Any = None,
 ) -> Question:
-    """A question of a draft; ``optional`` lets it go unanswered (stored as missing)."""
+    """A question of a draft; ``optional`` lets it go unanswered (stored as
+    missing); ``direct_percent`` asks that share of respondents directly."""
     survey_require_draft(survey, "add questions")
     labels, design_data = _question_content(kind, options, design, survey.language)
     last = (
@@ -502,6 +505,7 @@ def question_create(
         options=labels,
         design=design_data,
         optional=optional,
+        direct_percent=direct_arm_percent(kind, direct_percent, design_data),
     )
     question.full_clean()
     question.save()
@@ -528,6 +532,7 @@ def question_update(
     design: Mapping[str, Any],
     options: Sequence[str] | None = None,
     optional: bool = False,
+    direct_percent: int = 0,
     actor: Any = None,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
@@ -537,6 +542,7 @@ def question_update(
     question.text, question.kind = text.strip(), kind
     question.options, question.design = labels, design_data
     question.optional = optional
+    question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
     question.full_clean()
     question.save()
     _question_event(actor, Action.QUESTION_UPDATE, question)

@@ -319,6 +319,7 @@ def _save_question(
             options=None if data["kind"] == Question.Kind.YES_NO else data["labels"],
             design=data["design"],
             optional=data["optional"],
+            direct_percent=data.get("direct_percent") or 0,
         )
     except ValidationError as error:
         add_service_errors(form, error)

@@ -44,6 +44,17 @@ def _question_messages() -> dict[str, str]:
             "{reason} Nothing has been sent. Please let the people running this "
             "survey know."
         ),
+        "directLabel": gettext("Asked directly:"),
+        "directText": gettext(
+            "this device chose you at random to answer this question directly. "
+            "Your answer is sent exactly as you give it: it is not protected. "
+            "Other respondents answer it randomized, and comparing the two shows "
+            "how much asking directly changes answers."
+        ),
+        "directReceipt": gettext(
+            "Asked directly (chosen at random on your device): sent exactly as "
+            "you answered."
+        ),
         "noAnswer": gettext("Not answered"),
         "noAnswerNote": gettext(
             "Sent as it is, not randomized: the survey learns that you did not "

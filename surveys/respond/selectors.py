@@ -65,7 +65,7 @@ def respondent_questions(
             # The respondent answers the pairing, not the statement: its
             # codes are the report's (1 both or neither, 0 exactly one).
             options = crosswise_choices()
-        spec = question.spec or design.client_spec()
+        spec = question.spec or question.client_spec()
         band = privacy_band(design.epsilon)
         items.append(
             {
@@ -75,6 +75,10 @@ def respondent_questions(
                 "options": options,
                 "optional": question.optional,
                 "sensitive": design.randomized,
+                # A validation arm's share asked directly; 0 without one.
+                "direct_percent": question.direct_percent
+                if question.has_direct_arm
+                else 0,
                 "epsilon": design.epsilon if design.private else None,
                 "epsilon_text": format_epsilon(design.epsilon, tr),
                 "band": band.key,

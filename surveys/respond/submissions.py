@@ -307,7 +307,9 @@ def _validated_entry(
             where,
         )
     report = entry["report"]
-    last = len(question.options) - 1
+    # With a validation arm, codes k..2k-1 are direct answers
+    # (estimation/validation.py).
+    last = question.code_count - 1
     if report is None and not question.optional:
         raise SubmissionError(
             400,
@@ -319,7 +321,7 @@ def _validated_entry(
             where,
         )
     if report is not None and (
-        not _is_int(report) or not 0 <= report < len(question.options)
+        not _is_int(report) or not 0 <= report < question.code_count
     ):
         message = (
             _(
@@ -393,7 +395,7 @@ def response_receipt(
             {
                 "question": question_id,
                 "report": report,
-                "label": option_labels(questions[question_id], language)[report],
+                "label": _report_label(questions[question_id], language, report),
                 "spec_version": spec_version,
             }
             for question_id, report, spec_version in ordered
@@ -402,6 +404,13 @@ def response_receipt(
     if survey.access_mode == Survey.AccessMode.PANEL and survey.completion_url:
         receipt["completion_url"] = completion_link(survey)
     return receipt
+
+
+def _report_label(question: Question, language: str, report: int) -> str:
+    """The option a stored code stands for: a direct answer's code is the
+    option's plus k."""
+    labels = option_labels(question, language)
+    return labels[report % len(labels)]
 
 
 def frozen_questions(survey: Survey) -> dict[int, Question]:
@@ -427,6 +436,8 @@ def _published_questions(
         "options",
         "spec_version",
         "optional",
+        # Which report codes are valid (a validation arm doubles them).
+        "direct_percent",
         # The option labels in each language, for the receipt.
         "translations",
     )

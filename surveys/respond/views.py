@@ -93,6 +93,7 @@ def _render_survey_page(
         if survey.access_mode == Survey.AccessMode.PANEL and not accepting
         else "",
         "overview": whole_response([q.get_design() for q in survey.questions.all()]),
+        "direct_arm": any(q.has_direct_arm for q in survey.questions.all()),
         "config": config,
         "preview": preview,
         "accepting": accepting,

@@ -186,6 +186,16 @@ def _r_number(value: float | None) -> str:
     return "NA" if value is None else repr(float(value))
 
 
+def _r_reports(entry: dict[str, Any]) -> str:
+    """The column's randomized reports in R: a validation arm's direct
+    answers (codes k..2k-1) are not reports of the design."""
+    column, k = entry["column"], len(entry["options"])
+    kept = f"!is.na(answers${column})"
+    if entry.get("direct_codes"):
+        kept += f" & answers${column} < {k}"
+    return f"answers${column}[{kept}]"
+
+
 def r_yes_no(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     """RRuni on one yes/no question, and the dashboard's estimate beside it."""
     column, model = entry["column"], entry["r_packages"]["RRreg"]
@@ -199,7 +209,7 @@ def r_yes_no(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: RRreg model {model['model']}\n"
-        f"{column} <- answers${column}[!is.na(answers${column})]\n"
+        f"{column} <- {_r_reports(entry)}\n"
         f"fit_{column} <- RRuni(response = {column}, "
         f'model = "{model["model"]}", p = {r_value(model["p"])})\n'
         f"print(summary(fit_{column}))\n"
@@ -231,7 +241,7 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         else ""
     )
     return (
-        head + f"{column} <- answers${column}[!is.na(answers${column})]\n"
+        head + f"{column} <- {_r_reports(entry)}\n"
         f"shares_{column} <- tabulate({column} + 1, nbins = {k}) / length({column})\n"
         f"base_{column} <- {r_value([float(b) for b in design.base])}\n"
         f"unbiased_{column} <- (shares_{column} - base_{column}) / "

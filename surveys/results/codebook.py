@@ -74,7 +74,9 @@ def layout(survey: Survey) -> dict[str, Any]:
         "columns": columns,
         "codes": "a reported option's code is its index 0..k-1 in the question's "
         "options (0 = No, 1 = Yes for yes/no), which is the matrix's column; "
-        "an empty cell (CSV) or null (JSON) is a missing answer",
+        "an empty cell (CSV) or null (JSON) is a missing answer; a question "
+        "with a validation arm also has codes k..2k-1, its direct answers (see "
+        "its direct_codes)",
         "missing": MISSING,
         "respondent_key": "omitted",
         "question_numbers": "questions are numbered 1..N in the survey's order, "
@@ -139,10 +141,33 @@ def question_entry(
         "epsilon": design.epsilon if private else None,
         "privacy": "epsilon-LDP" if private else "not private (asked plainly)",
         "spec_version": question.spec_version,
-        "client_spec": question.spec or design.client_spec(),
+        "client_spec": question.spec or question.client_spec(),
         "description": design.describe(labels=question.options),
         "r_packages": _r_packages(design),
         "translations": _translations(question),
+        **validation_arm_entry(question),
+    }
+
+
+def validation_arm_entry(question: Question) -> dict[str, Any]:
+    """A validation arm's share and codes (estimation/validation.py); nothing
+    for a question without one, so other codebooks are unchanged."""
+    if not question.has_direct_arm:
+        return {}
+    k = len(question.options)
+    return {
+        "direct_percent": question.direct_percent,
+        "direct_codes": [
+            {"code": k + i, "label": label, "arm": "direct"}
+            for i, label in enumerate(question.options)
+        ],
+        "validation_arm": f"{question.direct_percent}% of respondents, drawn in "
+        "their browser independently of their answers, were asked this question "
+        "directly and told so before answering: codes 0..k-1 are randomized "
+        "reports (the matrix's columns, the only ones the estimate uses); codes "
+        f"{k}..{2 * k - 1} are direct answers, not randomized, code minus {k} "
+        "being the option given. The re-analysis compares the two "
+        "(docs/methodology.md, 'Validation arm').",
     }
 
 

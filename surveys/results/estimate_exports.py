@@ -24,6 +24,7 @@ from estimation.runs.selectors import (
     latest_runs,
     saved_rows,
 )
+from estimation.runs.validation_arm import direct_answers, validation_export
 from surveys.models import Question, Survey
 from surveys.results.cells import csv_line
 from surveys.results.codebook import answer_columns
@@ -149,7 +150,8 @@ def _comparisons(
 def _missing(row: QuestionEstimate | None, responses: int) -> dict[str, Any]:
     """The question's missing answers among the run's responses: its ``n``
     counts only those who answered, and the estimate is among them."""
-    missing = max(responses - (row.n if row else 0), 0)
+    answered = row.n + direct_answers(row) if row else 0
+    missing = max(responses - answered, 0)
     return {
         "missing": missing,
         "item_nonresponse": missing / responses if responses else None,
@@ -217,6 +219,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "comparisons": _comparisons(question, direct, subgroups, finished.level)
                 if question.is_sensitive
                 else [],
+                **validation_export(
+                    question, rows.get((question.pk, None, None)), finished
+                ),
             }
         )
     return {

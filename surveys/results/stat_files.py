@@ -171,10 +171,18 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
     for entry in entries:
         column = entry["column"]
         labels.variable_labels[column] = _variable_label(entry, limits)
+        # A validation arm's direct answers (codes k..2k-1) are labelled as such.
+        options = [
+            *entry["options"],
+            *(
+                {"code": o["code"], "label": f"{o['label']} (asked directly)"}
+                for o in entry.get("direct_codes", [])
+            ),
+        ]
         labels.value_labels[column] = {
-            o["code"]: fit(o["label"], limits.value_label) for o in entry["options"]
+            o["code"]: fit(o["label"], limits.value_label) for o in options
         }
-        labels.code_types[column] = "Int8" if len(entry["options"]) <= 100 else "Int16"
+        labels.code_types[column] = "Int8" if len(options) <= 100 else "Int16"
     if limits.note_line is not None:
         labels.notes = [
             line
