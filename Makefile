@@ -91,6 +91,7 @@ bench-export: $(STAMP)
 ## Regenerate the golden fixture of designs after changing estimation/designs.py.
 golden: $(STAMP)
 	$(PY) -m estimation golden > tests/fixtures/designs.json
+	$(PY) -m estimation golden-unary > tests/fixtures/unary_designs.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

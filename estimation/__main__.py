@@ -28,6 +28,7 @@ from .planning import (
 )
 from .regression_table import render
 from .results import DEFAULT_LEVEL, estimate_question
+from .unary_golden import golden_unary_fixture
 
 CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
 
@@ -333,6 +334,11 @@ def _parser() -> argparse.ArgumentParser:
 
     golden = commands.add_parser("golden", help="print the golden fixture of designs")
     golden.set_defaults(run=_command_golden)
+    golden_unary = commands.add_parser(
+        "golden-unary",
+        help="print the golden fixture of check-all-that-apply encodings",
+    )
+    golden_unary.set_defaults(run=lambda args, stdin: golden_unary_fixture())
     return parser
 
 
