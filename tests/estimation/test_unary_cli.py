@@ -1,0 +1,53 @@
+"""The command line re-analyses check-all-that-apply reports to the same numbers."""
+
+import io
+import json
+
+import pytest
+
+from estimation.__main__ import main
+from estimation.unary import SymmetricUnary
+from estimation.unary_estimates import estimate_itemsDESIGN = {"name": "sue", **DESIGN_PARAMS}
+
+
+def run(case):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["estimate"], stdin=io.StringIO(json.dumps(case)), stdout=out)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_bit_mask_counts_give_the_numbers_of_the_pure_estimator():
+    code, out, _ = run(
+        {"design": DESIGN, "report_counts": {"0": 40, "5": 30, "7": 30}, "level": 0.9}
+    )
+    assert code == 0
+    printed = json.loads(out)
+    expected = estimate_items(
+        100, [60, 30, 60], SymmetricUnary(**DESIGN_PARAMS), level=0.9
+    )
+    for key, value in expected.to_dict().items():
+        if isinstance(value, list) and value and isinstance(value[0], float):
+            assert printed[key] == pytest.approx(value, abs=1e-9), key
+        else:
+            assert printed[key] == value, key
+
+
+def test_ticked_counts_are_accepted_too():
+    code, out, _ = run({"design": DESIGN, "n": 100, "ticked": [60, 30, 60]})
+    assert code == 0
+    assert json.loads(out)["ticked"] == [60, 30, 60]
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ({"design": DESIGN}, "needs report_counts, or n and ticked"),
+        ({"design": DESIGN, "report_counts": {"8": 1}}, "bit mask of 3 items"),
+        ({"design": DESIGN, "report_counts": {"x": 1}}, "is not a bit mask"),
+        ({"design": DESIGN, "n": 5, "ticked": [1, 2], "extra": 1}, "unknown field"),
+    ],
+)
+def test_bad_cases_are_refused_with_a_message(case, message, capsys):
+    code, _, _ = run(case)
+    assert code == 2
+    assert message in capsys.readouterr().err
