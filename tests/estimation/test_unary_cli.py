@@ -7,7 +7,10 @@ import pytest
 
 from estimation.__main__ import main
 from estimation.unary import SymmetricUnary
-from estimation.unary_estimates import estimate_itemsDESIGN = {"name": "sue", **DESIGN_PARAMS}
+from estimation.unary_estimates import estimate_items
+
+DESIGN_PARAMS = {"m": 3, "epsilon_one_hot": 2.0}
+DESIGN = {"name": "sue", **DESIGN_PARAMS}
 
 
 def run(case):
