@@ -97,9 +97,16 @@ class EncodingAdvice:
     responses_ratio: dict[str, float]
 
 
-def recommend_encoding(m: int, epsilon: float) -> EncodingAdvice:
+def recommend_encoding(
+    m: int, epsilon: float, *, max_options: int | None = None
+) -> EncodingAdvice:
     """k-RR over the combinations, or symmetric unary encoding, for ``m`` items
-    at whole-answer ``epsilon``: the larger share gap wins (module docstring)."""
+    at whole-answer ``epsilon``: the larger share gap wins (module docstring).
+
+    ``max_options``: the most options a multiple-choice question may have; k-RR
+    is not recommended when the ``2^m`` combinations exceed it (its ratio is
+    still reported).
+    """
     m = _option_count(m, "m")
     epsilon = _positive_epsilon(epsilon)
     gaps = {
@@ -107,7 +114,12 @@ def recommend_encoding(m: int, epsilon: float) -> EncodingAdvice:
         "sue": sue_gap(m, epsilon),
         "oue": oue_gap(m, epsilon),
     }
-    best = max(gaps, key=lambda name: gaps[name])
+    allowed = [
+        name
+        for name in gaps
+        if name != "krr" or max_options is None or 2**m <= max_options
+    ]
+    best = max(allowed, key=lambda name: gaps[name])
     return EncodingAdvice(
         recommended=best,
         responses_ratio={name: (gaps[best] / gap) ** 2 for name, gap in gaps.items()},

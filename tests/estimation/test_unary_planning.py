@@ -102,3 +102,11 @@ def test_wang_et_al_one_hot_rule_follows_from_the_variances():
             krr = (e + k - 2) / (e - 1) ** 2
             oue = 4 * e / (e - 1) ** 2
             assert one_hot_prefers_krr(k, epsilon) == (krr < oue)
+
+
+def test_krr_is_not_recommended_when_the_combinations_exceed_the_option_limit():
+    assert recommend_encoding(5, 10.0).recommended == "krr"
+    advice = recommend_encoding(5, 10.0, max_options=20)
+    assert advice.recommended == "sue"
+    assert advice.responses_ratio["krr"] < 1
+    assert recommend_encoding(4, 10.0, max_options=20).recommended == "krr"
