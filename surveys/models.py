@@ -182,6 +182,7 @@ class Question(models.Model):
         YES_NO = "yes_no", "Yes / no (randomized)"
         MULTIPLE_CHOICE = "multiple_choice", "Multiple choice (randomized)"
         DIRECT = "direct", "Direct, not sensitive (asked plainly)"
+        MULTI_SELECT = "multi_select", "Check all that apply (randomized per item)"
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="questions"
@@ -241,6 +242,14 @@ class Question(models.Model):
     def get_design(self) -> Design:
         return design_from_dict(self.design)
 
+    @property
+    def report_count(self) -> int:
+        """How many different reports an answer may be: one per option, or for
+        check all that apply one per subset of the items (a bit mask)."""
+        if self.kind == self.Kind.MULTI_SELECT:
+            return 1 << len(self.options)
+        return len(self.options)
+
 
 def random_id() -> int:
     """A random positive 63-bit id: a sequence would number responses in the
@@ -279,7 +288,14 @@ class Answer(models.Model):
     question = models.ForeignKey(
         Question, on_delete=models.PROTECT, related_name="answers"
     )
-    report = models.PositiveSmallIntegerField(help_text="The randomized option index.")
+    # Check all that apply stores the items sent ticked as a bit mask (item i
+    # in bit i), up to 2**30 - 1 for estimation.unary.MAX_ITEMS = 30 items: one
+    # row per answer, like every other kind, so the one-answer-per-question
+    # constraint, receipts and counting by (question, report, stratum) stay.
+    report = models.PositiveIntegerField(
+        help_text="The randomized option index; for check all that apply, the "
+        "bit mask of the items sent ticked (item i in bit i)."
+    )
     stratum = models.PositiveIntegerField(
         default=0,
         help_text="The response's direct answers (surveys/respond/strata.py).",

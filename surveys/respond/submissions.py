@@ -32,8 +32,9 @@ from surveys.access.services import (
     completion_link,
     full_message,
 )
-from surveys.languages import chosen_languages, language_asked, option_labels
+from surveys.languages import chosen_languages, language_asked
 from surveys.models import Question, Response, Survey
+from surveys.respond.report_labels import report_label
 from surveys.respond.response_store import NewResponse, Stored, response_store
 from surveys.respond.selectors import published_survey
 from surveys.respond.strata import stratum_encode, stratum_size
@@ -307,7 +308,7 @@ def _validated_entry(
             where,
         )
     report = entry["report"]
-    last = len(question.options) - 1
+    last = question.report_count - 1
     if report is None and not question.optional:
         raise SubmissionError(
             400,
@@ -319,7 +320,7 @@ def _validated_entry(
             where,
         )
     if report is not None and (
-        not _is_int(report) or not 0 <= report < len(question.options)
+        not _is_int(report) or not 0 <= report < question.report_count
     ):
         message = (
             _(
@@ -393,7 +394,7 @@ def response_receipt(
             {
                 "question": question_id,
                 "report": report,
-                "label": option_labels(questions[question_id], language)[report],
+                "label": report_label(questions[question_id], language, report),
                 "spec_version": spec_version,
             }
             for question_id, report, spec_version in ordered

@@ -75,7 +75,7 @@ def test_each_items_interval_covers_close_to_the_level_everywhere(case):
         worst = GRID[coverage.argmin()]
         floor = SMALL_SAMPLE_FLOOR.get((case, n), 0.93)
         assert coverage.min() >= floor, f"n={n}: {coverage.min():.4f} at {worst}"
-        assert 0.945 <= coverage.mean() <= 0.97, f"n={n}: mean {coverage.mean():.4f}"
+        assert 0.945 <= coverage.mean() <= 0.965, f"n={n}: mean {coverage.mean():.4f}"
 
 
 @pytest.mark.slow
