@@ -169,8 +169,11 @@ class UnaryEncoding(ABC):
 
     # -- words -----------------------------------------------------------------
 
-    def mechanism(self, translator: Translator = ENGLISH) -> str:
-        """What the browser does, in plain words for respondents."""
+    def mechanism(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        """What the browser does, in plain words for respondents (the page
+        names the items; ``labels`` is accepted as for :class:`Design`)."""
         tr = translator
         return (
             tr.gettext(
@@ -187,7 +190,9 @@ class UnaryEncoding(ABC):
             )
         )
 
-    def describe(self, translator: Translator = ENGLISH) -> str:
+    def describe(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
         """The mechanism, then what it means for one item and for the whole answer.
 
         Each from the rounded probabilities: one item at ``epsilon_item``, the
@@ -202,7 +207,7 @@ class UnaryEncoding(ABC):
         whole = promise(self.epsilon, kept**self.m, self.k, tr)
         return " ".join(
             [
-                self.mechanism(tr),
+                self.mechanism(labels, tr),
                 tr.gettext("For any one item, %(promise)s") % {"promise": _lower(item)},
                 tr.gettext("For everything you ticked taken together, %(promise)s")
                 % {"promise": _lower(whole)},
