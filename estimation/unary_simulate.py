@@ -1,6 +1,6 @@
 """Simulated check-all-that-apply respondents, for tests and benchmarks.
 
-:func:`randomize_items` is the browser's procedure (``static/js/unary.js``)
+:func:`randomize_items` is the browser's procedure (``static/js/rr.js`` ``randomizeItems``)
 step for step: one uniform draw per item, in item order, through the yes/no
 rule of :func:`estimation.simulate.randomize`.
 """

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
+from estimation.unary import UnaryEncoding, unary_from_dict
 
 
 class FrozenDesignError(Exception):
@@ -239,7 +240,12 @@ class Question(models.Model):
     def is_sensitive(self) -> bool:
         return self.kind != self.Kind.DIRECT
 
-    def get_design(self) -> Design:
+    def get_design(self) -> Design | UnaryEncoding:
+        """The question's design: a unary encoding for check all that apply,
+        whose ``epsilon``, ``randomized``, ``client_spec()`` and ``describe()``
+        read as a design's do."""
+        if self.kind == self.Kind.MULTI_SELECT:
+            return unary_from_dict(self.design)
         return design_from_dict(self.design)
 
     @property

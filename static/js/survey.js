@@ -7,7 +7,14 @@
 // away by answering again. Once the server confirms, the browser keeps only the
 // randomized reports (the receipt), and only until it expires or the
 // respondent removes it.
-import { SpecRefused, checkSpec, newRespondentKey, randomize } from "./rr.js";
+import {
+  SpecRefused,
+  checkSpec,
+  checkUnarySpec,
+  newRespondentKey,
+  randomize,
+  randomizeItems,
+} from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -23,6 +30,9 @@ const byId = (id) => document.getElementById(id);
 // An optional question's "Prefer not to answer": a non-answer, never randomized.
 const NO_ANSWER = "none";
 const REDIRECT_MS = 5000;
+// Check all that apply: the items ticked travel as one bit mask.
+const MULTI_SELECT = "multi_select";
+const isMulti = (question) => question.kind === MULTI_SELECT;
 
 // -- access: an invitation token or a panel's participant id -------------------
 
@@ -123,7 +133,7 @@ function checkQuestions() {
   config.questions.forEach((question, index) => {
     let kind;
     try {
-      kind = checkSpec(question.spec);
+      kind = isMulti(question) ? checkUnarySpec(question.spec) : checkSpec(question.spec);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
@@ -177,8 +187,24 @@ function wireGroup(group) {
   });
 }
 
+// Check all that apply: each item a checkbox of its own, in the tab order;
+// Space and Enter toggle it as they press any button.
+function wireChecklist(group) {
+  group.addEventListener("click", (event) => {
+    const box = event.target.closest("[role=checkbox]");
+    if (!box) return;
+    box.setAttribute("aria-checked", String(box.getAttribute("aria-checked") !== "true"));
+  });
+}
+
 function chosenTruths() {
   const truths = {};
+  // Ticking nothing is an answer too ("none of these"), never a missing one.
+  for (const group of form.querySelectorAll("[data-kind=multi_select]")) {
+    truths[group.dataset.question] = [...group.querySelectorAll("[role=checkbox]")].map(
+      (box) => box.getAttribute("aria-checked") === "true",
+    );
+  }
   for (const group of form.querySelectorAll("[role=radiogroup]")) {
     const checked = group.querySelector("[aria-checked=true]");
     const option = checked?.dataset.option;
@@ -189,7 +215,7 @@ function chosenTruths() {
 }
 
 function forgetTruths() {
-  for (const option of form.querySelectorAll("[role=radio]")) {
+  for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
   }
 }
@@ -203,12 +229,19 @@ function receiptItem(question, answer) {
   text.textContent = question.text;
   const missing = answer.report === null;
   const sent = document.createElement("strong");
-  sent.textContent = missing ? words.noAnswer : question.options[answer.report];
+  sent.textContent = missing ? words.noAnswer : reportLabel(question, answer.report);
   const note = document.createElement("span");
   note.className = "receipt-note";
   note.textContent = missing ? words.noAnswerNote : question.receipt_note;
   item.append(text, " ", sent, " ", note);
   return item;
+}
+
+// What was sent, in words: an option, or the items sent ticked.
+function reportLabel(question, report) {
+  if (!isMulti(question)) return question.options[report];
+  const ticked = question.options.filter((_, i) => Math.floor(report / 2 ** i) % 2 === 1);
+  return ticked.length ? ticked.join("; ") : words.nothingTicked;
 }
 
 function fillList(id, items) {
@@ -338,7 +371,9 @@ function onSend() {
     report:
       truths[q.id] === null || truths[q.id] === NO_ANSWER
         ? null
-        : randomize(truths[q.id], q.spec),
+        : isMulti(q)
+          ? randomizeItems(truths[q.id], q.spec)
+          : randomize(truths[q.id], q.spec),
     spec_version: q.spec_version,
   }));
   forgetTruths();
@@ -396,6 +431,7 @@ function start() {
     return;
   }
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
+  for (const group of form.querySelectorAll("[data-kind=multi_select]")) wireChecklist(group);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();

@@ -1,16 +1,11 @@
-"""Check-all-that-apply answers are stored as bit masks, one row per answer.
-
-The builder does not offer the kind yet, so the question is added to a
-published survey directly, with the spec the browser would receive.
-"""
+"""Check-all-that-apply answers are stored as bit masks, one row per answer."""
 
 import json
 
 import pytest
 
-from estimation.unary import SymmetricUnary
-from surveys.builder.services import spec_digest
 from surveys.models import Answer, Question
+from tests.surveys.respond.multiselect import add_multiselect
 
 pytestmark = pytest.mark.django_db
 
@@ -20,18 +15,7 @@ ITEMS = [f"Item {i}" for i in range(20)]
 
 @pytest.fixture
 def multiselect(open_survey):
-    design = SymmetricUnary(m=len(ITEMS), epsilon_one_hot=1.0)
-    spec = design.client_spec()
-    return Question.objects.create(
-        survey=open_survey,
-        position=99,
-        text="Which of these have you done?",
-        kind=Question.Kind.MULTI_SELECT,
-        options=ITEMS,
-        design=design.to_dict(),
-        spec=spec,
-        spec_version=spec_digest(spec),
-    )
+    return add_multiselect(open_survey, ITEMS)
 
 
 def submit(client, survey, mask):
