@@ -69,6 +69,12 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
             "code": o.option,
             "label": labels[o.option] if o.option < len(labels) else str(o.option),
             **{name: getattr(o, name) for name in OPTION_FIELDS},
+            # Check all that apply: the band that holds for all items at once.
+            **(
+                {"band_lower": o.band_lower, "band_upper": o.band_upper}
+                if o.band_lower is not None
+                else {}
+            ),
         }
         for o in row.options.all()
     ]
@@ -197,10 +203,12 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
     direct = [(name, q) for name, q in columns if not q.is_sensitive]
     questions = []
     for column, question in columns:
+        # Check all that apply is estimated per item overall, no breakdowns yet.
+        by_groups = (
+            question.is_sensitive and question.kind != Question.Kind.MULTI_SELECT
+        )
         subgroups, hidden = (
-            _subgroups(question, direct, rows, min_size)
-            if question.is_sensitive
-            else ([], 0)
+            _subgroups(question, direct, rows, min_size) if by_groups else ([], 0)
         )
         questions.append(
             {
@@ -215,7 +223,7 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "subgroups": subgroups,
                 "hidden_subgroups": hidden,
                 "comparisons": _comparisons(question, direct, subgroups, finished.level)
-                if question.is_sensitive
+                if by_groups
                 else [],
             }
         )

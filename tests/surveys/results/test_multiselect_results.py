@@ -66,3 +66,59 @@ def test_the_dashboard_shows_each_item_and_the_band(as_owner, estimated):
     assert "All items at once" in result
     assert result.count('<th scope="row" data-label="Option">Item ') == 20
     assert "need not add up to 100%" in result
+
+
+def test_the_export_re_analysed_by_the_command_line_gives_the_saved_numbers(
+    estimated, tmp_path
+):
+    from surveys.results import exports
+
+    survey, question = estimated
+    book = exports.codebook(survey)
+    entry = next(q for q in book["questions"] if q["question_id"] == question.pk)
+    assert entry["kind"] == "multi_select"
+    assert "bit mask" in entry["report_coding"]
+    (tmp_path / "codebook.json").write_text(json.dumps(book))
+    with (tmp_path / "answers.csv").open("wb") as handle:
+        for chunk in exports.answers_csv(survey):
+            handle.write(chunk.encode() if isinstance(chunk, str) else chunk)
+    out = io.StringIO()
+    argv = ["estimate", "--codebook", str(tmp_path / "codebook.json")]
+    assert main([*argv, str(tmp_path / "answers.csv")], stdout=out) == 0
+    mine = next(
+        q
+        for q in json.loads(out.getvalue())["questions"]
+        if q["question_id"] == question.pk
+    )
+    saved = next(
+        q
+        for q in exports.estimates_export(survey)["questions"]
+        if q["question_id"] == question.pk
+    )
+    assert mine["n"] == saved["n"] == 60
+    assert mine["subgroups"] == saved["subgroups"] == []
+    for name in ("estimate", "unbiased", "std_error", "ci_lower", "ci_upper"):
+        assert mine["result"][name] == pytest.approx(
+            [o[name] for o in saved["options"]], abs=1e-9, rel=0
+        )
+    assert mine["result"]["band_upper"] == pytest.approx(
+        [o["band_upper"] for o in saved["options"]], abs=1e-9, rel=0
+    )
+
+
+def test_the_stat_files_and_the_r_script_read_masks(estimated):
+    from surveys.results import bundle_scripts, exports, stat_files
+
+    survey, question = estimated
+    labels = stat_files.labels_for(survey, "sav")
+    column = next(
+        q["column"]
+        for q in exports.codebook(survey)["questions"]
+        if q["question_id"] == question.pk
+    )
+    assert labels.value_labels[column] == {}
+    assert labels.code_types[column] == "Int32"
+    script = bundle_scripts.r_script(
+        exports.codebook(survey), exports.estimates_export(survey)
+    )
+    assert f"ticked_{column} <- sapply(0:19" in script
