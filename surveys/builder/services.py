@@ -20,6 +20,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
+from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
@@ -33,6 +34,7 @@ DESIGNS_FOR_KIND = {
     Question.Kind.YES_NO: ("warner", "forced_response", "unrelated_question"),
     Question.Kind.MULTIPLE_CHOICE: ("krr", "forced_response"),
     Question.Kind.DIRECT: ("direct",),
+    Question.Kind.MULTI_SELECT: ("sue", "oue"),
 }
 
 
@@ -419,7 +421,7 @@ def spec_digest(spec: Mapping[str, Any]) -> str:
 
 def question_design(
     *, kind: str, options: Sequence[str], design: Mapping[str, Any]
-) -> Design:
+) -> Design | UnaryEncoding:
     """Validate a question's design against its kind and options."""
     if kind not in DESIGNS_FOR_KIND:
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
@@ -431,6 +433,8 @@ def question_design(
                 "design": f"A {Question.Kind(kind).label} question uses {' or '.join(allowed)}."
             }
         )
+    if name in UNARY_DESIGNS:
+        return _unary_design(options, design)
     try:
         built = design_from_dict(design)
     except ValueError as error:
@@ -439,6 +443,22 @@ def question_design(
         raise ValidationError(
             {
                 "options": f"The design has {built.k} options but the question has {len(options)}."
+            }
+        )
+    return built
+
+
+def _unary_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEncoding:
+    """A check-all-that-apply encoding over exactly the question's items."""
+    try:
+        built = unary_from_dict(design)
+    except ValueError as error:
+        raise ValidationError({"design": str(error)}) from error
+    if built.m != len(options):
+        raise ValidationError(
+            {
+                "options": f"The design has {built.m} items but the question has "
+                f"{len(options)}."
             }
         )
     return built
