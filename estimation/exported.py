@@ -183,9 +183,9 @@ def code_of(value: Any, column: Column, where: str) -> int | None:
             code = None
     codes = column.design.k
     if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < codes:
-        kind = "bit mask of the items" if column.unary else "option code"
+        kind = "a bit mask of the items" if column.unary else "an option code"
         raise UsageError(
-            f"{where}, column {column.name}: {value!r} is not a {kind} "
+            f"{where}, column {column.name}: {value!r} is not {kind} "
             f"(a whole number from 0 to {codes - 1})"
         )
     return code

@@ -54,3 +54,39 @@ def test_bad_cases_are_refused_with_a_message(case, message, capsys):
     code, _, _ = run(case)
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+BOOK = {
+    "format": 1,
+    "questions": [
+        {
+            "column": "q1",
+            "design": DESIGN,
+            "options": [{"code": i, "label": f"Item {i}"} for i in range(3)],
+            "sensitive": True,
+        }
+    ],
+}
+
+
+def test_an_export_is_tallied_per_item_from_its_masks():
+    from estimation.exported import estimate_exported, read_rows
+
+    csv = "response,received_on,q1\n1,2026-09-01,5\n2,2026-09-01,7\n3,2026-09-01,\n"
+    result = estimate_exported(
+        BOOK, read_rows(io.StringIO(csv), "answers.csv"), level=0.95, ci_method="mid_p"
+    )
+    (question,) = result["questions"]
+    assert (question["n"], question["missing"]) == (2, 1)
+    assert question["result"]["ticked"] == [2, 1, 2]
+    assert question["subgroups"] == []
+
+
+def test_a_mask_beyond_the_items_names_its_line():
+    from estimation.exported import UsageError, estimate_exported, read_rows
+
+    csv = "response,received_on,q1\n1,2026-09-01,8\n"
+    with pytest.raises(UsageError, match=r"line 2, column q1: '8' is not a bit mask"):
+        estimate_exported(
+            BOOK, read_rows(io.StringIO(csv), "a.csv"), level=0.95, ci_method="mid_p"
+        )
