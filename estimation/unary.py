@@ -49,6 +49,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar
 
+import numpy as np
+
 from .bands import promise
 from .designs import (
     CLIENT_SPEC_FORMAT,
@@ -272,9 +274,11 @@ def unary_from_dict(data: Mapping[str, Any]) -> UnaryEncoding:
 
 def item_counts(report_counts: Mapping[int, int], m: int) -> tuple[int, list[int]]:
     """``(n, ticked)`` from counts of reported bit masks: how many reports in
-    all, and how many were sent with each item ticked."""
-    n = 0
-    ticked = [0] * m
+    all, and how many were sent with each item ticked.
+
+    Vectorized: with noise on every bit, a survey of ``n`` respondents reports
+    up to ``min(n, 2^m)`` distinct masks.
+    """
     for mask, count in report_counts.items():
         if (
             isinstance(mask, bool)
@@ -284,11 +288,13 @@ def item_counts(report_counts: Mapping[int, int], m: int) -> tuple[int, list[int
             raise ValueError(f"report must be a bit mask of {m} items, got {mask!r}")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ValueError(f"count of report {mask} must be a whole number >= 0")
-        n += count
-        for i in range(m):
-            if mask >> i & 1:
-                ticked[i] += count
-    return n, ticked
+    masks = np.fromiter(report_counts.keys(), dtype=np.int64, count=len(report_counts))
+    counts = np.fromiter(
+        report_counts.values(), dtype=np.int64, count=len(report_counts)
+    )
+    bits = (masks[:, None] >> np.arange(m, dtype=np.int64)) & 1
+    ticked = counts @ bits if len(masks) else np.zeros(m, dtype=np.int64)
+    return int(counts.sum()), [int(t) for t in ticked]
 
 
 def mask_from_items(ticked: Sequence[bool]) -> int:
