@@ -69,6 +69,7 @@ messages: $(STAMP)
 ## Timings and sizes written up in docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) -m benchmarks.estimate
+	$(PY) -m benchmarks.unary
 	$(PY) -m benchmarks.regression
 	$(PY) -m benchmarks.page_weight
 	$(PY) -m benchmarks.estimate_run
