@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden clean serve docker-check lock
+.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden clean serve cluster docker-check lock
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -101,6 +101,11 @@ clean:
 ## worker (with the periodic sweep) on DATABASE_URL and REDIS_URL; see docs/deploy.md.
 serve: $(STAMP)
 	PYTHON=$(abspath $(PY)) BIND=$(HOST):$(PORT) docker/serve.sh all
+
+## Several nodes on one machine: two gunicorn processes (WEB_PORTS), two Celery
+## workers and a beat on DATABASE_URL and REDIS_URL (needs SECRET_KEY).
+cluster: $(STAMP)
+	PYTHON=$(abspath $(PY)) WEB_HOST=$(HOST) docker/serve.sh cluster
 
 ## Pin what a production install gets, transitive dependencies included.
 lock: $(STAMP)

@@ -30,13 +30,28 @@ def free_port() -> int:
 
 
 class ProductionLayout:
-    """``docker/serve.sh all`` on a free loopback port, logging to a file."""
+    """``docker/serve.sh all`` on a free loopback port, logging to a file.
+
+    ``mode="cluster"`` runs ``docker/serve.sh cluster`` instead: ``web``
+    gunicorn processes, each on its own free port (``base_urls``), and
+    ``WORKERS`` Celery workers and a beat, all sharing the database and Redis.
+    """
 
     def __init__(
-        self, *, database_url: str, redis_url: str, directory: Path, **env: str
+        self,
+        *,
+        database_url: str,
+        redis_url: str,
+        directory: Path,
+        mode: str = "all",
+        web: int = 1,
+        **env: str,
     ) -> None:
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.mode = mode
+        self.ports = [free_port() for _ in range(web)]
+        self.port = self.ports[0]
+        self.base_urls = [f"http://127.0.0.1:{port}" for port in self.ports]
+        self.base_url = self.base_urls[0]
         self.log_path = directory / "serve.log"
         # Test-only variables (settings module, async-unsafe) stay behind.
         inherited = {
@@ -50,6 +65,7 @@ class ProductionLayout:
             "REDIS_URL": redis_url,
             "SECRET_KEY": secrets.token_urlsafe(50),
             "BIND": f"127.0.0.1:{self.port}",
+            "WEB_PORTS": " ".join(str(port) for port in self.ports),
             "PYTHON": sys.executable,
             "VAR_DIR": str(directory / "var"),
             "STATIC_ROOT": str(directory / "static"),
@@ -61,7 +77,7 @@ class ProductionLayout:
     def start(self, timeout: float = 120.0) -> None:
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                ["bash", str(SERVE), "all"],
+                ["bash", str(SERVE), self.mode],
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -69,7 +85,7 @@ class ProductionLayout:
                 start_new_session=True,
             )
         deadline = time.monotonic() + timeout
-        while self.health() is None:
+        while any(self.health(url) is None for url in self.base_urls):
             if self.process.poll() is not None:
                 raise RuntimeError(f"serve.sh exited:\n{self.log()[-4000:]}")
             if time.monotonic() > deadline:
@@ -77,10 +93,12 @@ class ProductionLayout:
                 raise RuntimeError(f"no /healthz in {timeout:.0f} s:\n{self.log()}")
             time.sleep(0.3)
 
-    def health(self) -> dict[str, object] | None:
-        """``/healthz``'s body, or None while nothing answers."""
+    def health(self, base_url: str | None = None) -> dict[str, object] | None:
+        """``/healthz``'s body (of the first web process unless ``base_url``
+        names another), or None while nothing answers."""
         try:
-            with urllib.request.urlopen(f"{self.base_url}/healthz", timeout=3) as r:
+            url = f"{base_url or self.base_url}/healthz"
+            with urllib.request.urlopen(url, timeout=3) as r:
                 return dict(json.load(r))
         except urllib.error.HTTPError as error:
             return dict(json.load(error))

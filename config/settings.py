@@ -288,6 +288,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "estimation.tasks.sweep_stale_surveys",
         "schedule": 60.0,
     },
+    # The saved counts against a fresh count of every answer, once a day
+    # (estimation/runs/counting.py); a disagreement is logged and rebuilt.
+    "check-saved-counts": {
+        "task": "estimation.tasks.check_saved_counts",
+        "schedule": float(os.environ.get("COUNTS_CHECK_SECONDS", "86400")),
+    },
 }
 
 # Seconds between the first new response and the estimate run it schedules:

@@ -9,6 +9,11 @@
 #   docker/serve.sh migrate  migrate the database   (once per release), and
 #                            create the first researcher when
 #                            FIRST_RESEARCHER_USERNAME is set (see below)
+#   docker/serve.sh cluster  several nodes on one machine (make cluster): migrate,
+#                            collectstatic, a gunicorn per port in WEB_PORTS
+#                            (default "8000 8001"), WORKERS Celery workers
+#                            (default 2) and one beat, sharing DATABASE_URL and
+#                            REDIS_URL as separate hosts would
 #
 # Needs DATABASE_URL, REDIS_URL and SECRET_KEY; see docs/deploy.md.
 # FIRST_RESEARCHER_USERNAME, FIRST_RESEARCHER_PASSWORD and (optional)
@@ -29,6 +34,24 @@ worker() {
   exec "$PY" -m celery -A config worker --loglevel="${LOG_LEVEL:-INFO}" \
     --without-gossip --without-mingle "$@"
 }
+cluster() {
+  migrate
+  "$PY" manage.py collectstatic --noinput --verbosity 0
+  local pids=() port i
+  for port in ${WEB_PORTS:-8000 8001}; do
+    (BIND="${WEB_HOST:-127.0.0.1}:$port" web) &
+    pids+=($!)
+  done
+  for ((i = 1; i <= ${WORKERS:-2}; i++)); do
+    (worker --hostname "worker$i@%h") &
+    pids+=($!)
+  done
+  (beat) &
+  pids+=($!)
+  # Stop every node when any one stops, as an orchestrator would restart it.
+  trap 'kill -TERM "${pids[@]}" 2>/dev/null || true' EXIT INT TERM
+  wait -n "${pids[@]}"
+}
 beat() {
   exec "$PY" -m celery -A config beat --loglevel="${LOG_LEVEL:-INFO}" \
     --schedule "$VAR_DIR/celerybeat-schedule"
@@ -48,6 +71,7 @@ case "${1:-all}" in
   worker) worker ;;
   beat) beat ;;
   migrate) migrate ;;
+  cluster) cluster ;;
   all)
     migrate
     "$PY" manage.py collectstatic --noinput --verbosity 0
@@ -59,5 +83,5 @@ case "${1:-all}" in
     trap 'kill -TERM "$web_pid" "$jobs_pid" 2>/dev/null || true' EXIT INT TERM
     wait -n "$web_pid" "$jobs_pid"
     ;;
-  *) echo "usage: $0 [all|web|worker|beat|migrate]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|web|worker|beat|migrate|cluster]" >&2; exit 2 ;;
 esac

@@ -273,11 +273,25 @@ class Response(models.Model):
     )
     respondent_key = models.CharField(max_length=32)
     received_on = models.DateField()
+    # Whether the saved counts (estimation/runs/counting.py) include this
+    # response's answers: an estimate run adds those not yet counted and marks
+    # them, in one statement. A database default, so the submission's own
+    # statement (surveys/respond/response_store.py) need not name it.
+    counted = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["survey", "respondent_key"], name="one_response_per_key"
+            )
+        ]
+        # Only the responses not yet counted: small, so finding them costs the
+        # same at any size of survey, and a submission adds one small entry.
+        indexes = [
+            models.Index(
+                fields=["survey"],
+                condition=models.Q(counted=False),
+                name="response_not_counted",
             )
         ]
 

@@ -291,6 +291,31 @@ def fit_progress(fit: ModelFit) -> dict[str, object]:
 # -- queries -------------------------------------------------------------------
 
 
+def latest_saved_fit(survey: Survey) -> ModelFit | None:
+    """The newest finished fit that still holds its numbers."""
+    return (
+        ModelFit.objects.filter(
+            survey=survey, status=ModelFit.Status.FINISHED, result__isnull=False
+        )
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+
+
+def fit_export(survey: Survey) -> dict[str, Any] | None:
+    """The newest saved fit as plain data for the analysis bundle: its id, the
+    outcome's export column, the answers it saw and the core's result."""
+    fit = latest_saved_fit(survey)
+    if fit is None:
+        return None
+    return {
+        "id": fit.pk,
+        "outcome": column_names(survey)[fit.outcome_id],
+        "n": fit.n,
+        "result": fit.result,
+    }
+
+
 def model_panel(survey: Survey) -> ModelPanel:
     """The newest fit of any status and the newest with a saved result.
 
@@ -300,15 +325,7 @@ def model_panel(survey: Survey) -> ModelPanel:
     latest = ModelFit.objects.filter(survey=survey).first()
     shown_fit = latest
     if latest is not None and latest.result is None:
-        shown_fit = (
-            ModelFit.objects.filter(
-                survey=survey,
-                status=ModelFit.Status.FINISHED,
-                result__isnull=False,
-            )
-            .order_by("-finished_at", "-id")
-            .first()
-        )
+        shown_fit = latest_saved_fit(survey)
     return ModelPanel(
         latest=latest,
         shown=(

@@ -150,3 +150,63 @@ class ModelFit(models.Model):
 
     def __str__(self) -> str:
         return f"model fit {self.pk} of survey {self.survey_id} ({self.status})"
+
+
+class SurveyCounts(models.Model):
+    """A survey's saved counts: how many responses they hold, and when they
+    were last brought up to date or rebuilt (estimation/runs/counting.py).
+
+    Its row is also the lock that lets one process at a time change them.
+    """
+
+    survey = models.OneToOneField(
+        Survey, on_delete=models.CASCADE, primary_key=True, related_name="counts"
+    )
+    responses = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+    recounted_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"counts of survey {self.survey_id}: {self.responses} responses"
+
+
+class ReportCount(models.Model):
+    """How many counted answers to a question sent ``report`` from ``stratum``.
+
+    A survey's table of these is all an estimate run reads: its size is that
+    of the design (questions x reports x strata), not the number of answers.
+    """
+
+    survey = models.ForeignKey(Survey, on_delete=models.CASCADE, related_name="+")
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    report = models.PositiveIntegerField()
+    stratum = models.PositiveIntegerField()
+    count = models.PositiveBigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question", "report", "stratum"], name="one_count_per_cell"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} x report {self.report} to question {self.question_id}"
+
+
+class DayCount(models.Model):
+    """How many counted responses arrived on a day (the dashboard's chart)."""
+
+    survey = models.ForeignKey(Survey, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    count = models.PositiveBigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["survey", "day"], name="one_count_per_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} responses to survey {self.survey_id} on {self.day}"

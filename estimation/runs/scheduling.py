@@ -31,6 +31,7 @@ from estimation.runs.model_fits import (
     model_request_validate,
 )
 from estimation.runs.models import EstimateRun, ModelFit
+from estimation.runs.run_lock import SurveyBusy
 from estimation.runs.services import estimate_run_execute
 from surveys.models import Survey
 from surveys.team.audit import Action, audit_record
@@ -43,6 +44,10 @@ logger = logging.getLogger(__name__)
 ESTIMATE_TASK = "estimation.tasks.estimate_survey"
 SWEEP_TASK = "estimation.tasks.sweep_stale_surveys"
 MODEL_FIT_TASK = "estimation.tasks.fit_model"
+CHECK_COUNTS_TASK = "estimation.tasks.check_saved_counts"
+# How long a run waits before trying again while another run of its survey
+# holds the survey (run_lock.py).
+BUSY_RETRY_SECONDS = 5
 
 
 def survey_stale_schedule(*, survey_id: int) -> None:
@@ -196,6 +201,8 @@ def _dispatch(
 def _run_in_process(run_id: int) -> None:
     try:
         estimate_run_execute(run_id=run_id)
+    except SurveyBusy:
+        _enqueue(run_id, BUSY_RETRY_SECONDS)  # its turn comes after the other's
     except Exception:
         logger.exception("in-process estimate run %s failed", run_id)
     finally:

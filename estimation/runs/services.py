@@ -12,16 +12,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.db.models import Count
 from django.utils import timezone
 
 from estimation.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL, estimate_question
+from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
 from estimation.runs.item_estimates import SOLVER, item_option_rows, items_row
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.run_lock import survey_run_lock
 from estimation.unary import UnaryEncoding
 from estimation.unary_estimates import ItemEstimates
-from surveys.models import Answer, Question, Response, Survey
+from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 
 # -- counting ------------------------------------------------------------------
@@ -32,26 +33,22 @@ GroupCounts = dict[tuple[int, int], dict[int, dict[int, int]]]
 
 
 def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
-    """Overall and per-subgroup report counts from one GROUP BY.
+    """Overall and per-subgroup report counts, from the saved table brought
+    up to date first (estimation/runs/counting.py).
 
     Returns ``{question_id: {report: count}}`` and
     ``{(question_id, group_question_id): {group_option: {report: count}}}``.
     Every answer carries its response's stratum (its answers to the direct
-    questions), so grouping by it yields every breakdown without a self-join.
-    A missing answer has no row, so each question counts only those who
-    answered it; an optional direct question's "no answer" is its level k.
+    questions), so the table's strata yield every breakdown without a
+    self-join. A missing answer has no row, so each question counts only those
+    who answered it; an optional direct question's "no answer" is its level k.
     """
+    counts_catch_up(survey)
     direct = [q for q in survey.questions.all() if not q.is_sensitive]
     sizes = [stratum_size(len(q.options), q.optional) for q in direct]
     overall: Counts = defaultdict(lambda: defaultdict(int))
     groups: GroupCounts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
-    rows = (
-        Answer.objects.filter(question__survey=survey)
-        .values_list("question_id", "report", "stratum")
-        .annotate(count=Count("id"))
-        .order_by()
-    )
-    for question_id, report, stratum, count in rows:
+    for question_id, report, stratum, count in saved_cells(survey):
         overall[question_id][report] += count
         for group, level in zip(direct, stratum_decode(stratum, sizes), strict=True):
             groups[(question_id, group.pk)][level][report] += count
@@ -69,14 +66,9 @@ def survey_subgroup_counts(survey: Survey) -> GroupCounts:
 
 
 def responses_per_day(survey: Survey) -> list[list[Any]]:
-    """``[[ISO date, responses], ...]`` in date order, from one GROUP BY."""
-    rows = (
-        Response.objects.filter(survey=survey)
-        .values_list("received_on")
-        .annotate(count=Count("id"))
-        .order_by("received_on")
-    )
-    return [[day.isoformat(), count] for day, count in rows]
+    """``[[ISO date, responses], ...]`` in date order, from the saved counts
+    (brought up to date by :func:`survey_counts`, which a run calls first)."""
+    return saved_days(survey)
 
 
 def _vector(by_report: dict[int, int], k: int) -> list[int]:
@@ -89,26 +81,36 @@ def _vector(by_report: dict[int, int], k: int) -> list[int]:
 def estimate_run_execute(*, run_id: int) -> EstimateRun | None:
     """Run (or re-run after a crash) one estimate and save it.
 
-    Safe to call twice or concurrently: a finished run is left alone, and its
-    rows are written in one transaction, so a crash leaves none. A database
+    Safe to call twice or concurrently: a finished run is left alone, its
+    rows are written in one transaction, so a crash leaves none, and while one
+    run of a survey is under way another raises SurveyBusy (run_lock.py). A database
     error propagates for the task to retry; any other error fails the run with
     its reason, since running it again would fail the same way.
     """
-    run = _claim_run(run_id)
-    if run is None:
+    survey_id = (
+        EstimateRun.objects.filter(pk=run_id)
+        .values_list("survey_id", flat=True)
+        .first()
+    )
+    if survey_id is None:
         return None
-    try:
-        rows = _compute(run.survey, run)
-    except DatabaseError:
-        raise
-    except Exception as error:
-        EstimateRun.objects.filter(pk=run.pk).update(
-            status=EstimateRun.Status.FAILED,
-            error=f"{type(error).__name__}: {error}",
-            finished_at=timezone.now(),
-        )
-        raise
-    _save(run, rows)
+    # SurveyBusy propagates: the task sends the run again a little later.
+    with survey_run_lock(survey_id):
+        run = _claim_run(run_id)
+        if run is None:
+            return None
+        try:
+            rows = _compute(run.survey, run)
+        except DatabaseError:
+            raise
+        except Exception as error:
+            EstimateRun.objects.filter(pk=run.pk).update(
+                status=EstimateRun.Status.FAILED,
+                error=f"{type(error).__name__}: {error}",
+                finished_at=timezone.now(),
+            )
+            raise
+        _save(run, rows)
     run.refresh_from_db()
     return run
 

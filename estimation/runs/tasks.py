@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from celery import shared_task
 from django.db import DatabaseError
 
-from estimation.runs import model_fits, scheduling, services
-from estimation.runs.scheduling import ESTIMATE_TASK, MODEL_FIT_TASK, SWEEP_TASK
+from estimation.runs import counting, model_fits, scheduling, services
+from estimation.runs.run_lock import SurveyBusy
+from estimation.runs.scheduling import (
+    BUSY_RETRY_SECONDS,
+    CHECK_COUNTS_TASK,
+    ESTIMATE_TASK,
+    MODEL_FIT_TASK,
+    SWEEP_TASK,
+)
 
 MAX_RETRIES = 5
 
@@ -18,6 +26,12 @@ def estimate_survey(self: Any, run_id: int) -> int | None:
     """Compute and save one estimate run; retry with backoff on database errors."""
     try:
         run = services.estimate_run_execute(run_id=run_id)
+    except SurveyBusy as busy:
+        # Another run of the survey holds it: this one waits its turn, however
+        # long that run takes, rather than running beside it.
+        raise self.retry(
+            exc=busy, countdown=BUSY_RETRY_SECONDS, max_retries=None
+        ) from busy
     except DatabaseError as error:
         raise self.retry(
             exc=error, countdown=min(300, 5 * 2**self.request.retries)
@@ -41,3 +55,20 @@ def fit_model(self: Any, fit_id: int) -> int | None:
 def sweep_stale_surveys() -> int:
     scheduling.queued_fits_enqueue()
     return scheduling.stale_surveys_enqueue()
+
+
+@shared_task(name=CHECK_COUNTS_TASK)
+def check_saved_counts() -> int:
+    """Compare every survey's saved counts with a fresh count; rebuild and
+    log any that disagree (they should not: this is the safety net)."""
+    wrong = counting.counts_check_all(mend=True)
+    for check in wrong:
+        logging.getLogger(__name__).error(
+            "saved counts of survey %s disagreed in %d cell(s) and %d/%d "
+            "responses; recounted",
+            check.survey_id,
+            len(check.differences),
+            check.responses_saved,
+            check.responses_fresh,
+        )
+    return len(wrong)

@@ -7,6 +7,8 @@
 // (#model-result), so the form above it keeps what the reader chose. Without
 // JavaScript, reloading the page shows the fit once it is done.
 
+import { fetchJson, fetchThisPage } from "./live-fetch.js";
+
 const BUSY_MS = 1500;
 // A queued fit may wait for a worker: after this long, ask less often.
 const SLOW_AFTER_MS = 120_000;
@@ -56,13 +58,7 @@ function start() {
   }
 
   async function showResult() {
-    const response = await fetch(window.location.href, {
-      headers: { Accept: "text/html" },
-      credentials: "same-origin",
-      cache: "no-store",
-    });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = await fetchThisPage();
     const replacement = fresh.getElementById("model-result");
     const current = document.getElementById("model-result");
     if (replacement && current) current.replaceWith(document.importNode(replacement, true));
@@ -71,13 +67,7 @@ function start() {
   async function check() {
     let fit;
     try {
-      const response = await fetch(config.url, {
-        headers: { Accept: "application/json" },
-        credentials: "same-origin",
-        cache: "no-store",
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      fit = await response.json();
+      fit = await fetchJson(config.url);
     } catch {
       return true; // A dropped request is asked again.
     }

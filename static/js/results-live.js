@@ -11,6 +11,8 @@
 // Without JavaScript the page shows what it was rendered with; reloading it
 // shows the newest estimates.
 
+import { fetchJson, fetchThisPage } from "./live-fetch.js";
+
 const BUSY_MS = 1500;
 // A queued run may wait for a worker: after this long, ask less often.
 const SLOW_AFTER_MS = 120_000;
@@ -111,13 +113,7 @@ function start() {
   }
 
   async function showNewEstimates(runId) {
-    const response = await fetch(window.location.href, {
-      headers: { Accept: "text/html" },
-      credentials: "same-origin",
-      cache: "no-store",
-    });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = await fetchThisPage();
     swapLiveParts(document, fresh);
     localizeTimes(document.querySelector("main") ?? document.body);
     shownRun = runId;
@@ -133,13 +129,7 @@ function start() {
   async function check() {
     let status;
     try {
-      const response = await fetch(config.status_url, {
-        headers: { Accept: "application/json" },
-        credentials: "same-origin",
-        cache: "no-store",
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      status = await response.json();
+      status = await fetchJson(config.status_url);
     } catch {
       return; // A dropped request is asked again; the page stays as it was.
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from estimation.runs.counting import with_response_count
 from estimation.runs.models import EstimateRun
 from estimation.runs.scheduling import estimate_run_request
 from surveys.builder import services
@@ -103,10 +104,8 @@ class SurveyList(generics.ListCreateAPIView):
                     {"status": f"Use one of {', '.join(Survey.Status.values)}."}
                 )
             surveys = surveys.filter(status=wanted)
-        return (
-            surveys.select_related("owner")
-            .prefetch_related("questions")
-            .annotate(response_count=Count("responses"))
+        return with_response_count(
+            surveys.select_related("owner").prefetch_related("questions")
         )
 
     def perform_create(self, serializer: SurveySerializer) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 
 from estimation import survey_epsilon
+from estimation.runs.counting import with_response_count
 from surveys.models import Question, Survey
 from surveys.team.roles import Need
 from surveys.team.selectors import survey_for, surveys_visible_to
@@ -18,9 +19,7 @@ NEWEST_FIRST = ("-created_at", "-id")
 
 
 def _counted() -> QuerySet[Survey]:
-    return Survey.objects.annotate(
-        response_count=Count("responses", distinct=True)
-    ).prefetch_related("questions")
+    return with_response_count(Survey.objects.all()).prefetch_related("questions")
 
 
 def surveys_for_member(user: Any) -> QuerySet[Survey]:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('surveys', '0011_teams'),
+        ('surveys', '0012_response_counted'),
     ]
 
     operations = [

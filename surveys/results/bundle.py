@@ -13,6 +13,7 @@ import json
 import zipfile
 from collections.abc import Iterable, Iterator
 
+from estimation.runs.fit_selectors import fit_export
 from surveys.models import Survey
 from surveys.results.bundle_scripts import python_script, r_script, readme
 from surveys.results.estimate_exports import estimates_export
@@ -62,7 +63,7 @@ def bundle_zip(survey: Survey) -> Iterator[bytes]:
         "codebook.json": json.dumps(book, indent=2, allow_nan=False) + "\n",
         "estimates.json": json.dumps(estimates, indent=2, allow_nan=False) + "\n",
         "analysis.py": python_script(book, estimates),
-        "analysis.R": r_script(book, estimates),
+        "analysis.R": r_script(book, estimates, fit_export(survey)),
     }
     yield from zip_stream(folder(survey), small, answers_csv(survey))
 

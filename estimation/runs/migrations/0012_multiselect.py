@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('estimation', '0003_modelfit'),
+        ('estimation', '0004_saved_counts'),
     ]
 
     operations = [

@@ -93,8 +93,9 @@ def test_nothing_identifying_is_stored_with_a_response(client, open_survey):
     fields = {f.name for f in Response._meta.get_fields()} | {
         f.name for f in Answer._meta.get_fields()
     }
+    # "counted": whether the saved counts hold it yet (docs/methodology.md).
     assert fields == {
-        "id", "survey", "respondent_key", "received_on", "answers",
+        "id", "survey", "respondent_key", "received_on", "counted", "answers",
         "response", "question", "report", "spec_version", "stratum",
     }  # fmt: skip
     row = json.dumps(

@@ -1,0 +1,102 @@
+"""Saved counts under concurrency, on PostgreSQL with real threads: a
+response whose transaction commits after a catch-up read the table is counted
+by the next one, and submissions racing catch-ups are each counted once."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+import numpy as np
+import pytest
+from django.db import connection, connections, transaction
+
+from estimation.runs import counting
+from surveys.models import Answer, Response, Survey
+from tests.conftest import skip_or_fail
+from tests.surveys.respond.responses import submit
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _postgresql():
+    if connection.vendor != "postgresql":
+        skip_or_fail("transaction visibility under concurrency needs PostgreSQL")
+
+
+def fresh_cells(survey: Survey) -> Counter:
+    return Counter(
+        Answer.objects.filter(question__survey=survey).values_list(
+            "question_id", "report", "stratum"
+        )
+    )
+
+
+def saved(survey: Survey) -> Counter:
+    return Counter({(q, r, s): n for q, r, s, n in counting.saved_cells(survey)})
+
+
+def test_a_response_committed_after_a_catch_up_is_counted_by_the_next(open_survey):
+    submit(open_survey, np.random.default_rng(21), 10)
+    stored, release, done = threading.Event(), threading.Event(), threading.Event()
+
+    def slow_submission() -> None:
+        try:
+            with transaction.atomic():
+                submit(open_survey, np.random.default_rng(22), 1)
+                stored.set()
+                release.wait(timeout=30)
+        finally:
+            connections.close_all()
+            done.set()
+
+    thread = threading.Thread(target=slow_submission)
+    thread.start()
+    assert stored.wait(timeout=30)
+    # The slow response is written but not committed: not visible, not marked,
+    # and the catch-up does not wait for it.
+    assert counting.counts_catch_up(open_survey) == 10
+    release.set()
+    thread.join(timeout=30)
+    assert done.is_set()
+    assert Response.objects.filter(survey=open_survey, counted=False).count() == 1
+    assert counting.counts_catch_up(open_survey) == 1
+    assert saved(open_survey) == fresh_cells(open_survey)
+
+
+def test_submissions_racing_catch_ups_are_each_counted_once(open_survey):
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def submitter(seed: int) -> None:
+        try:
+            submit(open_survey, np.random.default_rng(seed), 60)
+        except BaseException as error:  # reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    def counter() -> None:
+        try:
+            while not stop.is_set():
+                counting.counts_catch_up(open_survey)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    submitters = [threading.Thread(target=submitter, args=(s,)) for s in (31, 32)]
+    counters = [threading.Thread(target=counter) for _ in range(2)]
+    for thread in submitters + counters:
+        thread.start()
+    for thread in submitters:
+        thread.join()
+    stop.set()
+    for thread in counters:
+        thread.join()
+    assert errors == []
+    counting.counts_catch_up(open_survey)
+    assert saved(open_survey) == fresh_cells(open_survey)
+    assert counting.counts_check(open_survey).agrees
+    assert sum(n for _, n in counting.saved_days(open_survey)) == 120
