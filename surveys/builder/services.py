@@ -464,6 +464,18 @@ def _unary_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEnc
     return built
 
 
+def _check_optional(kind: str, optional: bool) -> None:
+    """Check all that apply has no "Prefer not to answer": ticking none is
+    already an answer, and a missing one would need its own control."""
+    if optional and kind == Question.Kind.MULTI_SELECT:
+        raise ValidationError(
+            {
+                "optional": "A check-all-that-apply question cannot be optional: "
+                "ticking none of the items is already an answer."
+            }
+        )
+
+
 def _clean_options(
     kind: str, options: Sequence[str] | None, language: str
 ) -> list[str]:
@@ -503,6 +515,7 @@ def question_create(
 ) -> Question:
     """A question of a draft; ``optional`` lets it go unanswered (stored as missing)."""
     survey_require_draft(survey, "add questions")
+    _check_optional(kind, optional)
     labels, design_data = _question_content(kind, options, design, survey.language)
     last = (
         survey.questions.order_by("-position")
@@ -546,6 +559,7 @@ def question_update(
     actor: Any = None,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
+    _check_optional(kind, optional)
     labels, design_data = _question_content(
         kind, options, design, question.survey.language
     )

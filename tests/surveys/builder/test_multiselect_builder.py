@@ -95,3 +95,17 @@ def test_the_detail_edit_and_publish_pages_show_it(as_owner, draft_survey):
     assert edit.status_code == 200
     assert 'value="sue" selected' in edit.content.decode()
     assert as_owner.get(url("publish", draft_survey.pk)).status_code == 200
+
+
+def test_it_cannot_be_optional(owner, draft_survey):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError, match="cannot be optional"):
+        question_create(
+            survey=draft_survey,
+            text="Which?",
+            kind="multi_select",
+            options=ITEMS.splitlines(),
+            design={"name": "sue", "m": 4, "epsilon_one_hot": 1.0},
+            optional=True,
+        )
