@@ -69,6 +69,7 @@ messages: $(STAMP)
 ## Timings and sizes written up in docs/benchmarks.md.
 bench: $(STAMP)
 	$(PY) -m benchmarks.estimate
+	$(PY) -m benchmarks.unary
 	$(PY) -m benchmarks.regression
 	$(PY) -m benchmarks.page_weight
 	$(PY) -m benchmarks.estimate_run
@@ -92,6 +93,7 @@ bench-export: $(STAMP)
 golden: $(STAMP)
 	$(PY) -m estimation golden > tests/fixtures/designs.json
 	$(PY) -m estimation golden --instructed > tests/fixtures/instructed_designs.json
+	$(PY) -m estimation golden-unary > tests/fixtures/unary_designs.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -106,7 +106,7 @@ ANSWER_ROW = np.dtype(
         ("question_len", ">i4"),
         ("question_id", ">i8"),
         ("report_len", ">i4"),
-        ("report", ">i2"),
+        ("report", ">i4"),
         ("spec_len", ">i4"),
         ("spec_version", "S16"),
         ("stratum_len", ">i4"),
@@ -132,7 +132,7 @@ ANSWER_COLUMNS = {
     "id": "bigint",
     "response_id": "bigint",
     "question_id": "bigint",
-    "report": "smallint",
+    "report": "integer",
     "spec_version": "character varying",
     "stratum": "integer",
 }
@@ -216,7 +216,7 @@ def _answers_block(
     q = len(questions)
     rows = np.zeros((m, q), dtype=ANSWER_ROW)
     rows["fields"], rows["id_len"], rows["response_len"] = 6, 8, 8
-    rows["question_len"], rows["report_len"], rows["spec_len"] = 8, 2, 16
+    rows["question_len"], rows["report_len"], rows["spec_len"] = 8, 4, 16
     rows["stratum_len"] = 4
     rows["id"] = (first_answer + np.arange(m * q)).reshape(m, q)
     rows["response_id"] = (first_response + np.arange(m))[:, None]

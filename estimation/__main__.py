@@ -29,6 +29,8 @@ from .planning import (
 )
 from .regression_table import render
 from .results import DEFAULT_LEVEL, estimate_question
+from .unary_cli import estimate_unary_case, is_unary_case
+from .unary_golden import golden_unary_fixture
 
 CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
 
@@ -40,6 +42,8 @@ def estimate_case(case: Any) -> dict[str, Any]:
     """Estimate one case of the form documented in ``docs/methodology.md``."""
     if not isinstance(case, dict):
         raise UsageError(f"a case must be a JSON object, got {json.dumps(case)[:80]}")
+    if is_unary_case(case):
+        return estimate_unary_case(case)
     unknown = set(case) - CASE_KEYS
     if unknown:
         raise UsageError(
@@ -388,6 +392,11 @@ def _parser() -> argparse.ArgumentParser:
         help="the designs whose device instructs the respondent (cheating detection)",
     )
     golden.set_defaults(run=_command_golden)
+    golden_unary = commands.add_parser(
+        "golden-unary",
+        help="print the golden fixture of check-all-that-apply encodings",
+    )
+    golden_unary.set_defaults(run=lambda args, stdin: golden_unary_fixture())
     return parser
 
 

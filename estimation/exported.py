@@ -22,6 +22,8 @@ from typing import Any, TextIO
 
 from .designs import Design, design_from_dict
 from .results import estimate_question
+from .unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
+from .unary_estimates import estimate_items
 from .validation import code_count, compare_arms, validate_direct_percent
 
 CODEBOOK_FORMATS = (1,)
@@ -40,7 +42,7 @@ class Column:
     question_id: Any
     text: str
     labels: tuple[str, ...]
-    design: Design
+    design: Design | UnaryEncoding
     sensitive: bool
     optional: bool = False
     # A validation arm (estimation/validation.py): codes k..2k-1 are direct
@@ -49,7 +51,24 @@ class Column:
 
     @property
     def code_count(self) -> int:
+        """How many different codes a cell may hold: one per subset of the
+        items for check all that apply (a bit mask); with a validation arm,
+        ``k..2k-1`` are direct answers."""
+        if isinstance(self.design, UnaryEncoding):
+            return self.design.k
         return code_count(self.design.k, self.direct_percent)
+
+    @property
+    def unary(self) -> bool:
+        """Check all that apply: cells hold bit masks, tallied per item."""
+        return isinstance(self.design, UnaryEncoding)
+
+    @property
+    def width(self) -> int:
+        """Counts kept per column: one per option, or ticked counts per item."""
+        if isinstance(self.design, UnaryEncoding):
+            return self.design.m
+        return self.design.k
 
     @property
     def group_labels(self) -> tuple[str, ...]:
@@ -65,6 +84,7 @@ class Tally:
 
     responses: int = 0
     counts: dict[str, list[int]] = field(default_factory=dict)
+    answered: dict[str, int] = field(default_factory=dict)
     tables: dict[tuple[str, str], list[list[int]]] = field(default_factory=dict)
 
 
@@ -83,14 +103,15 @@ def read_codebook(data: Any) -> list[Column]:
         if not isinstance(entry, dict) or not isinstance(entry.get("column"), str):
             raise UsageError(f"{where} has no column name")
         try:
-            design = design_from_dict(entry["design"])
+            design = _design(entry["design"])
             labels = tuple(str(o["label"]) for o in entry["options"])
         except (KeyError, TypeError, ValueError) as error:
             raise UsageError(f"{where} ({entry['column']}): {error}") from error
-        if len(labels) != design.k:
+        expected = design.m if isinstance(design, UnaryEncoding) else design.k
+        if len(labels) != expected:
             raise UsageError(
                 f"{where} ({entry['column']}) has {len(labels)} options but its "
-                f"design has {design.k}"
+                f"design has {expected}"
             )
         try:
             direct_percent = validate_direct_percent(entry.get("direct_percent", 0))
@@ -112,6 +133,12 @@ def read_codebook(data: Any) -> list[Column]:
     if len(set(names)) != len(names):
         raise UsageError("the codebook names a column twice")
     return columns
+
+
+def _design(data: Any) -> Design | UnaryEncoding:
+    if isinstance(data, Mapping) and data.get("name") in UNARY_DESIGNS:
+        return unary_from_dict(data)
+    return design_from_dict(data)
 
 
 def read_rows(stream: TextIO, source: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -172,14 +199,12 @@ def code_of(value: Any, column: Column, where: str) -> int | None:
             code = int(value)
         except ValueError:
             code = None
-    if (
-        isinstance(code, bool)
-        or not isinstance(code, int)
-        or not 0 <= code < column.code_count
-    ):
+    codes = column.code_count
+    if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < codes:
+        kind = "a bit mask of the items" if column.unary else "an option code"
         raise UsageError(
-            f"{where}, column {column.name}: {value!r} is not an option code "
-            f"(a whole number from 0 to {column.code_count - 1})"
+            f"{where}, column {column.name}: {value!r} is not {kind} "
+            f"(a whole number from 0 to {codes - 1})"
         )
     return code
 
@@ -190,11 +215,12 @@ def tally(
     """Count every column's reports, overall and within each direct answer."""
     direct = [c for c in columns if not c.sensitive]
     result = Tally(
-        counts={c.name: [0] * c.code_count for c in columns},
+        counts={c.name: [0] * (c.width if c.unary else c.code_count) for c in columns},
+        answered={c.name: 0 for c in columns},
         tables={
-            (c.name, g.name): [[0] * c.design.k for _ in g.group_labels]
+            (c.name, g.name): [[0] * c.width for _ in g.group_labels]
             for c in columns
-            if c.sensitive
+            if c.sensitive and not c.unary
             for g in direct
         },
     )
@@ -213,6 +239,13 @@ def tally(
             code = codes[column.name]
             if code is None:
                 continue
+            result.answered[column.name] += 1
+            if column.unary:
+                # Per item overall, as the platform's runs (no breakdowns yet).
+                ticked = result.counts[column.name]
+                for item in range(column.width):
+                    ticked[item] += code >> item & 1
+                continue
             result.counts[column.name][code] += 1
             # A direct answer (a validation arm's) is in no randomized table.
             if column.sensitive and code < column.design.k:
@@ -226,10 +259,14 @@ def tally(
 
 
 def _estimate(
-    counts: list[int], column: Column, level: float, ci_method: str
+    counts: list[int], column: Column, level: float, ci_method: str, n: int
 ) -> dict[str, Any] | None:
-    if sum(counts) == 0:
+    if n == 0:
         return None
+    if isinstance(column.design, UnaryEncoding):
+        return estimate_items(
+            n, counts, column.design, level=level, ci_method=ci_method
+        ).to_dict()
     return estimate_question(
         counts, column.design, level=level, ci_method=ci_method, labels=column.labels
     ).to_dict()
@@ -240,7 +277,8 @@ def _validation(
 ) -> dict[str, Any]:
     """A validation arm's direct answers and their comparison with the
     randomized estimate, as the dashboard shows them; nothing without an arm."""
-    if not column.direct_percent:
+    # Check all that apply takes no arm (the builder refuses one).
+    if not column.direct_percent or isinstance(column.design, UnaryEncoding):
         return {}
     k = column.design.k
     randomized, direct = by_code[:k], by_code[k:]
@@ -277,9 +315,11 @@ def estimate_exported(
                 "group_option_code": code,
                 "group_option_label": label,
                 "n": sum(table_row),
-                "result": _estimate(table_row, column, level, ci_method),
+                "result": _estimate(
+                    table_row, column, level, ci_method, sum(table_row)
+                ),
             }
-            for group in (direct if column.sensitive else [])
+            for group in (direct if column.sensitive and not column.unary else [])
             for code, (label, table_row) in enumerate(
                 zip(
                     group.group_labels,
@@ -289,8 +329,11 @@ def estimate_exported(
             )
         ]
         by_code = counts.counts[column.name]
-        answered = sum(by_code)
-        randomized = by_code[: column.design.k]
+        answered = counts.answered[column.name]
+        # Check all that apply: ticked counts per item. Otherwise the
+        # randomized codes 0..k-1; a validation arm's direct ones come after.
+        estimated = by_code if column.unary else by_code[: column.design.k]
+        n = answered if column.unary else sum(estimated)
         questions.append(
             {
                 "column": column.name,
@@ -298,9 +341,9 @@ def estimate_exported(
                 "text": column.text,
                 "sensitive": column.sensitive,
                 "optional": column.optional,
-                "n": sum(randomized),
+                "n": n,
                 "missing": counts.responses - answered,
-                "result": _estimate(randomized, column, level, ci_method),
+                "result": _estimate(estimated, column, level, ci_method, n),
                 "subgroups": subgroups,
                 **_validation(by_code, column, level, ci_method),
             }

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .designs import Design
 from .exported import Column, UsageError, code_of, read_codebook
 from .regression import Factor, LogisticFit, fit_logistic
 
@@ -31,6 +32,11 @@ def _column(columns: Mapping[str, Column], name: str, role: str) -> Column:
 
 def _outcome(columns: Mapping[str, Column], name: str) -> Column:
     column = _column(columns, name, "the outcome")
+    if column.unary:
+        raise UsageError(
+            f"the outcome {name} is a check-all-that-apply question; the "
+            "regression needs a randomized yes/no question"
+        )
     if column.design.k != 2 or not column.design.randomized:
         kind = (
             "asked directly"
@@ -139,8 +145,11 @@ def regress_exported(
     keys = sorted(counts)
     patterns = np.array(keys, dtype=np.int64).reshape(len(keys), len(chosen))
     reports = np.array([counts[k] for k in keys], dtype=np.int64)
+    design = target.design
+    if not isinstance(design, Design):  # _outcome refused check all that apply
+        raise UsageError(f"the outcome {outcome} is not a yes/no design")
     fit = fit_logistic(
-        design=target.design,
+        design=design,
         factors=factors,
         patterns=patterns,
         reports=reports,

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
+from estimation.unary import UnaryEncoding, unary_from_dict
 from estimation.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
 
 
@@ -183,6 +184,7 @@ class Question(models.Model):
         YES_NO = "yes_no", "Yes / no (randomized)"
         MULTIPLE_CHOICE = "multiple_choice", "Multiple choice (randomized)"
         DIRECT = "direct", "Direct, not sensitive (asked plainly)"
+        MULTI_SELECT = "multi_select", "Check all that apply (randomized per item)"
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="questions"
@@ -253,7 +255,12 @@ class Question(models.Model):
     def is_sensitive(self) -> bool:
         return self.kind != self.Kind.DIRECT
 
-    def get_design(self) -> Design:
+    def get_design(self) -> Design | UnaryEncoding:
+        """The question's design: a unary encoding for check all that apply,
+        whose ``epsilon``, ``randomized``, ``client_spec()`` and ``describe()``
+        read as a design's do."""
+        if self.kind == self.Kind.MULTI_SELECT:
+            return unary_from_dict(self.design)
         return design_from_dict(self.design)
 
     def client_spec(self) -> dict[str, Any]:
@@ -272,8 +279,12 @@ class Question(models.Model):
 
     @property
     def code_count(self) -> int:
-        """How many stored codes an answer may have: with a validation arm,
-        ``k..2k-1`` are direct answers (estimation/validation.py)."""
+        """How many different codes a stored answer may have: one per option;
+        for check all that apply one per subset of the items (a bit mask);
+        with a validation arm, ``k..2k-1`` are direct answers
+        (estimation/validation.py)."""
+        if self.kind == self.Kind.MULTI_SELECT:
+            return 1 << len(self.options)
         return code_count(
             len(self.options), self.direct_percent if self.is_sensitive else 0
         )
@@ -330,7 +341,14 @@ class Answer(models.Model):
     question = models.ForeignKey(
         Question, on_delete=models.PROTECT, related_name="answers"
     )
-    report = models.PositiveSmallIntegerField(help_text="The randomized option index.")
+    # Check all that apply stores the items sent ticked as a bit mask (item i
+    # in bit i), up to 2**30 - 1 for estimation.unary.MAX_ITEMS = 30 items: one
+    # row per answer, like every other kind, so the one-answer-per-question
+    # constraint, receipts and counting by (question, report, stratum) stay.
+    report = models.PositiveIntegerField(
+        help_text="The randomized option index; for check all that apply, the "
+        "bit mask of the items sent ticked (item i in bit i)."
+    )
     stratum = models.PositiveIntegerField(
         default=0,
         help_text="The response's direct answers (surveys/respond/strata.py).",

@@ -99,6 +99,10 @@ class OptionEstimate(models.Model):
     std_error = models.FloatField()
     ci_lower = models.FloatField()
     ci_upper = models.FloatField()
+    # Check all that apply: the option is an item, ``reported`` the reports
+    # with it ticked, and the band holds for all items at once (Bonferroni).
+    band_lower = models.FloatField(null=True, blank=True)
+    band_upper = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["question_estimate", "option"]

@@ -63,6 +63,9 @@ class OptionResult:
     ci_lower: float
     ci_upper: float
     std_error: float
+    # Check all that apply: the interval that holds for all items at once.
+    band_lower: float | None = None
+    band_upper: float | None = None
 
 
 @dataclass(frozen=True)
@@ -229,6 +232,8 @@ def estimate_view(
                 ci_lower=o.ci_lower,
                 ci_upper=o.ci_upper,
                 std_error=o.std_error,
+                band_lower=getattr(o, "band_lower", None),
+                band_upper=getattr(o, "band_upper", None),
             )
             for o in saved
         ),
@@ -439,7 +444,9 @@ def _question_result(
         else None
     )
     breakdowns = []
-    if estimate is not None:
+    # Check all that apply: per item overall; no breakdowns or plan yet.
+    multi = question.kind == Question.Kind.MULTI_SELECT
+    if estimate is not None and not multi:
         for group in direct:
             by_option = {
                 option: row
@@ -462,7 +469,7 @@ def _question_result(
             responses=answered.of if answered is not None else None,
             ci_method=run.ci_method,
         )
-        if estimate is not None and run is not None
+        if estimate is not None and run is not None and not multi
         else None
     )
     return QuestionResult(

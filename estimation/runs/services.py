@@ -17,8 +17,11 @@ from django.utils import timezone
 from estimation.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
+from estimation.runs.item_estimates import SOLVER, item_option_rows, items_row
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
+from estimation.unary import UnaryEncoding
+from estimation.unary_estimates import ItemEstimates
 from estimation.validation import split_counts
 from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
@@ -162,6 +165,11 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for done, question in enumerate(questions, start=1):
         design = question.get_design()
+        if isinstance(design, UnaryEncoding):
+            # Per item, overall only: breakdowns of items come later.
+            rows.append(items_row(question, counts.get(question.pk, {}), design, run))
+            EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
+            continue
         # n per question: those who answered it (missing answers have no row).
         # Codes 0..k-1 only: a validation arm's direct answers (codes k..2k-1)
         # never enter the randomized estimate; they are saved beside it.
@@ -231,6 +239,12 @@ def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
     for row in rows:
         result = row.pop("result")
         reported = row.pop("reported")
+        if isinstance(result, ItemEstimates):
+            saved = QuestionEstimate.objects.create(
+                run=run, warnings=[], solver=SOLVER, **row
+            )
+            options.extend(item_option_rows(saved, result))
+            continue
         saved = QuestionEstimate.objects.create(
             run=run,
             warnings=[w.to_dict() for w in result.warnings] if result else [],

@@ -29,7 +29,8 @@ export function usedFields(kind, design, mode) {
   if (kind !== "yes_no") used.add("options");
   if (kind === "direct") return used;
   used.add("design_name");
-  if (design === "krr") return used.add("epsilon");
+  // k-RR and check all that apply's unary encodings are set by epsilon alone.
+  if (design === "krr" || design === "sue" || design === "oue") return used.add("epsilon");
   if (design === "unrelated_question") return new Set([...used, "p", "q"]);
   if (design === "crosswise") return used.add("p");
   used.add("mode");
@@ -111,6 +112,7 @@ export function render(data) {
     entry("What an observer could learn", data.observer),
   );
   if (data.precision) list.append(entry("Expected precision", data.precision));
+  if (data.recommendation) list.append(entry("Which encoding", data.recommendation));
   const shown = [list];
   if (data.warning) {
     const warning = paragraph(data.warning, "design-warning");

@@ -11,9 +11,11 @@ import {
   SpecRefused,
   assignArm,
   checkAnySpec,
+  checkUnarySpec,
   directCode,
   newRespondentKey,
   randomize,
+  randomizeItems,
 } from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -33,6 +35,9 @@ const byId = (id) => document.getElementById(id);
 // An optional question's "Prefer not to answer": a non-answer, never randomized.
 const NO_ANSWER = "none";
 const REDIRECT_MS = 5000;
+// Check all that apply: the items ticked travel as one bit mask.
+const MULTI_SELECT = "multi_select";
+const isMulti = (question) => question.kind === MULTI_SELECT;
 
 // -- access: an invitation token or a panel's participant id -------------------
 
@@ -135,7 +140,7 @@ function checkQuestions() {
     try {
       // Instructed designs (cheating detection) are refused: this page has
       // no step that shows the device's instruction before the answer.
-      kind = checkAnySpec(question.spec);
+      kind = isMulti(question) ? checkUnarySpec(question.spec) : checkAnySpec(question.spec);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
@@ -220,6 +225,7 @@ function isDirect(question, answer) {
 // The report sent for one true answer: as given (its direct code) when the
 // question is asked directly of this respondent, else randomized.
 function reportFor(question, truth) {
+  if (isMulti(question)) return randomizeItems(truth, question.spec);
   if (question.arm === "direct") return directCode(truth, question.options.length);
   // A crosswise pairing is sent as the respondent chose it: nothing is drawn.
   if (question.crosswise) return truth;
@@ -260,8 +266,24 @@ function wireGroup(group) {
   });
 }
 
+// Check all that apply: each item a checkbox of its own, in the tab order;
+// Space and Enter toggle it as they press any button.
+function wireChecklist(group) {
+  group.addEventListener("click", (event) => {
+    const box = event.target.closest("[role=checkbox]");
+    if (!box) return;
+    box.setAttribute("aria-checked", String(box.getAttribute("aria-checked") !== "true"));
+  });
+}
+
 function chosenTruths() {
   const truths = {};
+  // Ticking nothing is an answer too ("none of these"), never a missing one.
+  for (const group of form.querySelectorAll("[data-kind=multi_select]")) {
+    truths[group.dataset.question] = [...group.querySelectorAll("[role=checkbox]")].map(
+      (box) => box.getAttribute("aria-checked") === "true",
+    );
+  }
   for (const group of form.querySelectorAll("[role=radiogroup]")) {
     const checked = group.querySelector("[aria-checked=true]");
     const option = checked?.dataset.option;
@@ -272,7 +294,7 @@ function chosenTruths() {
 }
 
 function forgetTruths() {
-  for (const option of form.querySelectorAll("[role=radio]")) {
+  for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
   }
 }
@@ -286,8 +308,7 @@ function receiptItem(question, answer) {
   text.textContent = question.text;
   const missing = answer.report === null;
   const sent = document.createElement("strong");
-  const k = question.options.length;
-  sent.textContent = missing ? words.noAnswer : question.options[answer.report % k];
+  sent.textContent = missing ? words.noAnswer : reportLabel(question, answer.report);
   const note = document.createElement("span");
   note.className = "receipt-note";
   note.textContent = missing
@@ -297,6 +318,14 @@ function receiptItem(question, answer) {
       : question.receipt_note;
   item.append(text, " ", sent, " ", note);
   return item;
+}
+
+// What was sent, in words: an option, or the items sent ticked.
+function reportLabel(question, report) {
+  // A validation arm's direct answer is sent as the option's code plus k.
+  if (!isMulti(question)) return question.options[report % question.options.length];
+  const ticked = question.options.filter((_, i) => Math.floor(report / 2 ** i) % 2 === 1);
+  return ticked.length ? ticked.join("; ") : words.nothingTicked;
 }
 
 function fillList(id, items) {
@@ -493,6 +522,7 @@ function start() {
     return;
   }
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
+  for (const group of form.querySelectorAll("[data-kind=multi_select]")) wireChecklist(group);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();

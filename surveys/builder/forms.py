@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from estimation.unary import UnaryEncoding
 from estimation.validation import MAX_DIRECT_PERCENT
 from surveys.builder.design_text import design_summary
 from surveys.builder.services import (
@@ -18,6 +19,7 @@ from surveys.builder.services import (
     question_design,
     survey_locked_fields,
 )
+from surveys.builder.unary_text import unary_summary
 from surveys.models import Question, Survey, language_choices
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -28,14 +30,18 @@ DESIGN_CHOICES = [
     ("unrelated_question", "Unrelated question"),
     ("krr", "k-ary randomized response"),
     ("crosswise", "Crosswise (two statements, no device randomness)"),
+    ("sue", "Symmetric unary encoding (basic RAPPOR)"),
+    ("oue", "Optimized unary encoding"),
 ]
 MODE_CHOICES = [
     ("probabilities", "The design's own probabilities"),
     ("epsilon", "A privacy level (epsilon)"),
 ]
+# Check all that apply: set by epsilon only (the encoding's one-hot epsilon).
+UNARY_ENCODINGS = ("sue", "oue")
 # A core error message starts with the parameter it is about.
-PARAMETER = re.compile(r"^(p_truth|p_forced|epsilon|p|q|k)\b")
-FIELD_OF_PARAMETER = {"k": "options"}
+PARAMETER = re.compile(r"^(p_truth|p_forced|epsilon|p|q|k|m)\b")
+FIELD_OF_PARAMETER = {"k": "options", "m": "options"}
 
 
 def field_for_message(message: str) -> str | None:
@@ -256,7 +262,9 @@ class DesignForm(forms.Form):
         label="Design",
         help_text=(
             "Yes/no: Warner, forced response, unrelated question or crosswise. "
-            "Multiple choice: k-ary randomized response or forced response."
+            "Multiple choice: k-ary randomized response or forced response. Check "
+            "all that apply: symmetric or optimized unary encoding, each item "
+            "randomized on its own."
         ),
     )
     mode = forms.ChoiceField(
@@ -278,7 +286,10 @@ class DesignForm(forms.Form):
         widget=_number_input(),
         help_text=(
             "The privacy level of one answer, above 0: smaller is more private. "
-            "At 1.1 (ln 3) someone 50% sure of an answer can become at most 75% sure."
+            "At 1.1 (ln 3) someone 50% sure of an answer can become at most 75% sure. "
+            "For check all that apply it is the encoding's published (one-hot) "
+            "epsilon; the preview shows the whole answer's, which respondents are "
+            "told."
         ),
     )
     p = forms.FloatField(
@@ -378,6 +389,9 @@ class DesignForm(forms.Form):
         name = self.cleaned_data.get("design_name") or ""
         if name not in DESIGNS_FOR_KIND[Question.Kind(kind)]:
             return {"name": name}  # question_design names the designs allowed
+        if name in UNARY_ENCODINGS:
+            epsilon = self._require("epsilon", "epsilon, the privacy level")
+            return {"name": name, "m": k, "epsilon_one_hot": epsilon}
         by_epsilon = self.cleaned_data.get("mode") == "epsilon"
         if by_epsilon and name == "crosswise":
             raise ValidationError(
@@ -486,7 +500,10 @@ def initial_for_question(question: Question) -> dict[str, Any]:
     built = question.get_design()
     if built.private:
         initial["epsilon"] = round(built.epsilon, 4)
-    if name == "krr":
+    if name in UNARY_ENCODINGS:
+        initial["epsilon"] = design["epsilon_one_hot"]
+        initial["mode"] = "epsilon"
+    elif name == "krr":
         initial["epsilon"] = design["epsilon"]
         initial["mode"] = "epsilon"
     elif name == "forced_response":
@@ -526,4 +543,6 @@ def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
             "error": error or "These settings do not make a design.",
             "fields": fields,
         }
+    if isinstance(built, UnaryEncoding):
+        return unary_summary(built, form.cleaned_data["labels"], n)
     return design_summary(built, form.cleaned_data["labels"], n)

@@ -20,6 +20,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
+from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems
@@ -39,6 +40,7 @@ DESIGNS_FOR_KIND = {
     ),
     Question.Kind.MULTIPLE_CHOICE: ("krr", "forced_response"),
     Question.Kind.DIRECT: ("direct",),
+    Question.Kind.MULTI_SELECT: ("sue", "oue"),
 }
 
 
@@ -425,7 +427,7 @@ def spec_digest(spec: Mapping[str, Any]) -> str:
 
 def question_design(
     *, kind: str, options: Sequence[str], design: Mapping[str, Any]
-) -> Design:
+) -> Design | UnaryEncoding:
     """Validate a question's design against its kind and options."""
     if kind not in DESIGNS_FOR_KIND:
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
@@ -437,6 +439,8 @@ def question_design(
                 "design": f"A {Question.Kind(kind).label} question uses {' or '.join(allowed)}."
             }
         )
+    if name in UNARY_DESIGNS:
+        return _unary_design(options, design)
     try:
         built = design_from_dict(design)
     except ValueError as error:
@@ -448,6 +452,34 @@ def question_design(
             }
         )
     return built
+
+
+def _unary_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEncoding:
+    """A check-all-that-apply encoding over exactly the question's items."""
+    try:
+        built = unary_from_dict(design)
+    except ValueError as error:
+        raise ValidationError({"design": str(error)}) from error
+    if built.m != len(options):
+        raise ValidationError(
+            {
+                "options": f"The design has {built.m} items but the question has "
+                f"{len(options)}."
+            }
+        )
+    return built
+
+
+def _check_optional(kind: str, optional: bool) -> None:
+    """Check all that apply has no "Prefer not to answer": ticking none is
+    already an answer, and a missing one would need its own control."""
+    if optional and kind == Question.Kind.MULTI_SELECT:
+        raise ValidationError(
+            {
+                "optional": "A check-all-that-apply question cannot be optional: "
+                "ticking none of the items is already an answer."
+            }
+        )
 
 
 def _clean_options(
@@ -491,6 +523,7 @@ def question_create(
     """A question of a draft; ``optional`` lets it go unanswered (stored as
     missing); ``direct_percent`` asks that share of respondents directly."""
     survey_require_draft(survey, "add questions")
+    _check_optional(kind, optional)
     labels, design_data = _question_content(kind, options, design, survey.language)
     last = (
         survey.questions.order_by("-position")
@@ -536,6 +569,7 @@ def question_update(
     actor: Any = None,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
+    _check_optional(kind, optional)
     labels, design_data = _question_content(
         kind, options, design, question.survey.language
     )

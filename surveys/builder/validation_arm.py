@@ -36,6 +36,13 @@ def direct_arm_percent(
                 "arm: a direct question is asked plainly of everyone."
             }
         )
+    if kind == Question.Kind.MULTI_SELECT:
+        raise ValidationError(
+            {
+                "direct_percent": "A check-all-that-apply question cannot have a "
+                "validation arm yet: ask a yes/no question for each item instead."
+            }
+        )
     if design is not None and design.get("name") == "crosswise":
         raise ValidationError(
             {

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
+from estimation.unary import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import services
@@ -48,6 +49,7 @@ from surveys.builder.services import (
     LockedFieldsError,
     SurveyStateError,
 )
+from surveys.builder.unary_text import unary_summary
 from surveys.languages import (
     chosen_languages,
     offered_language_states,
@@ -179,20 +181,20 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("surveys:list")
 
 
+def question_summary(question: Question, n: int | None, language: str) -> Any:
+    """A saved question's design preview, whatever its kind."""
+    design = question.get_design()
+    if isinstance(design, UnaryEncoding):
+        return unary_summary(design, question.options, n, language=language)
+    return design_summary(design, question.options, n, language=language)
+
+
 @login_required
 @require_GET
 def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.VIEW)
     questions = [
-        (
-            q,
-            design_summary(
-                q.get_design(),
-                q.options,
-                survey.planned_responses,
-                language=survey.language,
-            ),
-        )
+        (q, question_summary(q, survey.planned_responses, survey.language))
         for q in survey.questions.all()
     ]
     context = {

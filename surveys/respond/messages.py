@@ -56,6 +56,7 @@ def _question_messages() -> dict[str, str]:
             "you answered."
         ),
         "noAnswer": gettext("Not answered"),
+        "nothingTicked": gettext("Nothing sent ticked"),
         "noAnswerNote": gettext(
             "Sent as it is, not randomized: the survey learns that you did not "
             "answer this question, though not what your answer would have been."

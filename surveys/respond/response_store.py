@@ -88,7 +88,7 @@ def _statement() -> str:
     ), answers AS (
         INSERT INTO {answer} (id, response_id, question_id, report, spec_version,
                               stratum)
-        SELECT (a->>3)::bigint, response.id, (a->>0)::bigint, (a->>1)::smallint,
+        SELECT (a->>3)::bigint, response.id, (a->>0)::bigint, (a->>1)::integer,
                a->>2, %(stratum)s
         FROM response, json_array_elements(%(answers)s::json) AS a
     ), stale AS (

@@ -17,6 +17,7 @@ from estimation import (
     survey_epsilon,
     what_an_observer_learns,
 )
+from estimation.unary import UnaryEncoding
 from estimation.words import Translator, format_epsilon, percent
 from surveys.languages import question_wording, respondent_languages
 from surveys.models import Survey
@@ -105,8 +106,14 @@ def crosswise_choices() -> list[str]:
     ]
 
 
-def receipt_note(design: Design, tr: Translator) -> str:
+def receipt_note(design: Design | UnaryEncoding, tr: Translator) -> str:
     """The line beside a sent answer on the receipt, from the exact matrix."""
+    if isinstance(design, UnaryEncoding):
+        return gettext(
+            "Randomized on your device before it was sent: each item you ticked "
+            "was sent ticked %(kept)s of the time and each other item %(added)s "
+            "of the time, so this may not be what you ticked."
+        ) % {"kept": percent(design.p, tr), "added": percent(design.q, tr)}
     if isinstance(design, Crosswise):
         return gettext(
             "Sent as you chose it: nothing was randomized. Only whether the two "
@@ -158,6 +165,9 @@ def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]
         survey.questions.all(), respondent_questions(survey, language), strict=True
     ):
         design = question.get_design()
+        if isinstance(design, UnaryEncoding):
+            items.append(_unary_transparency(shown, design, tr))
+            continue
         # Rows are true answers; a crosswise question's columns (the pairing
         # it sends) differ from its true answers (the first statement's).
         truths = (
@@ -182,3 +192,22 @@ def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]
             }
         )
     return items
+
+
+def _unary_transparency(
+    shown: dict[str, Any], design: UnaryEncoding, tr: Translator
+) -> dict[str, Any]:
+    """A check-all-that-apply question in full: every item's bit goes through
+    the same two-by-two matrix, P(sent ticked or not | ticked or not)."""
+    truths = [gettext("Not ticked"), gettext("Ticked")]
+    rows = [
+        (truth, [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row])
+        for truth, row in zip(truths, design.bit_design.matrix, strict=True)
+    ]
+    return {
+        **shown,
+        "design": design.to_dict(),
+        "design_name": design.name,
+        "matrix_rows": rows,
+        "spec_json": json.dumps(shown["spec"], indent=1),
+    }

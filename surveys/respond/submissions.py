@@ -32,8 +32,9 @@ from surveys.access.services import (
     completion_link,
     full_message,
 )
-from surveys.languages import chosen_languages, language_asked, option_labels
+from surveys.languages import chosen_languages, language_asked
 from surveys.models import Question, Response, Survey
+from surveys.respond.report_labels import report_label
 from surveys.respond.response_store import NewResponse, Stored, response_store
 from surveys.respond.selectors import published_survey
 from surveys.respond.strata import stratum_encode, stratum_size
@@ -395,7 +396,7 @@ def response_receipt(
             {
                 "question": question_id,
                 "report": report,
-                "label": _report_label(questions[question_id], language, report),
+                "label": report_label(questions[question_id], language, report),
                 "spec_version": spec_version,
             }
             for question_id, report, spec_version in ordered
@@ -404,13 +405,6 @@ def response_receipt(
     if survey.access_mode == Survey.AccessMode.PANEL and survey.completion_url:
         receipt["completion_url"] = completion_link(survey)
     return receipt
-
-
-def _report_label(question: Question, language: str, report: int) -> str:
-    """The option a stored code stands for: a direct answer's code is the
-    option's plus k."""
-    labels = option_labels(question, language)
-    return labels[report % len(labels)]
 
 
 def frozen_questions(survey: Survey) -> dict[int, Question]:

@@ -68,6 +68,7 @@ def _render_survey_page(
                 for k in (
                     "id",
                     "text",
+                    "kind",
                     "options",
                     "optional",
                     "sensitive",

@@ -253,6 +253,29 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     )
 
 
+def r_unary(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
+    """Check all that apply in base R: each item's moment estimate from the
+    share of masks with its bit set, and the dashboard's beside it."""
+    column, m = entry["column"], len(entry["options"])
+    (_, q), (_, p) = entry["matrix"]
+    labels = "c(" + ", ".join(r_string(o["label"]) for o in entry["options"]) + ")"
+    dashboard = _dashboard(saved, "unbiased")
+    shown = (
+        "c(" + ", ".join(_r_number(v) for v in dashboard) + ")" if dashboard else "NA"
+    )
+    return (
+        f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
+        f"# design {entry['design']['name']}: check all that apply; cells are bit "
+        "masks (item i in bit i); each item's moment estimate is (share sent "
+        "ticked - q) / (p - q)\n"
+        f"{column} <- answers${column}[!is.na(answers${column})]\n"
+        f"ticked_{column} <- sapply(0:{m - 1}, function(i) "
+        f"mean(bitwAnd({column}, 2^i) > 0))\n"
+        f"print(data.frame(item = {labels}, unbiased = (ticked_{column} - "
+        f"{r_value(q)}) / ({r_value(p)} - {r_value(q)}), dashboard = {shown}))\n"
+    )
+
+
 def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
     """The dashboard's latest model fit refitted with ``RRreg::RRlog``.
 
@@ -333,7 +356,9 @@ def r_script(
     ]
     for entry in book["questions"]:
         question = saved.get(entry["column"])
-        if entry["r_packages"] is not None:
+        if entry.get("kind") == "multi_select":
+            parts.append(r_unary(entry, question))
+        elif entry["r_packages"] is not None:
             parts.append(r_yes_no(entry, question))
         else:
             parts.append(r_other(entry, question))

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
+from estimation.unary import UnaryEncoding
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
 
@@ -118,6 +119,8 @@ def question_entry(
     column: str, question: Question, answered: int | None = None
 ) -> dict[str, Any]:
     design = question.get_design()
+    if isinstance(design, UnaryEncoding):
+        return _unary_entry(column, question, design, answered)
     private = math.isfinite(design.epsilon)
     return {
         "column": column,
@@ -168,6 +171,46 @@ def validation_arm_entry(question: Question) -> dict[str, Any]:
         f"{k}..{2 * k - 1} are direct answers, not randomized, code minus {k} "
         "being the option given. The re-analysis compares the two "
         "(docs/methodology.md, 'Validation arm').",
+    }
+
+
+def _unary_entry(
+    column: str, question: Question, design: UnaryEncoding, answered: int | None
+) -> dict[str, Any]:
+    """Check all that apply: the cell is a bit mask, and every item's bit
+    went through the same two-by-two matrix."""
+    return {
+        "column": column,
+        "number": question_number(column),
+        "question_id": question.pk,
+        "position": question.position,
+        "text": question.text,
+        "kind": question.kind,
+        "sensitive": True,
+        "optional": question.optional,
+        "missing": (
+            MISSING if question.optional else "never: the question must be answered"
+        ),
+        "answered": answered,
+        "options": [
+            {"code": i, "label": label} for i, label in enumerate(question.options)
+        ],
+        "report_coding": "bit mask: the cell is the sum of 2**code over the items "
+        "sent ticked (item code i in bit i); 0 = nothing sent ticked",
+        "design": design.to_dict(),
+        "matrix": design.bit_design.matrix.tolist(),
+        "matrix_orientation": "per item: rows are not ticked / ticked, columns are "
+        "sent not ticked / sent ticked",
+        "epsilon": design.epsilon,
+        "epsilon_item": design.epsilon_item,
+        "epsilon_one_hot": design.epsilon_one_hot_exact,
+        "privacy": "epsilon-LDP for the whole answer (any two answers are "
+        "neighbours); epsilon_item for any one item",
+        "spec_version": question.spec_version,
+        "client_spec": question.spec or design.client_spec(),
+        "description": design.describe(labels=question.options),
+        "r_packages": None,
+        "translations": _translations(question),
     }
 
 

@@ -70,6 +70,12 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
             "code": o.option,
             "label": labels[o.option] if o.option < len(labels) else str(o.option),
             **{name: getattr(o, name) for name in OPTION_FIELDS},
+            # Check all that apply: the band that holds for all items at once.
+            **(
+                {"band_lower": o.band_lower, "band_upper": o.band_upper}
+                if o.band_lower is not None
+                else {}
+            ),
         }
         for o in row.options.all()
     ]
@@ -199,10 +205,12 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
     direct = [(name, q) for name, q in columns if not q.is_sensitive]
     questions = []
     for column, question in columns:
+        # Check all that apply is estimated per item overall, no breakdowns yet.
+        by_groups = (
+            question.is_sensitive and question.kind != Question.Kind.MULTI_SELECT
+        )
         subgroups, hidden = (
-            _subgroups(question, direct, rows, min_size)
-            if question.is_sensitive
-            else ([], 0)
+            _subgroups(question, direct, rows, min_size) if by_groups else ([], 0)
         )
         questions.append(
             {
@@ -217,7 +225,7 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "subgroups": subgroups,
                 "hidden_subgroups": hidden,
                 "comparisons": _comparisons(question, direct, subgroups, finished.level)
-                if question.is_sensitive
+                if by_groups
                 else [],
                 **validation_export(
                     question, rows.get((question.pk, None, None)), finished

@@ -171,6 +171,12 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
     for entry in entries:
         column = entry["column"]
         labels.variable_labels[column] = _variable_label(entry, limits)
+        if entry["kind"] == "multi_select":
+            # Bit masks, not option codes: no value labels (the variable's
+            # label and the codebook's report_coding say how to read them).
+            labels.value_labels[column] = {}
+            labels.code_types[column] = "Int32"
+            continue
         # A validation arm's direct answers (codes k..2k-1) are labelled as such.
         options = [
             *entry["options"],

@@ -17,7 +17,7 @@ def submit(survey: Survey, rng: np.random.Generator, count: int) -> None:
         answers: list[dict[str, Any]] = [
             {
                 "question": q.pk,
-                "report": int(rng.integers(0, len(q.options))),
+                "report": int(rng.integers(0, q.report_count)),
                 "spec_version": q.spec_version,
             }
             for q in questions

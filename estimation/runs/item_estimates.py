@@ -1,0 +1,55 @@
+"""Estimate-run rows for check-all-that-apply questions: per-item counts
+tallied from the stored bit masks, then the pure per-item estimator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.unary import UnaryEncoding, item_counts
+from estimation.unary_estimates import ItemEstimates, estimate_items
+from surveys.models import Question
+
+SOLVER = {"method": "per_item_closed_form", "converged": True}
+
+
+def items_row(
+    question: Question,
+    report_counts: dict[int, int],
+    design: UnaryEncoding,
+    run: EstimateRun,
+) -> dict[str, Any]:
+    """A saved row's fields, with ``result`` and ``reported`` (ticked per item)."""
+    n, ticked = item_counts(dict(report_counts), design.m)
+    base = {
+        "question": question,
+        "group_question": None,
+        "group_option": None,
+        "n": n,
+        "epsilon": design.epsilon,
+        "reported": ticked,
+    }
+    if n == 0:
+        return {**base, "result": None}
+    result = estimate_items(n, ticked, design, level=run.level, ci_method=run.ci_method)
+    return {**base, "result": result}
+
+
+def item_option_rows(
+    saved: QuestionEstimate, result: ItemEstimates
+) -> list[OptionEstimate]:
+    return [
+        OptionEstimate(
+            question_estimate=saved,
+            option=i,
+            reported=result.ticked[i],
+            estimate=float(result.estimate[i]),
+            unbiased=float(result.unbiased[i]),
+            std_error=float(result.std_error[i]),
+            ci_lower=float(result.ci_lower[i]),
+            ci_upper=float(result.ci_upper[i]),
+            band_lower=float(result.band_lower[i]),
+            band_upper=float(result.band_upper[i]),
+        )
+        for i in range(result.design.m)
+    ]

@@ -1,0 +1,92 @@
+"""The command line re-analyses check-all-that-apply reports to the same numbers."""
+
+import io
+import json
+
+import pytest
+
+from estimation.__main__ import main
+from estimation.unary import SymmetricUnary
+from estimation.unary_estimates import estimate_items
+
+DESIGN_PARAMS = {"m": 3, "epsilon_one_hot": 2.0}
+DESIGN = {"name": "sue", **DESIGN_PARAMS}
+
+
+def run(case):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["estimate"], stdin=io.StringIO(json.dumps(case)), stdout=out)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_bit_mask_counts_give_the_numbers_of_the_pure_estimator():
+    code, out, _ = run(
+        {"design": DESIGN, "report_counts": {"0": 40, "5": 30, "7": 30}, "level": 0.9}
+    )
+    assert code == 0
+    printed = json.loads(out)
+    expected = estimate_items(
+        100, [60, 30, 60], SymmetricUnary(**DESIGN_PARAMS), level=0.9
+    )
+    for key, value in expected.to_dict().items():
+        if isinstance(value, list) and value and isinstance(value[0], float):
+            assert printed[key] == pytest.approx(value, abs=1e-9), key
+        else:
+            assert printed[key] == value, key
+
+
+def test_ticked_counts_are_accepted_too():
+    code, out, _ = run({"design": DESIGN, "n": 100, "ticked": [60, 30, 60]})
+    assert code == 0
+    assert json.loads(out)["ticked"] == [60, 30, 60]
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ({"design": DESIGN}, "needs report_counts, or n and ticked"),
+        ({"design": DESIGN, "report_counts": {"8": 1}}, "bit mask of 3 items"),
+        ({"design": DESIGN, "report_counts": {"x": 1}}, "is not a bit mask"),
+        ({"design": DESIGN, "n": 5, "ticked": [1, 2], "extra": 1}, "unknown field"),
+    ],
+)
+def test_bad_cases_are_refused_with_a_message(case, message, capsys):
+    code, _, _ = run(case)
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+BOOK = {
+    "format": 1,
+    "questions": [
+        {
+            "column": "q1",
+            "design": DESIGN,
+            "options": [{"code": i, "label": f"Item {i}"} for i in range(3)],
+            "sensitive": True,
+        }
+    ],
+}
+
+
+def test_an_export_is_tallied_per_item_from_its_masks():
+    from estimation.exported import estimate_exported, read_rows
+
+    csv = "response,received_on,q1\n1,2026-09-01,5\n2,2026-09-01,7\n3,2026-09-01,\n"
+    result = estimate_exported(
+        BOOK, read_rows(io.StringIO(csv), "answers.csv"), level=0.95, ci_method="mid_p"
+    )
+    (question,) = result["questions"]
+    assert (question["n"], question["missing"]) == (2, 1)
+    assert question["result"]["ticked"] == [2, 1, 2]
+    assert question["subgroups"] == []
+
+
+def test_a_mask_beyond_the_items_names_its_line():
+    from estimation.exported import UsageError, estimate_exported, read_rows
+
+    csv = "response,received_on,q1\n1,2026-09-01,8\n"
+    with pytest.raises(UsageError, match=r"line 2, column q1: '8' is not a bit mask"):
+        estimate_exported(
+            BOOK, read_rows(io.StringIO(csv), "a.csv"), level=0.95, ci_method="mid_p"
+        )
