@@ -17,6 +17,7 @@ from .designs import (
     design_from_epsilon,
     survey_epsilon,
 )
+from .geometric import Geometric
 from .intervals import DEFAULT_METHOD, SHARE_METHODS
 from .planning import (
     detectable_prevalence,
@@ -42,6 +43,7 @@ __all__ = [
     "Direct",
     "Factor",
     "ForcedResponse",
+    "Geometric",
     "KaryRR",
     "LogisticFit",
     "Notice",

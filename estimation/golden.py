@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from .designs import Design, Direct, ForcedResponse, KaryRR, UnrelatedQuestion, Warner
+from .geometric import Geometric
 
 
 def golden_designs() -> list[Design]:
@@ -32,6 +33,13 @@ def golden_designs() -> list[Design]:
         KaryRR(k=20, epsilon=0.5),
         Direct(k=2),
         Direct(k=4),
+        # Counts: the smallest range, an odd and an even one, a strong and a
+        # weak epsilon, and the largest range the builder offers by default.
+        Geometric(m=1, epsilon=1.0),
+        Geometric(m=4, epsilon=2.0),
+        Geometric(m=7, epsilon=0.5),
+        Geometric(m=10, epsilon=9.0),
+        Geometric(m=50, epsilon=3.0),
     ]
 
 

@@ -19,7 +19,14 @@ def test_golden_fixture_is_current():
 
 def test_golden_fixture_covers_every_design():
     names = {case["name"] for case in json.loads(FIXTURE.read_text())}
-    assert names == {"warner", "forced_response", "unrelated_question", "krr", "direct"}
+    assert names == {
+        "warner",
+        "forced_response",
+        "unrelated_question",
+        "krr",
+        "direct",
+        "geometric",
+    }
 
 
 def test_golden_thresholds_reproduce_the_matrix_exactly():
