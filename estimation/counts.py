@@ -324,3 +324,20 @@ def mean_count(
     lower = min(max(centre - half, 0.0), m, point)
     upper = max(min(max(centre + half, 0.0), m), point)
     return MeanEstimate(point, unbiased, std_error, lower, upper, level)
+
+
+def expected_mean_half_width(
+    matrix: FloatArray, n: int, level: float, distribution: FloatArray | None = None
+) -> float:
+    """The mean count's expected interval half-width with ``n`` responses.
+
+    From the scores' variance when the true counts follow ``distribution``
+    (evenly spread over ``0..m`` unless given), with the normal quantile: the
+    planning figure, before any data.
+    """
+    k = matrix.shape[0]
+    truth = np.full(k, 1.0 / k) if distribution is None else distribution
+    scores = count_scores(matrix)
+    shares = truth @ matrix
+    variance = float(shares @ (scores - float(shares @ scores)) ** 2)
+    return float(stats.norm.ppf(0.5 + level / 2)) * math.sqrt(variance / n)

@@ -182,6 +182,7 @@ class Question(models.Model):
         YES_NO = "yes_no", "Yes / no (randomized)"
         MULTIPLE_CHOICE = "multiple_choice", "Multiple choice (randomized)"
         DIRECT = "direct", "Direct, not sensitive (asked plainly)"
+        COUNT = "count", "Count: how many times (0 to a maximum)"
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="questions"
@@ -237,6 +238,11 @@ class Question(models.Model):
     @property
     def is_sensitive(self) -> bool:
         return self.kind != self.Kind.DIRECT
+
+    @property
+    def is_count(self) -> bool:
+        """Its options are the counts 0 .. M, in order."""
+        return self.kind == self.Kind.COUNT
 
     def get_design(self) -> Design:
         return design_from_dict(self.design)

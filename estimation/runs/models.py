@@ -76,6 +76,8 @@ class QuestionEstimate(models.Model):
     epsilon = models.FloatField(null=True, blank=True, help_text="Null: not private.")
     warnings = models.JSONField(default=list)
     solver = models.JSONField(default=dict)
+    # A count question's mean count with its interval (MeanEstimate.to_dict).
+    mean = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "question__position", "group_question__position"]

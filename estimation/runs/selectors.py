@@ -72,12 +72,23 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class MeanView:
+    """A count question's saved mean count and its interval."""
+
+    estimate: float
+    ci_lower: float
+    ci_upper: float
+    std_error: float
+
+
+@dataclass(frozen=True)
 class EstimateView:
     """One saved estimate (overall or in a subgroup) as the page shows it."""
 
     n: int
     options: tuple[OptionResult, ...]
     warnings: tuple[Notice, ...]
+    mean: MeanView | None = None
 
     @property
     def half_width(self) -> float:
@@ -210,6 +221,7 @@ def estimate_view(
     labels: Sequence[str],
     options: Iterable[OptionEstimate],
     warnings: Iterable[dict[str, object]],
+    mean: Mapping[str, Any] | None = None,
 ) -> EstimateView | None:
     """The saved rows of one estimate; None when it had no responses."""
     saved = sorted(options, key=lambda o: o.option)
@@ -236,6 +248,14 @@ def estimate_view(
                 prominent=w.get("code") in PROMINENT_WARNINGS,
             )
             for w in warnings
+        ),
+        mean=None
+        if mean is None
+        else MeanView(
+            estimate=float(mean["estimate"]),
+            ci_lower=float(mean["ci_lower"]),
+            ci_upper=float(mean["ci_upper"]),
+            std_error=float(mean["std_error"]),
         ),
     )
 
@@ -424,13 +444,18 @@ def _question_result(
     overall = rows.get((question.pk, None, None))
     estimate = (
         estimate_view(
-            overall.n, question.options, overall.options.all(), overall.warnings
+            overall.n,
+            question.options,
+            overall.options.all(),
+            overall.warnings,
+            overall.mean,
         )
         if overall is not None
         else None
     )
     breakdowns = []
-    if estimate is not None:
+    # A count's breakdowns and planning would be of its mean, not yet built.
+    if estimate is not None and not question.is_count:
         for group in direct:
             by_option = {
                 option: row
@@ -453,7 +478,7 @@ def _question_result(
             responses=answered.of if answered is not None else None,
             ci_method=run.ci_method,
         )
-        if estimate is not None and run is not None
+        if estimate is not None and run is not None and not question.is_count
         else None
     )
     return QuestionResult(

@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from estimation.geometric import MAX_COUNT
 from surveys.builder.design_text import design_summary
 from surveys.builder.services import (
     DESIGNS_FOR_KIND,
@@ -26,14 +27,16 @@ DESIGN_CHOICES = [
     ("forced_response", "Forced response"),
     ("unrelated_question", "Unrelated question"),
     ("krr", "k-ary randomized response"),
+    ("geometric", "Geometric noise (counts)"),
+    ("direct", "Asked plainly, not randomized (counts)"),
 ]
 MODE_CHOICES = [
     ("probabilities", "The design's own probabilities"),
     ("epsilon", "A privacy level (epsilon)"),
 ]
 # A core error message starts with the parameter it is about.
-PARAMETER = re.compile(r"^(p_truth|p_forced|epsilon|p|q|k)\b")
-FIELD_OF_PARAMETER = {"k": "options"}
+PARAMETER = re.compile(r"^(p_truth|p_forced|epsilon|p|q|k|m)\b")
+FIELD_OF_PARAMETER = {"k": "options", "m": "maximum"}
 
 
 def field_for_message(message: str) -> str | None:
@@ -254,7 +257,21 @@ class DesignForm(forms.Form):
         label="Design",
         help_text=(
             "Yes/no: Warner, forced response or unrelated question. Multiple "
-            "choice: k-ary randomized response or forced response."
+            "choice: k-ary randomized response or forced response. Count: "
+            "geometric noise, set by epsilon."
+        ),
+    )
+    maximum = forms.IntegerField(
+        required=False,
+        initial=10,
+        min_value=1,
+        max_value=MAX_COUNT,
+        label="Largest count (M)",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text=(
+            f"Count questions: respondents give a whole number from 0 to M (at "
+            f"most {MAX_COUNT}); more than M is answered as M. Epsilon covers "
+            "the whole range: any two counts are protected from each other."
         ),
     )
     mode = forms.ChoiceField(
@@ -342,6 +359,13 @@ class DesignForm(forms.Form):
     def _labels(self, kind: str) -> list[str] | None:
         if kind == Question.Kind.YES_NO:
             return list(YES_NO_OPTIONS)
+        if kind == Question.Kind.COUNT:
+            maximum = self.cleaned_data.get("maximum")
+            if maximum is None:
+                if "maximum" not in self.errors:
+                    self.add_error("maximum", "Give the largest count, M.")
+                return None
+            return [str(i) for i in range(maximum + 1)]
         labels = [
             line.strip()
             for line in self.cleaned_data.get("options", "").splitlines()
@@ -373,6 +397,12 @@ class DesignForm(forms.Form):
         if kind == Question.Kind.DIRECT:
             return {"name": "direct", "k": k}
         name = self.cleaned_data.get("design_name") or ""
+        if kind == Question.Kind.COUNT:
+            if name == "direct":
+                return {"name": "direct", "k": k}
+            if name == "geometric":
+                epsilon = self._require("epsilon", "epsilon, the privacy level")
+                return {"name": name, "m": k - 1, "epsilon": epsilon}
         if name not in DESIGNS_FOR_KIND[Question.Kind(kind)]:
             return {"name": name}  # question_design names the designs allowed
         by_epsilon = self.cleaned_data.get("mode") == "epsilon"
@@ -446,12 +476,20 @@ def initial_for_question(question: Question) -> dict[str, Any]:
         "text": question.text,
         "kind": question.kind,
         "options": ""
-        if question.kind == Question.Kind.YES_NO
+        if question.kind in (Question.Kind.YES_NO, Question.Kind.COUNT)
         else "\n".join(question.options),
         "mode": "probabilities",
         "optional": question.optional,
     }
     name = design["name"]
+    if question.kind == Question.Kind.COUNT:
+        initial["options"] = ""
+        initial["maximum"] = len(question.options) - 1
+        initial["design_name"] = name
+        if name == "geometric":
+            initial["epsilon"] = design["epsilon"]
+            initial["mode"] = "epsilon"
+        return initial
     if name == "direct":
         return initial
     initial["design_name"] = name

@@ -44,6 +44,9 @@ def _question_messages() -> dict[str, str]:
             "{reason} Nothing has been sent. Please let the people running this "
             "survey know."
         ),
+        "countInvalid": gettext(
+            "Question {number} asks for a whole number from 0 to {max}."
+        ),
         "noAnswer": gettext("Not answered"),
         "noAnswerNote": gettext(
             "Sent as it is, not randomized: the survey learns that you did not "

@@ -1,0 +1,148 @@
+"""Count questions end to end: built, answered, estimated and shown."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from estimation import Geometric, estimate_question
+from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.services import estimate_run_execute
+from surveys.builder.forms import QuestionForm
+from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.models import Question
+from surveys.respond.selectors import respondent_questions
+from tests.surveys.respond.responses import submit
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def survey(owner):
+    survey = survey_create(owner=owner, title="Counts", planned_responses=200)
+    question_create(
+        survey=survey,
+        text="How many times did you do it last month?",
+        kind=Question.Kind.COUNT,
+        options=["0", "20"],
+        design={"name": "geometric", "m": 20, "epsilon": 3.0},
+    )
+    question_create(
+        survey=survey,
+        text="How many people live in your home?",
+        kind=Question.Kind.COUNT,
+        options=["0", "8"],
+        design={"name": "direct", "k": 9},
+    )
+    return survey_publish(survey=survey)
+
+
+def test_it_stores_the_counts_as_options_and_the_design_as_given(survey):
+    noisy, plain = survey.questions.all()
+    assert noisy.options == [str(i) for i in range(21)]
+    assert noisy.get_design() == Geometric(m=20, epsilon=3.0)
+    assert plain.options == [str(i) for i in range(9)]
+    assert noisy.spec["k"] == 21
+
+
+@pytest.mark.parametrize(
+    ("options", "design", "field"),
+    [
+        (["0", "101"], {"name": "geometric", "m": 101, "epsilon": 1.0}, "options"),
+        (["1", "5"], {"name": "geometric", "m": 5, "epsilon": 1.0}, "options"),
+        (["0", "5"], {"name": "krr", "k": 6, "epsilon": 1.0}, "design"),
+        (["0", "5"], {"name": "geometric", "m": 4, "epsilon": 1.0}, "options"),
+    ],
+)
+def test_it_refuses_a_count_that_does_not_fit(owner, options, design, field):
+    survey = survey_create(owner=owner, title="Bad counts")
+    with pytest.raises(ValidationError) as error:
+        question_create(
+            survey=survey,
+            text="How many?",
+            kind=Question.Kind.COUNT,
+            options=options,
+            design=design,
+        )
+    assert field in error.value.message_dict
+
+
+def test_the_builder_form_makes_a_count_from_m_and_epsilon():
+    form = QuestionForm(
+        {
+            "text": "How many?",
+            "kind": "count",
+            "maximum": "12",
+            "design_name": "geometric",
+            "epsilon": "2",
+        }
+    )
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["design"] == {"name": "geometric", "m": 12, "epsilon": 2.0}
+    assert form.cleaned_data["labels"] == [str(i) for i in range(13)]
+    plain = QuestionForm(
+        {"text": "How many?", "kind": "count", "maximum": "4", "design_name": "direct"}
+    )
+    assert plain.is_valid(), plain.errors
+    assert plain.cleaned_data["design"] == {"name": "direct", "k": 5}
+    missing = QuestionForm(
+        {"text": "How many?", "kind": "count", "design_name": "direct"}
+    )
+    assert not missing.is_valid()
+    assert "maximum" in missing.errors
+
+
+def test_the_respondent_page_offers_a_number_input_with_no_name(client, survey):
+    page = client.get(f"/s/{survey.slug}/").content.decode()
+    assert 'type="number"' in page
+    assert 'max="20"' in page
+    assert 'max="8"' in page
+    assert 'inputmode="numeric"' in page
+    number_inputs = [line for line in page.splitlines() if 'type="number"' in line]
+    assert all("name=" not in line for line in number_inputs)
+
+
+def test_the_respondent_reads_true_sentences_about_the_noise(survey):
+    noisy, _ = respondent_questions(survey)
+    assert "adds a random amount to your number" in noisy["protection"]
+    assert "above 20 as 20" in noisy["protection"]
+
+
+def test_the_dashboard_shows_the_saved_mean_and_its_interval(as_owner, survey):
+    submit(survey, np.random.default_rng(19), 60)
+    run = EstimateRun.objects.filter(survey=survey).first()
+    estimate_run_execute(run_id=run.pk)
+    noisy = survey.questions.get(position=0)
+    row = QuestionEstimate.objects.get(question=noisy, group_question=None)
+    counts = [o.reported for o in row.options.order_by("option")]
+    again = estimate_question(counts, noisy.get_design(), level=row.run.level)
+    assert row.mean == again.mean.to_dict()
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk])).content.decode()
+    assert f"Mean count: {row.mean['estimate']:.2f}" in page
+    plain = QuestionEstimate.objects.get(
+        question=survey.questions.get(position=1), group_question=None
+    )
+    assert plain.mean is not None
+
+
+def test_the_builder_preview_states_the_range_epsilon_and_the_mean_precision():
+    from surveys.builder.design_text import design_summary
+
+    summary = design_summary(
+        Geometric(m=20, epsilon=3.0), [str(i) for i in range(21)], 400
+    )
+    assert "any two counts are protected from each other" in summary["sentence"]
+    assert "interval of the mean count" in summary["precision"]
+    assert 0 < summary["half_width"] < 20
+
+
+def test_the_design_preview_endpoint_answers_for_a_count(as_owner, survey):
+    from surveys.builder.forms import DesignForm, preview_for
+
+    form = DesignForm(
+        {"kind": "count", "maximum": "30", "design_name": "geometric", "epsilon": "4"}
+    )
+    preview = preview_for(form, 200)
+    assert preview["design"] == {"name": "geometric", "m": 30, "epsilon": 4.0}
