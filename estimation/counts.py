@@ -275,7 +275,9 @@ class MeanEstimate:
         return {
             "estimate": self.estimate,
             "unbiased": self.unbiased,
-            "std_error": self.std_error,
+            # One response has no spread to measure: null, not Infinity,
+            # which JSON (and PostgreSQL's jsonb) cannot hold.
+            "std_error": self.std_error if math.isfinite(self.std_error) else None,
             "ci_lower": self.ci_lower,
             "ci_upper": self.ci_upper,
             "level": self.level,

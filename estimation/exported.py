@@ -42,6 +42,8 @@ class Column:
     design: Design
     sensitive: bool
     optional: bool = False
+    # The options are the counts 0..k-1: the mean count is estimated too.
+    count: bool = False
 
     @property
     def group_labels(self) -> tuple[str, ...]:
@@ -93,6 +95,7 @@ def read_codebook(data: Any) -> list[Column]:
                 design=design,
                 sensitive=bool(entry.get("sensitive", design.randomized)),
                 optional=entry.get("optional") is True,
+                count=entry.get("kind") == "count",
             )
         )
     names = [c.name for c in columns]
@@ -217,7 +220,12 @@ def _estimate(
     if sum(counts) == 0:
         return None
     return estimate_question(
-        counts, column.design, level=level, ci_method=ci_method, labels=column.labels
+        counts,
+        column.design,
+        level=level,
+        ci_method=ci_method,
+        labels=column.labels,
+        count=column.count,
     ).to_dict()
 
 

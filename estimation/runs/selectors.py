@@ -78,7 +78,7 @@ class MeanView:
     estimate: float
     ci_lower: float
     ci_upper: float
-    std_error: float
+    std_error: float | None
 
 
 @dataclass(frozen=True)
@@ -255,7 +255,7 @@ def estimate_view(
             estimate=float(mean["estimate"]),
             ci_lower=float(mean["ci_lower"]),
             ci_upper=float(mean["ci_upper"]),
-            std_error=float(mean["std_error"]),
+            std_error=None if mean["std_error"] is None else float(mean["std_error"]),
         ),
     )
 

@@ -140,6 +140,23 @@ def question_entry(
         "description": design.describe(labels=question.options),
         "r_packages": _r_packages(design),
         "translations": _translations(question),
+        **_count_entry(question),
+    }
+
+
+def _count_entry(question: Question) -> dict[str, Any]:
+    """What a count question's codes mean, and how its mean is estimated."""
+    if not question.is_count:
+        return {}
+    return {
+        "count": {
+            "minimum": 0,
+            "maximum": len(question.options) - 1,
+            "codes": "the code is the count itself",
+            "mean": "estimated from each report's unbiased score w solving "
+            "matrix @ w = (0, 1, ..., maximum), Student's t interval "
+            "(docs/methodology.md, 'Counts')",
+        }
     }
 
 

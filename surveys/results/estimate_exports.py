@@ -77,12 +77,15 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
 def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, Any]:
     if row is None:
         return {"n": 0, "epsilon": None, "warnings": [], "options": []}
-    return {
+    exported = {
         "n": row.n,
         "epsilon": row.epsilon,
         "warnings": row.warnings,
         "options": _options(row, labels),
     }
+    if row.mean is not None:
+        exported["mean"] = row.mean
+    return exported
 
 
 def _subgroups(
@@ -197,10 +200,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
     direct = [(name, q) for name, q in columns if not q.is_sensitive]
     questions = []
     for column, question in columns:
+        # As on the dashboard: a count's breakdowns would be of its mean.
+        by_groups = question.is_sensitive and not question.is_count
         subgroups, hidden = (
-            _subgroups(question, direct, rows, min_size)
-            if question.is_sensitive
-            else ([], 0)
+            _subgroups(question, direct, rows, min_size) if by_groups else ([], 0)
         )
         questions.append(
             {
@@ -215,7 +218,7 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "subgroups": subgroups,
                 "hidden_subgroups": hidden,
                 "comparisons": _comparisons(question, direct, subgroups, finished.level)
-                if question.is_sensitive
+                if by_groups
                 else [],
             }
         )

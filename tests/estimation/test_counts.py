@@ -242,3 +242,11 @@ def test_the_mean_interval_covers_95_percent(design, truth, n):
     if truth != "all zero":
         # Inside the range the interval is not needlessly wide either.
         assert coverage <= 0.95 + 3 * MONTE_CARLO_SE
+
+
+def test_one_response_gives_the_whole_range_and_json_safe_numbers():
+    import json
+
+    result = estimate_question([0, 1, 0, 0], Geometric(m=3, epsilon=1.0))
+    assert (result.mean.ci_lower, result.mean.ci_upper) == (0.0, 3.0)
+    json.dumps(result.to_dict(), allow_nan=False)

@@ -146,3 +146,72 @@ def test_the_design_preview_endpoint_answers_for_a_count(as_owner, survey):
     )
     preview = preview_for(form, 200)
     assert preview["design"] == {"name": "geometric", "m": 30, "epsilon": 4.0}
+
+
+def test_the_cli_reanalyses_the_export_to_the_dashboards_numbers(survey, tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from estimation.simulate import simulate_reports
+    from surveys.respond.submissions import response_record
+    from surveys.results import exports
+
+    rng = np.random.default_rng(1919)
+    questions = list(survey.questions.all())
+    n = 150
+    reports = [
+        simulate_reports(q.get_design(), rng.integers(0, len(q.options) // 3, n), rng)
+        for q in questions
+    ]
+    for i in range(n):
+        response_record(
+            survey=survey,
+            payload={
+                "respondent_key": f"{i:032x}",
+                "answers": [
+                    {
+                        "question": q.pk,
+                        "report": int(r[i]),
+                        "spec_version": q.spec_version,
+                    }
+                    for q, r in zip(questions, reports, strict=True)
+                ],
+            },
+        )
+    run = EstimateRun.objects.filter(survey=survey).first()
+    estimate_run_execute(run_id=run.pk)
+    codebook = tmp_path / "codebook.json"
+    codebook.write_text(json.dumps(exports.codebook(survey)))
+    answers = tmp_path / "answers.csv"
+    answers.write_bytes(
+        b"".join(
+            c.encode() if isinstance(c, str) else c for c in exports.answers_csv(survey)
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "estimation", "estimate", "--codebook", str(codebook)]
+        + [str(answers)],
+        cwd=Path(__file__).resolve().parents[3],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    output = {q["column"]: q for q in json.loads(done.stdout)["questions"]}
+    saved = exports.estimates_export(survey)
+    for question in saved["questions"]:
+        mine = output[question["column"]]["result"]
+        assert mine["mean"]["method"] == question["mean"]["method"]
+        for name in ("estimate", "unbiased", "std_error", "ci_lower", "ci_upper"):
+            assert mine["mean"][name] == pytest.approx(
+                question["mean"][name], abs=1e-9, rel=0
+            ), name
+        for option in question["options"]:
+            for name in ("estimate", "unbiased", "std_error", "ci_lower", "ci_upper"):
+                assert mine[name][option["code"]] == pytest.approx(
+                    option[name], abs=1e-9, rel=0
+                )
+    entry = exports.codebook(survey)["questions"][0]
+    assert entry["count"]["maximum"] == 20
