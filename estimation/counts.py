@@ -67,6 +67,7 @@ _LINE_SEARCH_STEPS = 60
 _ARMIJO = 1e-4
 _BACKTRACK = 0.5
 _SHORTEST_STEP = 1e-12
+_RIDGE = 1e-12
 # Below this share of n, a Newton gain is too close to the log-likelihood's
 # rounding error for a line search; full steps are taken from there.
 _CLOSE_GAIN = 1e-9
@@ -112,8 +113,12 @@ def _newton_direction(pi: FloatArray, c: FloatArray, q: FloatArray) -> FloatArra
     system[:size, :size] = curvature
     system[:size, size] = 1.0
     system[size, :size] = 1.0
+    # A ridge far below the curvature's scale keeps the system solvable when
+    # fewer distinct reports than free options leave flat directions; the
+    # gradient has no component along them, so the step barely moves there.
+    system[:size, :size] += np.eye(size) * (_RIDGE * np.trace(curvature) / size)
     rhs = np.concatenate([gradient, [0.0]])
-    solution = np.linalg.lstsq(system, rhs, rcond=None)[0]
+    solution = np.linalg.solve(system, rhs)
     direction = np.zeros_like(pi)
     direction[free] = solution[:size]
     return direction
@@ -222,8 +227,16 @@ def _step(
     reaches zero (which leaves the free set), backtracking until the
     likelihood rises enough (Armijo). Returns ``pi`` itself when no step does."""
     block, limit = _blocking(pi, direction)
-    length = min(1.0, limit)
     start = loglik(pi)
+    if limit < 1.0:
+        # Projected Newton (Bertsekas 1982): the full step with every option
+        # that crosses zero set to zero drops many options at once.
+        projected = np.maximum(pi + direction, 0.0)
+        projected[projected < _ZERO] = 0.0
+        projected /= projected.sum()
+        if loglik(projected) >= start + _ARMIJO * gain * min(1.0, limit):
+            return projected
+    length = min(1.0, limit)
     while length > _SHORTEST_STEP:
         moved = _moved(pi, direction, length, block, limit)
         if loglik(moved) >= start + _ARMIJO * length * gain:
