@@ -143,6 +143,19 @@ def _toward(pi: FloatArray, option: int, c: FloatArray, q: FloatArray) -> FloatA
     return moved
 
 
+def _start(counts: FloatArray, matrix: FloatArray) -> FloatArray:
+    """The unbiased estimate when it has no negative share: it is then the
+    maximum itself (``lambda = s``, so every ``g_t = n``) and Newton only
+    confirms it. Otherwise the uniform distribution, from which the projected
+    steps drop the options that belong at zero in fewer steps than from the
+    clipped unbiased estimate (measured: about a third fewer at n = 1,000)."""
+    k = matrix.shape[0]
+    unbiased, _ = general_unbiased(counts, matrix)
+    if unbiased.min() > 0:
+        return unbiased / unbiased.sum()  # type: ignore[no-any-return]
+    return np.full(k, 1.0 / k)
+
+
 def general_maximum_likelihood(
     counts: FloatArray, matrix: FloatArray
 ) -> tuple[FloatArray, Solver]:
@@ -154,8 +167,7 @@ def general_maximum_likelihood(
     used = counts > 0
     c, q = counts[used], matrix[:, used]
     n = float(c.sum())
-    k = matrix.shape[0]
-    pi = np.full(k, 1.0 / k)
+    pi = _start(counts, matrix)
 
     def loglik(p: FloatArray) -> float:
         return float((c * np.log(p @ q)).sum())
