@@ -241,13 +241,17 @@ def _step(
     block, limit = _blocking(pi, direction)
     start = loglik(pi)
     if limit < 1.0:
-        # Projected Newton (Bertsekas 1982): the full step with every option
-        # that crosses zero set to zero drops many options at once.
-        projected = np.maximum(pi + direction, 0.0)
-        projected[projected < _ZERO] = 0.0
-        projected /= projected.sum()
-        if loglik(projected) >= start + _ARMIJO * gain * min(1.0, limit):
-            return projected
+        # Projected Newton (Bertsekas 1982): search along the projection arc,
+        # every option that crosses zero set to zero, which drops many options
+        # at once; the truncated step below is the fallback.
+        arc = 1.0
+        while arc > limit:
+            projected = np.maximum(pi + arc * direction, 0.0)
+            projected[projected < _ZERO] = 0.0
+            projected /= projected.sum()
+            if loglik(projected) >= start + _ARMIJO * gain * limit:
+                return projected
+            arc *= _BACKTRACK
     length = min(1.0, limit)
     while length > _SHORTEST_STEP:
         moved = _moved(pi, direction, length, block, limit)
