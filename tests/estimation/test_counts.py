@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from estimation import Direct, Geometric, design_from_dict, estimate_question
 from estimation.counts import (
@@ -18,6 +20,7 @@ from estimation.designs import DENOMINATOR
 from estimation.estimators import KKT_TOLERANCE
 from estimation.geometric import geometric_probabilities
 from estimation.simulate import simulate_counts
+from tests.estimation.test_properties import floats_in, numerical_warnings_are_errors
 
 DESIGNS = [
     Geometric(m=1, epsilon=1.0),
@@ -250,3 +253,42 @@ def test_one_response_gives_the_whole_range_and_json_safe_numbers():
     result = estimate_question([0, 1, 0, 0], Geometric(m=3, epsilon=1.0))
     assert (result.mean.ci_lower, result.mean.ci_upper) == (0.0, 3.0)
     json.dumps(result.to_dict(), allow_nan=False)
+
+
+# -- properties over random designs and counts -----------------------------------
+
+
+@st.composite
+def count_surveys(draw):
+    design = Geometric(m=draw(st.integers(1, 50)), epsilon=draw(st.floats(0.05, 10.0)))
+    cell = st.one_of(st.just(0), st.integers(0, 50), st.integers(0, 10**7))
+    counts = draw(st.lists(cell, min_size=design.k, max_size=design.k))
+    if sum(counts) == 0:
+        counts[draw(st.integers(0, design.maximum))] = 1
+    return design, counts
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(survey=count_surveys(), level=st.floats(0.5, 0.999))
+def test_every_count_estimate_is_a_distribution_with_a_mean_inside_the_range(
+    survey, level
+):
+    import json
+
+    design, counts = survey
+    with numerical_warnings_are_errors():
+        result = estimate_question(counts, design, level=level)
+    assert result.solver.converged
+    assert result.estimate.min() >= 0
+    assert result.estimate.sum() == pytest.approx(1, abs=1e-9)
+    assert np.all(
+        (0 <= result.ci_lower)
+        & (result.ci_lower <= result.estimate)
+        & (result.estimate <= result.ci_upper)
+        & (result.ci_upper <= 1)
+    )
+    mean = result.mean
+    assert 0 <= mean.ci_lower <= mean.estimate <= mean.ci_upper <= design.maximum
+    data = result.to_dict()
+    assert not any(math.isnan(v) for v in floats_in(data))
+    json.dumps(data, allow_nan=False)
