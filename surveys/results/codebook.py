@@ -86,7 +86,7 @@ def layout(survey: Survey) -> dict[str, Any]:
 def _r_packages(design: Design) -> dict[str, Any] | None:
     """Parameters of R's ``rr`` and ``RRreg`` for the yes/no designs, from the matrix."""
     m = design.matrix
-    if design.k != 2 or not design.randomized:
+    if design.k != 2 or not design.randomized or not design.uniform_plus_diagonal:
         return None
     truth, no, yes = design.diagonal, float(design.base[0]), float(design.base[1])
     if design.name == "warner":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
@@ -14,6 +16,7 @@ from surveys.builder.forms import QuestionForm
 from surveys.builder.services import question_create, survey_create, survey_publish
 from surveys.models import Question
 from surveys.respond.selectors import respondent_questions
+from surveys.results import exports
 from tests.surveys.respond.responses import submit
 
 pytestmark = pytest.mark.django_db
@@ -215,3 +218,46 @@ def test_the_cli_reanalyses_the_export_to_the_dashboards_numbers(survey, tmp_pat
                 )
     entry = exports.codebook(survey)["questions"][0]
     assert entry["count"]["maximum"] == 20
+
+
+def test_the_bundles_scripts_reproduce_a_counts_dashboard(survey, tmp_path):
+    import io
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    from surveys.results import bundle
+    from surveys.results.bundle_scripts import r_general
+
+    submit(survey, np.random.default_rng(23), 80)
+    run = EstimateRun.objects.filter(survey=survey).first()
+    estimate_run_execute(run_id=run.pk)
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(bundle.bundle_zip(survey))))
+    archive.extractall(tmp_path)
+    folder = tmp_path / bundle.folder(survey)
+    repo = str(Path(__file__).resolve().parents[3])
+    done = subprocess.run(
+        [sys.executable, str(folder / "analysis.py")],
+        cwd=folder.parent,
+        env={**os.environ, "PYTHONPATH": repo},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    if shutil.which("Rscript") is None:
+        pytest.skip("R is not installed")
+    entry = exports.codebook(survey)["questions"][0]
+    saved = exports.estimates_export(survey)["questions"][0]
+    script = 'answers <- read.csv("answers.csv")\n' + r_general(entry, saved)
+    script += f'cat(sprintf("%.15f\\n", mean_{entry["column"]}))\n'
+    (folder / "count.R").write_text(script)
+    done = subprocess.run(
+        ["Rscript", "count.R"], cwd=folder, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.strip().splitlines()[-1]) == pytest.approx(
+        saved["mean"]["unbiased"], abs=1e-9
+    )
