@@ -261,3 +261,35 @@ def test_the_bundles_scripts_reproduce_a_counts_dashboard(survey, tmp_path):
     assert float(done.stdout.strip().splitlines()[-1]) == pytest.approx(
         saved["mean"]["unbiased"], abs=1e-9
     )
+
+
+def test_the_api_adds_a_count_from_its_range_and_names_a_bad_one(owner):
+    from tests.api.conftest import token_client
+
+    draft = survey_create(owner=owner, title="API counts")
+    api = token_client(owner)
+    url = f"/api/v1/surveys/{draft.pk}/questions/"
+    made = api.post(
+        url,
+        {
+            "text": "How many?",
+            "kind": "count",
+            "options": ["0", "50"],
+            "design": {"name": "geometric", "m": 50, "epsilon": 3},
+        },
+        format="json",
+    )
+    assert made.status_code == 201, made.content
+    assert made.json()["client_spec"]["k"] == 51
+    bad = api.post(
+        url,
+        {
+            "text": "How many?",
+            "kind": "count",
+            "options": ["0", "50"],
+            "design": {"name": "geometric", "m": 500, "epsilon": 3},
+        },
+        format="json",
+    )
+    assert bad.status_code == 400
+    assert "m must be between 1 and 100" in bad.content.decode()
