@@ -618,13 +618,18 @@ class Direct(Design):
         )
 
 
-# Designs in modules of their own subclass Design, defined above.
-from .geometric import Geometric  # noqa: E402
-
 DESIGNS: dict[str, type[Design]] = {
-    cls.name: cls
-    for cls in (Warner, ForcedResponse, UnrelatedQuestion, KaryRR, Direct, Geometric)
+    cls.name: cls for cls in (Warner, ForcedResponse, UnrelatedQuestion, KaryRR, Direct)
 }
+
+
+def register_design(cls: type[Design]) -> type[Design]:
+    """Add a design defined in a module of its own (``estimation/geometric.py``)
+    to :data:`DESIGNS`; the package imports every such module, so the registry
+    is complete wherever ``estimation`` is imported."""
+    DESIGNS[cls.name] = cls
+    return cls
+
 
 # Designs that can be built from a target epsilon, and how.
 _FROM_EPSILON: dict[str, Callable[[float, int | None], Design]] = {
