@@ -293,3 +293,33 @@ def test_the_api_adds_a_count_from_its_range_and_names_a_bad_one(owner):
     )
     assert bad.status_code == 400
     assert "m must be between 1 and 100" in bad.content.decode()
+
+
+def test_the_question_pages_add_and_reopen_a_count(as_owner, owner):
+    from tests.surveys.builder.pages import add, preview, url
+
+    draft = survey_create(owner=owner, title="Builder counts")
+    response = add(
+        as_owner,
+        draft,
+        text="How many times?",
+        kind="count",
+        maximum="15",
+        design_name="geometric",
+        mode="epsilon",
+        epsilon="2.5",
+    )
+    assert response.status_code == 302
+    question = draft.questions.get(text="How many times?")
+    assert question.design == {"name": "geometric", "m": 15, "epsilon": 2.5}
+    form = as_owner.get(url("question_edit", draft.pk, question.pk)).context["form"]
+    assert form["kind"].value() == "count"
+    assert form["maximum"].value() == 15
+    assert form["design_name"].value() == "geometric"
+    assert form["epsilon"].value() == 2.5
+    shown = preview(
+        as_owner, kind="count", maximum="15", design_name="geometric", epsilon="2.5"
+    ).json()
+    assert "interval of the mean count" in shown["precision"]
+    bad = add(as_owner, draft, kind="count", maximum="500", design_name="geometric")
+    assert "maximum" in bad.context["form"].errors
