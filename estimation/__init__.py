@@ -18,6 +18,7 @@ from .designs import (
     design_from_epsilon,
     survey_epsilon,
 )
+from .geometric import Geometric
 from .intervals import DEFAULT_METHOD, SHARE_METHODS
 from .planning import (
     detectable_prevalence,
@@ -44,6 +45,7 @@ __all__ = [
     "Direct",
     "Factor",
     "ForcedResponse",
+    "Geometric",
     "KaryRR",
     "LogisticFit",
     "Notice",

@@ -281,7 +281,8 @@ def _parser() -> argparse.ArgumentParser:
         help="logistic regression of a randomized yes/no question on direct ones",
         description="Fit P(true answer = Yes) = logistic(x'beta) to the exported "
         "answers, the randomization entering through the outcome's design; "
-        "covariates are direct questions coded against a reference level. "
+        "covariates are direct questions coded against a reference level, "
+        "and counts asked directly enter as numbers (one coefficient per unit). "
         "Responses missing the outcome or a covariate are left out.",
     )
     regress.add_argument(

@@ -1,7 +1,8 @@
 """Covariates of a regression and the model matrix they make.
 
 Treatment (dummy) coding: an intercept first, then for each categorical
-covariate one column per level other than its reference level.
+covariate one column per level other than its reference level, and for each
+numeric covariate (a count asked directly) one column holding the value.
 """
 
 from __future__ import annotations
@@ -76,6 +77,13 @@ class Factor:
     def label(self, value: float) -> str:
         return self.levels[int(value)]
 
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "levels": list(self.levels),
+            "reference": self.reference,
+        }
+
     def validate(self, values: NDArray[Any]) -> None:
         """Raise a ValueError naming the first code that is not a level."""
         bad = (values != np.round(values)) | (values < 0) | (values >= len(self.levels))
@@ -86,8 +94,60 @@ class Factor:
             )
 
 
+@dataclass(frozen=True)
+class Numeric:
+    """A numeric covariate: a count from ``minimum`` to ``maximum`` asked
+    directly, entering the model as one column, its value (the coefficient is
+    the change in log-odds per unit). It has no reference level."""
+
+    name: str
+    minimum: int
+    maximum: int
+    reference: None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a covariate needs a name, got {self.name!r}")
+        if not self.minimum < self.maximum:
+            raise ValueError(
+                f"covariate {self.name} needs a range of values, got "
+                f"{self.minimum} to {self.maximum}"
+            )
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return (self.name,)
+
+    def encode(self, values: NDArray[Any]) -> FloatArray:
+        return np.asarray(values, dtype=np.float64).reshape(-1, 1)
+
+    def label(self, value: float) -> str:
+        return f"{value:g}"
+
+    def validate(self, values: NDArray[Any]) -> None:
+        """Raise a ValueError naming the first value outside the whole numbers
+        of the range."""
+        bad = (values != np.round(values)) | (values < self.minimum)
+        bad |= values > self.maximum
+        if bad.any():
+            raise ValueError(
+                f"covariate {self.name}: {float(values[bad][0]):g} is not a whole "
+                f"number from {self.minimum} to {self.maximum}"
+            )
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "numeric": True,
+            "range": [self.minimum, self.maximum],
+        }
+
+
+Covariate = Factor | Numeric
+
+
 def model_matrix(
-    factors: Sequence[Factor], patterns: NDArray[Any]
+    factors: Sequence[Covariate], patterns: NDArray[Any]
 ) -> tuple[FloatArray, list[str], list[str | None]]:
     """Intercept, then each factor's dummy columns: the matrix, its column
     names and the term (factor name) of each column."""

@@ -136,6 +136,10 @@ class Design(ABC):
     name: ClassVar[str]
     randomized: ClassVar[bool] = True
     round_base_up: ClassVar[bool] = False
+    # False for a design whose matrix is not ``base + diagonal * [r == t]``
+    # (it overrides ``matrix_counts``): ``base`` and ``diagonal`` then do not
+    # exist, and it is estimated by the general-matrix path (estimation/counts.py).
+    uniform_plus_diagonal: ClassVar[bool] = True
 
     @property
     @abstractmethod
@@ -334,7 +338,7 @@ class Design(ABC):
     def __post_init__(self) -> None:
         # Touch the rounded mechanism so that a design that cannot be run by
         # the browser fails at construction, not later.
-        _ = self.diagonal_count
+        _ = self.matrix_counts
 
 
 @dataclass(frozen=True, repr=False)
@@ -680,6 +684,15 @@ DESIGNS: dict[str, type[Design]] = {
     cls.name: cls
     for cls in (Warner, ForcedResponse, UnrelatedQuestion, KaryRR, Direct, Crosswise)
 }
+
+
+def register_design(cls: type[Design]) -> type[Design]:
+    """Add a design defined in a module of its own (``estimation/geometric.py``)
+    to :data:`DESIGNS`; the package imports every such module, so the registry
+    is complete wherever ``estimation`` is imported."""
+    DESIGNS[cls.name] = cls
+    return cls
+
 
 # Designs that can be built from a target epsilon, and how.
 _FROM_EPSILON: dict[str, Callable[[float, int | None], Design]] = {

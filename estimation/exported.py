@@ -70,6 +70,9 @@ class Column:
             return self.design.m
         return self.design.k
 
+    # The options are the counts 0..k-1: the mean count is estimated too.
+    count: bool = False
+
     @property
     def group_labels(self) -> tuple[str, ...]:
         """Subgroups by this (direct) column: its options, and "No answer"
@@ -127,6 +130,7 @@ def read_codebook(data: Any) -> list[Column]:
                 sensitive=bool(entry.get("sensitive", design.randomized)),
                 optional=entry.get("optional") is True,
                 direct_percent=direct_percent,
+                count=entry.get("kind") == "count",
             )
         )
     names = [c.name for c in columns]
@@ -268,7 +272,12 @@ def _estimate(
             n, counts, column.design, level=level, ci_method=ci_method
         ).to_dict()
     return estimate_question(
-        counts, column.design, level=level, ci_method=ci_method, labels=column.labels
+        counts,
+        column.design,
+        level=level,
+        ci_method=ci_method,
+        labels=column.labels,
+        count=column.count,
     ).to_dict()
 
 

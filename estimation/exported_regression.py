@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from .covariates import Covariate
 from .designs import Design
 from .exported import Column, UsageError, code_of, read_codebook
-from .regression import Factor, LogisticFit, fit_logistic
+from .regression import Factor, LogisticFit, Numeric, fit_logistic
 
 
 def _column(columns: Mapping[str, Column], name: str, role: str) -> Column:
@@ -83,6 +84,11 @@ def parse_references(
             raise UsageError(
                 f"--reference {text!r}: {name} is not one of the covariates"
             )
+        if by_name[name].count:
+            raise UsageError(
+                f"--reference {text!r}: {name} is a count, a numeric covariate "
+                "with no reference level"
+            )
         labels = by_name[name].labels
         if label not in labels:
             raise UsageError(
@@ -120,6 +126,14 @@ def tally_patterns(
     return counts, read, dropped
 
 
+def _covariate(column: Column, reference: Mapping[str, int]) -> Covariate:
+    """A count asked directly is numeric (its value, one coefficient per unit);
+    any other direct question is categorical."""
+    if column.count:
+        return Numeric(column.name, 0, column.design.k - 1)
+    return Factor(column.name, column.labels, reference=reference.get(column.name, 0))
+
+
 def regress_exported(
     codebook: Any,
     rows: Iterable[tuple[str, Mapping[str, Any]]],
@@ -134,9 +148,7 @@ def regress_exported(
     target = _outcome(columns, outcome)
     chosen = _covariates(columns, covariates, outcome)
     reference = parse_references(references, chosen)
-    factors = [
-        Factor(c.name, c.labels, reference=reference.get(c.name, 0)) for c in chosen
-    ]
+    factors = [_covariate(c, reference) for c in chosen]
     counts, read, dropped = tally_patterns(target, chosen, rows)
     if not counts:
         raise UsageError(

@@ -19,6 +19,7 @@ from .designs import (
     UnrelatedQuestion,
     Warner,
 )
+from .geometric import Geometric
 from .instructed import CheatingDetection, InstructedDesign, StochasticLieDetector
 
 
@@ -43,6 +44,13 @@ def golden_designs() -> list[Design]:
         Direct(k=4),
         Crosswise(p=0.25),
         Crosswise(p=1 / 12),
+        # Counts: the smallest range, an odd and an even one, a strong and a
+        # weak epsilon, and the largest range the builder offers by default.
+        Geometric(m=1, epsilon=1.0),
+        Geometric(m=4, epsilon=2.0),
+        Geometric(m=7, epsilon=0.5),
+        Geometric(m=10, epsilon=9.0),
+        Geometric(m=50, epsilon=3.0),
     ]
 
 

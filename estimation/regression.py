@@ -62,7 +62,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, ndtri
 
-from .covariates import INTERCEPT, Factor, model_matrix
+from .covariates import INTERCEPT, Covariate, Factor, Numeric, model_matrix
 from .designs import Design
 from .intervals import validate_level
 from .logistic import Counts, FloatArray, evaluate, information, maximize
@@ -78,6 +78,7 @@ __all__ = [
     "INTERCEPT",
     "Coefficient",
     "Factor",
+    "Numeric",
     "LikelihoodRatioTest",
     "LogisticFit",
     "Prediction",
@@ -101,7 +102,7 @@ ILL_CONDITIONED = 1e10
 
 def _validated(
     design: Design,
-    factors: Sequence[Factor],
+    factors: Sequence[Covariate],
     patterns: ArrayLike,
     reports: ArrayLike,
 ) -> tuple[NDArray[np.float64], FloatArray]:
@@ -152,8 +153,10 @@ def _merged(
     return unique, merged
 
 
-def _check_references(factors: Sequence[Factor], table: NDArray[np.float64]) -> None:
+def _check_references(factors: Sequence[Covariate], table: NDArray[np.float64]) -> None:
     for index, factor in enumerate(factors):
+        if factor.reference is None:
+            continue  # a numeric covariate has no reference level
         if not np.any(table[:, index] == factor.reference):
             raise ValueError(
                 f"the reference level {factor.levels[factor.reference]!r} of "
@@ -222,7 +225,7 @@ def _covariance(
 def fit_logistic(
     *,
     design: Design,
-    factors: Sequence[Factor],
+    factors: Sequence[Covariate],
     patterns: ArrayLike,
     reports: ArrayLike,
     level: float = 0.95,
@@ -234,10 +237,12 @@ def fit_logistic(
     design
         The outcome's yes/no design (``direct`` for an unrandomized answer).
     factors
-        The categorical covariates, in the order of the columns of ``patterns``.
+        The covariates, in the order of the columns of ``patterns``: categorical
+        (:class:`Factor`) or numeric (:class:`Numeric`, a count asked directly).
     patterns
-        Integer level codes, shape ``(m, len(factors))``: one row per covariate
-        pattern (repeated rows are added together).
+        Integer level codes (a numeric covariate's value), shape
+        ``(m, len(factors))``: one row per covariate pattern (repeated rows are
+        added together).
     reports
         Counts of reported ``[No, Yes]`` per pattern, shape ``(m, 2)``.
     level
@@ -393,7 +398,7 @@ def _lr_test(
 
 
 def _predictions(
-    factors: Sequence[Factor],
+    factors: Sequence[Covariate],
     table: NDArray[np.float64],
     merged: FloatArray,
     eta: FloatArray,

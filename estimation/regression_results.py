@@ -9,7 +9,7 @@ from typing import Any
 
 from scipy.special import chdtrc, ndtr
 
-from .covariates import Factor
+from .covariates import Covariate
 from .designs import Design
 from .logistic import FloatArray
 
@@ -104,7 +104,7 @@ class LogisticFit:
     """A fitted logistic regression of a randomized yes/no answer."""
 
     design: Design
-    factors: tuple[Factor, ...]
+    factors: tuple[Covariate, ...]
     n: int
     level: float
     converged: bool
@@ -130,10 +130,7 @@ class LogisticFit:
             "model": "logistic",
             "outcome_design": self.design.name,
             "design": self.design.to_dict(),
-            "covariates": [
-                {"name": f.name, "levels": list(f.levels), "reference": f.reference}
-                for f in self.factors
-            ],
+            "covariates": [f.describe() for f in self.factors],
             "n": self.n,
             "level": self.level,
             "converged": self.converged,

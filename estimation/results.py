@@ -14,6 +14,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .counts import (
+    MeanEstimate,
+    general_maximum_likelihood,
+    general_unbiased,
+    mean_count,
+    wald_intervals,
+)
 from .designs import Design
 from .estimators import (
     FloatArray,
@@ -70,6 +77,8 @@ class QuestionEstimate:
     ci_upper: FloatArray
     solver: Solver
     warnings: tuple[Notice, ...]
+    # For a count question (options are the counts 0..k-1): the mean count.
+    mean: MeanEstimate | None = None
 
     @property
     def n(self) -> int:
@@ -81,7 +90,7 @@ class QuestionEstimate:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; ``epsilon`` is ``None`` for a design that is not private."""
-        return {
+        data = {
             "design": self.design.to_dict(),
             "n": self.n,
             "counts": list(self.counts),
@@ -98,6 +107,9 @@ class QuestionEstimate:
             "solver": self.solver.to_dict(),
             "warnings": [w.to_dict() for w in self.warnings],
         }
+        if self.mean is not None:
+            data["mean"] = self.mean.to_dict()
+        return data
 
 
 def _floats(values: ArrayLike) -> list[float]:
@@ -112,6 +124,7 @@ def estimate_question(
     ci_method: str = DEFAULT_METHOD,
     simultaneous: bool = False,
     labels: Sequence[str] | None = None,
+    count: bool = False,
 ) -> QuestionEstimate:
     """Estimate the distribution of true answers from the counts of each report.
 
@@ -133,6 +146,9 @@ def estimate_question(
         that all of them hold at once with probability ``level``.
     labels
         Option names for the warnings' messages.
+    count
+        The options are the counts ``0 .. k-1``: also estimate the mean count
+        (always so for a design of counts, such as ``geometric``).
     """
     array = validate_counts(counts, design)
     level = validate_level(level)
@@ -145,6 +161,8 @@ def estimate_question(
     ):
         raise ValueError(f"labels must be a list of {design.k} option names")
     ci_method = validate_method(ci_method)
+    if not design.uniform_plus_diagonal:
+        return _general_estimate(array, design, level, labels)
     n = float(array.sum())
     point, solver = maximum_likelihood(array, design)
     moment, covariance = unbiased(array, design)
@@ -180,8 +198,65 @@ def estimate_question(
         ci_upper=upper,
         solver=solver,
         warnings=(),
+        mean=mean_count(array, design.matrix, level, point) if count else None,
     )
     return replace(result, warnings=_notices(result, fell_back, labels))
+
+
+def _general_estimate(
+    array: FloatArray, design: Design, level: float, labels: Sequence[str] | None
+) -> QuestionEstimate:
+    """A design with a general matrix (estimation/counts.py): maximum
+    likelihood, Wald intervals per option, and the mean count."""
+    matrix = design.matrix
+    point, solver = general_maximum_likelihood(array, matrix)
+    moment, covariance = general_unbiased(array, matrix)
+    lower, upper = wald_intervals(moment, covariance, point, level)
+    result = QuestionEstimate(
+        design=design,
+        counts=tuple(int(c) for c in array),
+        level=level,
+        ci_method="wald",
+        simultaneous=False,
+        estimate=point,
+        unbiased=moment,
+        unbiased_covariance=covariance,
+        std_error=np.sqrt(np.clip(np.diag(covariance), 0.0, None)),
+        ci_lower=lower,
+        ci_upper=upper,
+        solver=solver,
+        warnings=(),
+        mean=mean_count(array, matrix, level, point),
+    )
+    return replace(result, warnings=_count_notices(result))
+
+
+def _count_notices(result: QuestionEstimate) -> tuple[Notice, ...]:
+    """A count's notices are about its mean: per-count notices would be one
+    for each of up to a hundred options, and the counts' shares are read
+    together."""
+    assert result.mean is not None
+    m = result.design.k - 1
+    notices = []
+    width = result.mean.ci_upper - result.mean.ci_lower
+    if width > USEFUL_WIDTH * m:
+        notices.append(
+            Notice(
+                "few_responses",
+                f"With {plural(result.n, 'response')} the {percent(result.level)} "
+                f"interval of the mean spans {width:.1f} of the range 0-{m}, too "
+                "wide to be useful. Collect more responses.",
+            )
+        )
+    if not result.solver.converged:
+        notices.append(
+            Notice(
+                "not_converged",
+                "The maximum-likelihood solver did not meet its tolerance; treat "
+                "the estimate with care and report this as a bug.",
+            )
+        )
+    return tuple(notices)
 
 
 def _notices(

@@ -185,6 +185,7 @@ class Question(models.Model):
         MULTIPLE_CHOICE = "multiple_choice", "Multiple choice (randomized)"
         DIRECT = "direct", "Direct, not sensitive (asked plainly)"
         MULTI_SELECT = "multi_select", "Check all that apply (randomized per item)"
+        COUNT = "count", "Count: how many times (0 to a maximum)"
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="questions"
@@ -254,6 +255,11 @@ class Question(models.Model):
     @property
     def is_sensitive(self) -> bool:
         return self.kind != self.Kind.DIRECT
+
+    @property
+    def is_count(self) -> bool:
+        """Its options are the counts 0 .. M, in order."""
+        return self.kind == self.Kind.COUNT
 
     def get_design(self) -> Design | UnaryEncoding:
         """The question's design: a unary encoding for check all that apply,

@@ -242,7 +242,12 @@ def fit_view(
     by_pk = {q.pk: q for q in questions}
     texts = {names[pk]: q.text for pk, q in by_pk.items() if pk in names}
     covariates = tuple(
-        (by_pk[c["question"]].text, by_pk[c["question"]].options[c["reference"]])
+        (
+            by_pk[c["question"]].text,
+            "none: a number, per unit"
+            if by_pk[c["question"]].is_count
+            else by_pk[c["question"]].options[c["reference"]],
+        )
         for c in fit.covariates
         if c["question"] in by_pk
     )

@@ -20,10 +20,11 @@ import numpy as np
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
-from estimation.regression import Factor, fit_logistic
+from estimation.covariates import Covariate
+from estimation.regression import Factor, Numeric, fit_logistic
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import ModelFit
 from surveys.models import Answer, Question, Survey
@@ -57,8 +58,18 @@ def outcome_choices(questions: Iterable[Question]) -> list[Question]:
 
 
 def covariate_choices(questions: Iterable[Question]) -> list[Question]:
-    """The direct questions: categorical covariates asked plainly."""
-    return [q for q in questions if not q.is_sensitive and len(q.options) >= 2]
+    """The direct questions (categorical) and the counts asked plainly
+    (numeric): the covariates asked plainly."""
+    return [
+        q
+        for q in questions
+        if (not q.is_sensitive and len(q.options) >= 2) or is_plain_count(q)
+    ]
+
+
+def is_plain_count(question: Question) -> bool:
+    """A count asked plainly: a numeric covariate, with no reference level."""
+    return question.is_count and not question.get_design().randomized
 
 
 @dataclass(frozen=True)
@@ -154,6 +165,8 @@ def _covariates(
         if any(q.pk == pk for q, _ in chosen):
             raise refuse(f"Covariate {pk} is chosen twice.")
         reference = _question_id(item.get("reference", 0))
+        if is_plain_count(question):
+            reference = 0  # numeric: it has no reference level
         if reference is None or not 0 <= reference < len(question.options):
             raise refuse(
                 f"The reference of covariate {pk} must be an option code from 0 "
@@ -228,6 +241,8 @@ def model_counts(
     survey: Survey, outcome: Question, covariates: Sequence[Question]
 ) -> PatternCounts:
     """The outcome's reports per covariate pattern, from one GROUP BY."""
+    if any(is_plain_count(q) for q in covariates):
+        return _counts_with_values(outcome, covariates)
     direct = [q for q in survey.questions.all() if not q.is_sensitive]
     index = {q.pk: i for i, q in enumerate(direct)}
     rows = (
@@ -246,13 +261,53 @@ def model_counts(
     )
 
 
+def _counts_with_values(
+    outcome: Question, covariates: Sequence[Question]
+) -> PatternCounts:
+    """As :func:`model_counts`, with each covariate's own answer looked up
+    per response: a count is not in the stratum (it is not a direct question
+    to break results down by), so its value comes from a subquery. Answers
+    whose covariate is missing are dropped."""
+    values = {
+        f"value_{i}": Subquery(
+            Answer.objects.filter(response=OuterRef("response"), question=q).values(
+                "report"
+            )[:1]
+        )
+        for i, q in enumerate(covariates)
+    }
+    rows = (
+        Answer.objects.filter(question=outcome)
+        .annotate(**values)
+        .values_list("report", *values)
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    table: dict[tuple[int, ...], list[int]] = defaultdict(lambda: [0, 0])
+    dropped = 0
+    for report, *pattern, count in rows:
+        if any(value is None for value in pattern):
+            dropped += count
+            continue
+        table[tuple(int(v) for v in pattern)][report] += count
+    keys = sorted(table)
+    return PatternCounts(
+        patterns=np.array(keys, dtype=np.int64).reshape(len(keys), len(covariates)),
+        reports=np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, 2),
+        dropped=dropped,
+    )
+
+
 def factors_of(
     survey: Survey, covariates: Sequence[tuple[Question, int]]
-) -> list[Factor]:
-    """Each covariate as the core's factor, named by its export column."""
+) -> list[Covariate]:
+    """Each covariate as the core's factor (a count asked plainly: numeric),
+    named by its export column."""
     names = column_names(survey)
     return [
-        Factor(name=names[q.pk], levels=tuple(q.options), reference=reference)
+        Numeric(names[q.pk], 0, len(q.options) - 1)
+        if is_plain_count(q)
+        else Factor(name=names[q.pk], levels=tuple(q.options), reference=reference)
         for q, reference in covariates
     ]
 

@@ -80,6 +80,8 @@ class QuestionEstimate(models.Model):
     # counts in option order. The row's own n and options are the randomized
     # arm's alone (estimation/validation.py).
     direct_reported = models.JSONField(null=True, blank=True)
+    # A count question's mean count with its interval (MeanEstimate.to_dict).
+    mean = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "question__position", "group_question__position"]

@@ -76,12 +76,23 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class MeanView:
+    """A count question's saved mean count and its interval."""
+
+    estimate: float
+    ci_lower: float
+    ci_upper: float
+    std_error: float | None
+
+
+@dataclass(frozen=True)
 class EstimateView:
     """One saved estimate (overall or in a subgroup) as the page shows it."""
 
     n: int
     options: tuple[OptionResult, ...]
     warnings: tuple[Notice, ...]
+    mean: MeanView | None = None
 
     @property
     def half_width(self) -> float:
@@ -216,6 +227,7 @@ def estimate_view(
     labels: Sequence[str],
     options: Iterable[OptionEstimate],
     warnings: Iterable[dict[str, object]],
+    mean: Mapping[str, Any] | None = None,
 ) -> EstimateView | None:
     """The saved rows of one estimate; None when it had no responses."""
     saved = sorted(options, key=lambda o: o.option)
@@ -244,6 +256,14 @@ def estimate_view(
                 prominent=w.get("code") in PROMINENT_WARNINGS,
             )
             for w in warnings
+        ),
+        mean=None
+        if mean is None
+        else MeanView(
+            estimate=float(mean["estimate"]),
+            ci_lower=float(mean["ci_lower"]),
+            ci_upper=float(mean["ci_upper"]),
+            std_error=None if mean["std_error"] is None else float(mean["std_error"]),
         ),
     )
 
@@ -438,15 +458,21 @@ def _question_result(
     overall = rows.get((question.pk, None, None))
     estimate = (
         estimate_view(
-            overall.n, question.options, overall.options.all(), overall.warnings
+            overall.n,
+            question.options,
+            overall.options.all(),
+            overall.warnings,
+            overall.mean,
         )
         if overall is not None
         else None
     )
     breakdowns = []
-    # Check all that apply: per item overall; no breakdowns or plan yet.
+    # Check all that apply: per item overall; a count's breakdowns and planning
+    # would be of its mean: neither is built yet.
     multi = question.kind == Question.Kind.MULTI_SELECT
-    if estimate is not None and not multi:
+    overall_only = multi or question.is_count
+    if estimate is not None and not overall_only:
         for group in direct:
             by_option = {
                 option: row
@@ -469,7 +495,7 @@ def _question_result(
             responses=answered.of if answered is not None else None,
             ci_method=run.ci_method,
         )
-        if estimate is not None and run is not None and not multi
+        if estimate is not None and run is not None and not overall_only
         else None
     )
     return QuestionResult(

@@ -226,6 +226,7 @@ def _row(
         level=run.level,
         ci_method=run.ci_method,
         labels=question.options,
+        count=question.is_count,
     )
     return {**base, "result": result}
 
@@ -249,6 +250,7 @@ def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
             run=run,
             warnings=[w.to_dict() for w in result.warnings] if result else [],
             solver=result.solver.to_dict() if result else {},
+            mean=result.mean.to_dict() if result and result.mean else None,
             **row,
         )
         if result is None:

@@ -11,7 +11,16 @@ const config = JSON.parse(
 );
 const form = document.getElementById("question-form");
 const region = document.getElementById("design-preview");
-const DESIGN_FIELDS = ["design_name", "mode", "epsilon", "p", "q", "p_truth", "p_forced"];
+const DESIGN_FIELDS = [
+  "design_name",
+  "maximum",
+  "mode",
+  "epsilon",
+  "p",
+  "q",
+  "p_truth",
+  "p_forced",
+];
 const PARAMETERS = ["kind", "options", ...DESIGN_FIELDS];
 const DELAY_MS = 300;
 
@@ -26,6 +35,11 @@ function value(name) {
 /** The names of the fields the chosen kind and design use. */
 export function usedFields(kind, design, mode) {
   const used = new Set(["text", "kind"]);
+  if (kind === "count") {
+    // The options are the counts 0..M; only geometric noise has an epsilon.
+    used.add("maximum").add("design_name");
+    return design === "geometric" ? used.add("epsilon") : used;
+  }
   if (kind !== "yes_no") used.add("options");
   if (kind === "direct") return used;
   used.add("design_name");

@@ -293,9 +293,41 @@ function chosenTruths() {
   return truths;
 }
 
+// A count question's true answer: a number input with no name, in no form.
+// Returns the count, NO_ANSWER, null (left empty) or undefined (not a whole
+// number from 0 to the maximum).
+function countTruth(box) {
+  if (box.querySelector("[data-no-answer]")?.checked) return NO_ANSWER;
+  const text = box.querySelector("input[type=number]").value.trim();
+  if (text === "") return null;
+  const count = Number(text);
+  const max = Number(box.dataset.max);
+  return Number.isInteger(count) && count >= 0 && count <= max ? count : undefined;
+}
+
+function wireCount(box) {
+  const input = box.querySelector("input[type=number]");
+  const none = box.querySelector("[data-no-answer]");
+  none?.addEventListener("change", () => {
+    input.disabled = none.checked;
+  });
+}
+
+function countTruths(truths) {
+  for (const box of form.querySelectorAll(".count-answer")) {
+    truths[box.dataset.question] = countTruth(box);
+  }
+  return truths;
+}
+
 function forgetTruths() {
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
+  }
+  for (const input of form.querySelectorAll(".count-answer input")) {
+    if (input.type === "checkbox") input.checked = false;
+    else input.value = "";
+    input.disabled = false;
   }
 }
 
@@ -449,11 +481,20 @@ function onSend() {
     send(stored);
     return;
   }
-  const truths = chosenTruths();
+  const truths = countTruths(chosenTruths());
+  const invalid = config.questions.findIndex((q) => truths[q.id] === undefined);
+  if (invalid >= 0) {
+    const box = form.querySelector(`.count-answer[data-question="${config.questions[invalid].id}"]`);
+    say(fill(words.countInvalid, { number: invalid + 1, max: box.dataset.max }), true);
+    box.querySelector("input").focus();
+    return;
+  }
   const missing = config.questions.filter((q) => truths[q.id] === null && !q.optional);
   if (missing.length) {
     say(words.questionsLeft[missing.length], true);
-    const group = form.querySelector(`[data-question="${missing[0].id}"] [tabindex="0"]`);
+    const group = form.querySelector(
+      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input`,
+    );
     group?.focus();
     return;
   }
@@ -523,6 +564,7 @@ function start() {
   }
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
   for (const group of form.querySelectorAll("[data-kind=multi_select]")) wireChecklist(group);
+  for (const box of form.querySelectorAll(".count-answer")) wireCount(box);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();

@@ -167,7 +167,8 @@ class QuestionSerializer(serializers.ModelSerializer):
         child=serializers.CharField(max_length=200),
         max_length=20,
         required=False,
-        help_text="Option labels in order; leave out for yes/no ([No, Yes]).",
+        help_text="Option labels in order; leave out for yes/no ([No, Yes]); "
+        'for a count, its range ["0", "M"].',
     )
     design = serializers.DictField(
         help_text='The design as {"name": ..., **parameters}, e.g. '

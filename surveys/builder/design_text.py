@@ -19,6 +19,7 @@ from estimation import (
     Design,
     Direct,
     ForcedResponse,
+    Geometric,
     KaryRR,
     UnrelatedQuestion,
     Warner,
@@ -26,7 +27,8 @@ from estimation import (
     privacy_band,
     what_an_observer_learns,
 )
-from estimation.words import format_epsilon, percent
+from estimation.counts import expected_mean_half_width
+from estimation.words import format_epsilon, percent, percent_at_most
 from surveys.words import active_translator
 
 # The prevalence the precision sentence assumes: of Yes for yes/no questions,
@@ -103,6 +105,15 @@ def design_sentence(design: Design, labels: Sequence[str]) -> str:
         )
     if isinstance(design, KaryRR):
         return _krr_sentence(design)
+    if isinstance(design, Geometric):
+        return (
+            f"Each respondent's count is sent with random noise added: at most "
+            f"{percent_at_most(1 - float(design.matrix.diagonal().min()))} of "
+            f"respondents send a count other than their own (the noise is "
+            f"geometric: small changes are likelier than large ones), and results beyond 0 or {design.maximum} are "
+            f"sent as 0 or {design.maximum}. Epsilon {format_epsilon(design.epsilon)} "
+            "covers the whole range: any two counts are protected from each other."
+        )
     if isinstance(design, Direct):
         return (
             "Every respondent's answer is sent as given: no randomization, so no "
@@ -111,8 +122,21 @@ def design_sentence(design: Design, labels: Sequence[str]) -> str:
     return design.describe(labels)
 
 
+def _half_width(design: Design, n: int) -> float:
+    if not design.uniform_plus_diagonal:
+        return expected_mean_half_width(design.matrix, n, LEVEL)
+    return expected_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
+
+
 def precision_sentence(design: Design, labels: Sequence[str], n: int) -> str:
     """The expected 95% interval half-width with ``n`` respondents, in words."""
+    if not design.uniform_plus_diagonal:
+        people = f"{n:,} respondent{'s' if n != 1 else ''}"
+        return (
+            f"With {people} whose counts were spread evenly from 0 to "
+            f"{design.k - 1}, the {percent(LEVEL)} interval of the mean count is "
+            f"expected to be about ±{_half_width(design, n):.2f}."
+        )
     half_width = expected_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
     points = f"±{100 * half_width:.1f} percentage points"
     people = f"{n:,} respondent{'s' if n != 1 else ''}"
@@ -190,11 +214,7 @@ def design_summary(
         "observer": what_an_observer_learns(epsilon),
         "n": n if planned else None,
         "prevalence": ASSUMED_PREVALENCE,
-        "half_width": (
-            expected_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
-            if planned
-            else None
-        ),
+        "half_width": _half_width(design, n) if planned else None,
         "precision": precision_sentence(design, labels, n) if planned else None,
         "respondent_language": language,
         "respondent_sentence": (

@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from estimation.geometric import MAX_COUNT
 from estimation.unary import UnaryEncoding
 from estimation.validation import MAX_DIRECT_PERCENT
 from surveys.builder.design_text import design_summary
@@ -32,6 +33,8 @@ DESIGN_CHOICES = [
     ("crosswise", "Crosswise (two statements, no device randomness)"),
     ("sue", "Symmetric unary encoding (basic RAPPOR)"),
     ("oue", "Optimized unary encoding"),
+    ("geometric", "Geometric noise (counts)"),
+    ("direct", "Asked plainly, not randomized (counts)"),
 ]
 MODE_CHOICES = [
     ("probabilities", "The design's own probabilities"),
@@ -41,13 +44,21 @@ MODE_CHOICES = [
 UNARY_ENCODINGS = ("sue", "oue")
 # A core error message starts with the parameter it is about.
 PARAMETER = re.compile(r"^(p_truth|p_forced|epsilon|p|q|k|m)\b")
-FIELD_OF_PARAMETER = {"k": "options", "m": "options"}
+FIELD_OF_PARAMETER = {"k": "options"}
+# "m" is a count question's largest count and the number of items of a
+# check-all-that-apply question.
+FIELD_OF_M = {"count": "maximum"}
 
 
-def field_for_message(message: str) -> str | None:
-    """The form field a core error message is about, from the parameter it names."""
+def field_for_message(message: str, kind: str | None = None) -> str | None:
+    """The form field a core error message is about, from the parameter it
+    names (and for ``m``, the question's kind)."""
     match = PARAMETER.match(message)
-    return None if match is None else FIELD_OF_PARAMETER.get(match[1], match[1])
+    if match is None:
+        return None
+    if match[1] == "m":
+        return FIELD_OF_M.get(kind or "", "options")
+    return FIELD_OF_PARAMETER.get(match[1], match[1])
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -59,7 +70,8 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
         for message in messages:
             field = key if key in form.fields else None
             if key == "design":
-                field = field_for_message(message) or "design_name"
+                kind = form.data.get("kind") if form.is_bound else None
+                field = field_for_message(message, kind) or "design_name"
                 field = field if field in form.fields else None
             form.add_error(field, message)
 
@@ -264,7 +276,20 @@ class DesignForm(forms.Form):
             "Yes/no: Warner, forced response, unrelated question or crosswise. "
             "Multiple choice: k-ary randomized response or forced response. Check "
             "all that apply: symmetric or optimized unary encoding, each item "
-            "randomized on its own."
+            "randomized on its own. Count: geometric noise, set by epsilon."
+        ),
+    )
+    maximum = forms.IntegerField(
+        required=False,
+        initial=10,
+        min_value=1,
+        max_value=MAX_COUNT,
+        label="Largest count (M)",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text=(
+            f"Count questions: respondents give a whole number from 0 to M (at "
+            f"most {MAX_COUNT}); more than M is answered as M. Epsilon covers "
+            "the whole range: any two counts are protected from each other."
         ),
     )
     mode = forms.ChoiceField(
@@ -347,7 +372,9 @@ class DesignForm(forms.Form):
         except ValidationError as error:
             add_service_errors(self, error)
         except ValueError as error:
-            self.add_error(field_for_message(str(error)) or "design_name", str(error))
+            self.add_error(
+                field_for_message(str(error), kind) or "design_name", str(error)
+            )
         else:
             data["labels"], data["built"] = labels, design
             data["design"] = design.to_dict()
@@ -356,6 +383,13 @@ class DesignForm(forms.Form):
     def _labels(self, kind: str) -> list[str] | None:
         if kind == Question.Kind.YES_NO:
             return list(YES_NO_OPTIONS)
+        if kind == Question.Kind.COUNT:
+            maximum = self.cleaned_data.get("maximum")
+            if maximum is None:
+                if "maximum" not in self.errors:
+                    self.add_error("maximum", "Give the largest count, M.")
+                return None
+            return [str(i) for i in range(maximum + 1)]
         labels = [
             line.strip()
             for line in self.cleaned_data.get("options", "").splitlines()
@@ -387,6 +421,12 @@ class DesignForm(forms.Form):
         if kind == Question.Kind.DIRECT:
             return {"name": "direct", "k": k}
         name = self.cleaned_data.get("design_name") or ""
+        if kind == Question.Kind.COUNT:
+            if name == "direct":
+                return {"name": "direct", "k": k}
+            if name == "geometric":
+                epsilon = self._require("epsilon", "epsilon, the privacy level")
+                return {"name": name, "m": k - 1, "epsilon": epsilon}
         if name not in DESIGNS_FOR_KIND[Question.Kind(kind)]:
             return {"name": name}  # question_design names the designs allowed
         if name in UNARY_ENCODINGS:
@@ -487,13 +527,21 @@ def initial_for_question(question: Question) -> dict[str, Any]:
         "text": question.text,
         "kind": question.kind,
         "options": ""
-        if question.kind == Question.Kind.YES_NO
+        if question.kind in (Question.Kind.YES_NO, Question.Kind.COUNT)
         else "\n".join(question.options),
         "mode": "probabilities",
         "optional": question.optional,
         "direct_percent": question.direct_percent,
     }
     name = design["name"]
+    if question.kind == Question.Kind.COUNT:
+        initial["options"] = ""
+        initial["maximum"] = len(question.options) - 1
+        initial["design_name"] = name
+        if name == "geometric":
+            initial["epsilon"] = design["epsilon"]
+            initial["mode"] = "epsilon"
+        return initial
     if name == "direct":
         return initial
     initial["design_name"] = name

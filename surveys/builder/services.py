@@ -20,6 +20,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
+from estimation.geometric import MAX_COUNT
 from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
@@ -41,6 +42,7 @@ DESIGNS_FOR_KIND = {
     Question.Kind.MULTIPLE_CHOICE: ("krr", "forced_response"),
     Question.Kind.DIRECT: ("direct",),
     Question.Kind.MULTI_SELECT: ("sue", "oue"),
+    Question.Kind.COUNT: ("geometric", "direct"),
 }
 
 
@@ -489,6 +491,8 @@ def _clean_options(
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
     if kind == Question.Kind.YES_NO:
         return list(options) if options else yes_no_options(language)
+    if kind == Question.Kind.COUNT:
+        return count_options(options)
     labels = [str(o).strip() for o in options or [] if str(o).strip()]
     if not 2 <= len(labels) <= MAX_OPTIONS:
         raise ValidationError(
@@ -497,6 +501,27 @@ def _clean_options(
     if len(set(labels)) != len(labels):
         raise ValidationError({"options": "Each option must be different."})
     return labels
+
+
+def count_options(options: Sequence[str] | None) -> list[str]:
+    """A count question's options are its counts, "0" to "M", in order; given
+    as that list or as ``["0", "M"]`` (the range), from the builder or the API."""
+    labels = [str(o).strip() for o in options or []]
+    top = labels[-1] if labels else ""
+    if not top.isdigit() or not 1 <= int(top) <= MAX_COUNT:
+        raise ValidationError(
+            {
+                "options": f"A count question counts from 0 to a maximum of 1 to {MAX_COUNT}."
+            }
+        )
+    counts = [str(i) for i in range(int(top) + 1)]
+    if labels not in (counts, ["0", top]):
+        raise ValidationError(
+            {
+                "options": f"A count question's options are the counts 0 to {top}, in order."
+            }
+        )
+    return counts
 
 
 def _question_content(

@@ -43,6 +43,13 @@ def direct_arm_percent(
                 "validation arm yet: ask a yes/no question for each item instead."
             }
         )
+    if kind == Question.Kind.COUNT:
+        raise ValidationError(
+            {
+                "direct_percent": "A count question cannot have a validation arm "
+                "yet: ask the count directly in a separate survey to compare."
+            }
+        )
     if design is not None and design.get("name") == "crosswise":
         raise ValidationError(
             {

@@ -55,6 +55,9 @@ def _question_messages() -> dict[str, str]:
             "Asked directly (chosen at random on your device): sent exactly as "
             "you answered."
         ),
+        "countInvalid": gettext(
+            "Question {number} asks for a whole number from 0 to {max}."
+        ),
         "noAnswer": gettext("Not answered"),
         "nothingTicked": gettext("Nothing sent ticked"),
         "noAnswerNote": gettext(

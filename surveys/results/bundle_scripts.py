@@ -297,6 +297,8 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
     ]
     ours: list[tuple[str, Any, Any]] = []
     for covariate in covariates:
+        if covariate.get("numeric"):
+            continue  # a count asked plainly: one slope, the column as it is
         name, levels = covariate["name"], covariate["levels"]
         reference = levels[covariate["reference"]]
         lines.append(
@@ -338,6 +340,28 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
+    """The moment estimates of a design with a general matrix (a count), in
+    base R: the distribution solves t(P) pi = shares, and the mean count is
+    the average of each report's score w, which solves P w = 0..m."""
+    column, k = entry["column"], len(entry["options"])
+    values = ", ".join(repr(float(p)) for row in entry["matrix"] for p in row)
+    mean = (saved or {}).get("mean") or {}
+    return (
+        f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
+        f"# design {entry['design']['name']}: P(report | truth) from the codebook\n"
+        f"{column} <- answers${column}[!is.na(answers${column})]\n"
+        f"P_{column} <- matrix(c({values}), nrow = {k}, byrow = TRUE)\n"
+        f"shares_{column} <- tabulate({column} + 1, nbins = {k}) / length({column})\n"
+        f"unbiased_{column} <- solve(t(P_{column}), shares_{column})\n"
+        f"scores_{column} <- solve(P_{column}, 0:{k - 1})\n"
+        f"mean_{column} <- mean(scores_{column}[{column} + 1])\n"
+        f'cat("{column} moment estimates:\\n"); print(unbiased_{column})\n'
+        f'cat("{column} mean count (unbiased):", mean_{column}, "dashboard:", '
+        f'{_r_number(mean.get("unbiased"))}, "\\n")\n'
+    )
+
+
 def r_script(
     book: dict[str, Any],
     estimates: dict[str, Any],
@@ -360,6 +384,8 @@ def r_script(
             parts.append(r_unary(entry, question))
         elif entry["r_packages"] is not None:
             parts.append(r_yes_no(entry, question))
+        elif not design_from_dict(entry["design"]).uniform_plus_diagonal:
+            parts.append(r_general(entry, question))
         else:
             parts.append(r_other(entry, question))
     if model_fit is not None:

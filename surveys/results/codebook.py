@@ -89,7 +89,7 @@ def layout(survey: Survey) -> dict[str, Any]:
 def _r_packages(design: Design) -> dict[str, Any] | None:
     """Parameters of R's ``rr`` and ``RRreg`` for the yes/no designs, from the matrix."""
     m = design.matrix
-    if design.k != 2 or not design.randomized:
+    if design.k != 2 or not design.randomized or not design.uniform_plus_diagonal:
         return None
     truth, no, yes = design.diagonal, float(design.base[0]), float(design.base[1])
     if design.name == "warner":
@@ -149,6 +149,7 @@ def question_entry(
         "r_packages": _r_packages(design),
         "translations": _translations(question),
         **validation_arm_entry(question),
+        **_count_entry(question),
     }
 
 
@@ -171,6 +172,22 @@ def validation_arm_entry(question: Question) -> dict[str, Any]:
         f"{k}..{2 * k - 1} are direct answers, not randomized, code minus {k} "
         "being the option given. The re-analysis compares the two "
         "(docs/methodology.md, 'Validation arm').",
+    }
+
+
+def _count_entry(question: Question) -> dict[str, Any]:
+    """What a count question's codes mean, and how its mean is estimated."""
+    if not question.is_count:
+        return {}
+    return {
+        "count": {
+            "minimum": 0,
+            "maximum": len(question.options) - 1,
+            "codes": "the code is the count itself",
+            "mean": "estimated from each report's unbiased score w solving "
+            "matrix @ w = (0, 1, ..., maximum), Student's t interval "
+            "(docs/methodology.md, 'Counts')",
+        }
     }
 
 

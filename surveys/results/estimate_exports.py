@@ -84,12 +84,15 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
 def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, Any]:
     if row is None:
         return {"n": 0, "epsilon": None, "warnings": [], "options": []}
-    return {
+    exported = {
         "n": row.n,
         "epsilon": row.epsilon,
         "warnings": row.warnings,
         "options": _options(row, labels),
     }
+    if row.mean is not None:
+        exported["mean"] = row.mean
+    return exported
 
 
 def _subgroups(
@@ -205,9 +208,13 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
     direct = [(name, q) for name, q in columns if not q.is_sensitive]
     questions = []
     for column, question in columns:
-        # Check all that apply is estimated per item overall, no breakdowns yet.
+        # As on the dashboard: check all that apply is estimated per item
+        # overall, and a count's breakdowns would be of its mean: neither has
+        # breakdowns yet.
         by_groups = (
-            question.is_sensitive and question.kind != Question.Kind.MULTI_SELECT
+            question.is_sensitive
+            and question.kind != Question.Kind.MULTI_SELECT
+            and not question.is_count
         )
         subgroups, hidden = (
             _subgroups(question, direct, rows, min_size) if by_groups else ([], 0)

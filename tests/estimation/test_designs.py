@@ -9,6 +9,7 @@ from estimation import (
     DESIGNS,
     Direct,
     ForcedResponse,
+    Geometric,
     KaryRR,
     UnrelatedQuestion,
     Warner,
@@ -190,6 +191,7 @@ def test_every_registered_design_describes_itself_in_plain_words(name):
         "krr": KaryRR(k=4, epsilon=1.0),
         "direct": Direct(k=3),
         "crosswise": Crosswise(p=0.25),
+        "geometric": Geometric(m=10, epsilon=2.0),
     }[name]
     text = design.describe()
     assert text.endswith(".")

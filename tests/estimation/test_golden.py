@@ -26,6 +26,7 @@ def test_golden_fixture_covers_every_design():
         "krr",
         "direct",
         "crosswise",
+        "geometric",
     }
 
 

@@ -20,6 +20,7 @@ from estimation import (
     Design,
     Direct,
     ForcedResponse,
+    Geometric,
     KaryRR,
     UnrelatedQuestion,
     Warner,
@@ -39,6 +40,7 @@ def designs() -> list[Design]:
         for k in (2, 3, 7):
             made.append(ForcedResponse.symmetric(epsilon, k))
             made.append(KaryRR(k=k, epsilon=epsilon))
+        made += [Geometric(m=m, epsilon=epsilon) for m in (1, 10, 50)]
     made += [
         # Infinite epsilon: some report is only ever sent for one true answer.
         ForcedResponse(p_truth=0.5, p_forced=[0.5, 0.0]),
