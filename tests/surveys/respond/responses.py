@@ -6,8 +6,17 @@ from typing import Any
 
 import numpy as np
 
-from surveys.models import Survey
+from surveys.models import Question, Survey
 from surveys.respond.submissions import response_record
+
+
+def randomized_codes(question: Question) -> int:
+    """How many reports the question's randomizer can send: every option, or
+    for check all that apply every subset of the items (never a validation
+    arm's direct codes)."""
+    if question.kind == Question.Kind.MULTI_SELECT:
+        return question.code_count
+    return len(question.options)
 
 
 def submit(survey: Survey, rng: np.random.Generator, count: int) -> None:
@@ -17,7 +26,7 @@ def submit(survey: Survey, rng: np.random.Generator, count: int) -> None:
         answers: list[dict[str, Any]] = [
             {
                 "question": q.pk,
-                "report": int(rng.integers(0, q.report_count)),
+                "report": int(rng.integers(0, randomized_codes(q))),
                 "spec_version": q.spec_version,
             }
             for q in questions

@@ -63,4 +63,4 @@ def test_a_mask_beyond_the_items_is_refused_with_a_4xx(
 
 
 def test_the_report_count_is_every_subset(multiselect):
-    assert multiselect.report_count == 2**20
+    assert multiselect.code_count == 2**20
