@@ -142,6 +142,9 @@ RESPONSE_COLUMNS = {
     "survey_id": "bigint",
     "respondent_key": "character varying",
     "received_on": "date",
+    # Not copied: its database default (false) marks every loaded response as
+    # not yet in the saved counts, as a submission does.
+    "counted": "boolean",
 }
 
 COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
@@ -155,7 +158,14 @@ FIRST_DAY = (date(2026, 9, 1) - PG_EPOCH).days
 HEX = np.frombuffer(b"0123456789abcdef", dtype="S1")
 
 
+# The ten questions' epsilons add up to 13.7, above the site's default limit
+# of 10 per survey: a privacy policy, not something these benchmarks measure.
+SURVEY_EPSILON_LIMIT = 20.0
+
+
 def create_survey(owner: Any, n: int) -> Any:
+    from django.test import override_settings
+
     from surveys.builder.services import question_create, survey_create, survey_publish
 
     survey = survey_create(owner=owner, title=f"Benchmark n={n}", planned_responses=n)
@@ -163,7 +173,8 @@ def create_survey(owner: Any, n: int) -> Any:
         question_create(
             survey=survey, text=text, kind=kind, design=design, options=options
         )
-    return survey_publish(survey=survey)
+    with override_settings(MAX_SURVEY_EPSILON=SURVEY_EPSILON_LIMIT):
+        return survey_publish(survey=survey)
 
 
 def _check_columns(cur: Any, table: str, expected: dict[str, str]) -> None:

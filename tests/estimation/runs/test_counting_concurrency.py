@@ -100,3 +100,30 @@ def test_submissions_racing_catch_ups_are_each_counted_once(open_survey):
     assert saved(open_survey) == fresh_cells(open_survey)
     assert counting.counts_check(open_survey).agrees
     assert sum(n for _, n in counting.saved_days(open_survey)) == 120
+
+
+def test_a_recount_leaves_a_response_committing_meanwhile_for_the_next_catch_up(
+    open_survey,
+):
+    submit(open_survey, np.random.default_rng(51), 15)
+    counting.counts_catch_up(open_survey)
+    stored, release = threading.Event(), threading.Event()
+
+    def slow_submission() -> None:
+        try:
+            with transaction.atomic():
+                submit(open_survey, np.random.default_rng(52), 1)
+                stored.set()
+                release.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=slow_submission)
+    thread.start()
+    assert stored.wait(timeout=30)
+    assert counting.counts_recount(open_survey) == 15
+    release.set()
+    thread.join(timeout=30)
+    assert counting.counts_check(open_survey).agrees
+    assert counting.counts_catch_up(open_survey) == 1
+    assert saved(open_survey) == fresh_cells(open_survey)
