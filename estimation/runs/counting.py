@@ -16,8 +16,8 @@ visible to the statement has all its answers visible too.
 One process at a time changes a survey's counts: each change first locks the
 survey's :class:`SurveyCounts` row (not the survey's, which submissions update
 when they mark it stale). :func:`counts_recount` rebuilds the table from every
-answer and :func:`counts_check` compares it with a fresh count; both count
-the answers of the responses marked counted, whatever arrives meanwhile.
+answer and :func:`counts_check` compares it with a fresh count; both read in a
+single snapshot for the same reason.
 
 On SQLite (the quick local start) the same steps run one after another: its
 single writer lock, taken by the first write, keeps every other writer out
@@ -163,13 +163,15 @@ def counts_recount(survey: Survey) -> int:
 def counts_check(survey: Survey) -> CountCheck:
     """Compare the saved table with a fresh count of the responses it holds.
 
-    Read after locking the counts, so no catch-up changes either side
-    meanwhile; nothing is changed.
+    Read in one transaction after locking the counts, so no catch-up changes
+    either side meanwhile; nothing is changed.
     """
     with transaction.atomic():
         _lock(survey.pk)
         fresh = _grouped(
-            _counted_answers(survey).values_list("question_id", "report", "stratum")
+            Answer.objects.filter(
+                question__survey=survey, response__counted=True
+            ).values_list("question_id", "report", "stratum")
         )
         saved = {(q, r, s): n for q, r, s, n in saved_cells(survey)}
         responses_fresh = Response.objects.filter(survey=survey, counted=True).count()
@@ -271,27 +273,33 @@ def _catch_up_in_steps(survey: Survey) -> int:
 
 
 def _full_count(survey: Survey) -> dict[Cell, int]:
-    """Mark every response not yet counted, then count every answer of the
-    counted ones.
-
-    The count runs in a later snapshot than the marking, so a response
-    committed in between is unmarked: it is left out (those are few, found
-    through the partial index), to be added by the next catch-up. A plain
-    SELECT, unlike a statement that also writes, may use parallel workers.
-    """
-    Response.objects.filter(survey=survey, counted=False).update(counted=True)
-    return _grouped(
-        _counted_answers(survey).values_list("question_id", "report", "stratum")
-    )
-
-
-def _counted_answers(survey: Survey) -> QuerySet[Answer]:
-    """The survey's answers but those of responses not yet counted: ``NOT
-    IN`` a small list, which PostgreSQL holds in a hash while it scans."""
-    waiting = Response.objects.filter(survey=survey, counted=False).values("pk")
-    return Answer.objects.filter(question__survey=survey).exclude(
-        response_id__in=waiting
-    )
+    """Every answer's cell, with the responses not yet counted marked in the
+    same snapshot (PostgreSQL: one statement), so the count and the marks agree."""
+    if connection.vendor != "postgresql":
+        Response.objects.filter(survey=survey, counted=False).update(counted=True)
+        return _grouped(
+            Answer.objects.filter(question__survey=survey).values_list(
+                "question_id", "report", "stratum"
+            )
+        )
+    response, answer = (model._meta.db_table for model in (Response, Answer))
+    question_ids = list(survey.questions.values_list("pk", flat=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH marked AS (
+                UPDATE {response} SET counted = TRUE
+                WHERE survey_id = %(survey)s AND NOT counted
+                RETURNING 1
+            )
+            SELECT question_id, report, stratum, COUNT(*),
+                   (SELECT COUNT(*) FROM marked)
+            FROM {answer} WHERE question_id = ANY(%(questions)s)
+            GROUP BY question_id, report, stratum
+            """,
+            {"survey": survey.pk, "questions": question_ids},
+        )
+        return {(q, r, s): n for q, r, s, n, _ in cursor.fetchall()}
 
 
 def _grouped(cells: QuerySet[Answer, tuple[int, int, int]]) -> dict[Cell, int]:
