@@ -18,6 +18,7 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,6 +64,39 @@ def runtime_python(tmp_path_factory) -> str:
     return str(Path(python))
 
 
+def running_layout(
+    redis_url: str,
+    python: str,
+    directory: Path,
+    *,
+    timeout: float = 120.0,
+    **options: Any,
+) -> Iterator[ProductionLayout]:
+    """A layout on the test database, started, yielded and stopped; a start
+    that fails fails the test with the layout's log."""
+    from django.db import connection
+
+    layout = ProductionLayout(
+        database_url=_database_url(connection.settings_dict),
+        redis_url=redis_url,
+        directory=directory,
+        **{
+            "ESTIMATE_DELAY_SECONDS": LAYOUT_ESTIMATE_DELAY,
+            "DB_CONN_MAX_AGE": "0",
+            "WEB_CONCURRENCY": "2",
+            "LOG_LEVEL": "INFO",
+            "PYTHON": python,
+            **options,
+        },
+    )
+    try:
+        layout.start(timeout=timeout)
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    yield layout
+    layout.stop()
+
+
 @pytest.fixture(scope="module")
 def production_layout(
     postgres_only,  # noqa: F811
@@ -71,21 +105,6 @@ def production_layout(
     runtime_python,
     tmp_path_factory,
 ) -> Iterator[ProductionLayout]:
-    from django.db import connection
-
-    layout = ProductionLayout(
-        database_url=_database_url(connection.settings_dict),
-        redis_url=redis_server.url,
-        directory=tmp_path_factory.mktemp("layout"),
-        ESTIMATE_DELAY_SECONDS=LAYOUT_ESTIMATE_DELAY,
-        DB_CONN_MAX_AGE="0",
-        WEB_CONCURRENCY="2",
-        LOG_LEVEL="INFO",
-        PYTHON=runtime_python,
+    yield from running_layout(
+        redis_server.url, runtime_python, tmp_path_factory.mktemp("layout")
     )
-    try:
-        layout.start()
-    except RuntimeError as error:
-        pytest.fail(str(error))
-    yield layout
-    layout.stop()

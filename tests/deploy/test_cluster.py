@@ -26,9 +26,8 @@ from estimation.runs.models import EstimateRun
 from surveys.accounts.tokens import api_token_replace
 from surveys.builder.demo import demo_seed
 from surveys.models import Response
-from tests.deploy.conftest import LAYOUT_ESTIMATE_DELAY
+from tests.deploy.conftest import running_layout
 from tests.estimation.runs.conftest import (  # noqa: F401  (fixtures)
-    _database_url,
     postgres_only,
     redis_server,
 )
@@ -48,30 +47,18 @@ def cluster(
     runtime_python,
     tmp_path_factory,
 ) -> Iterator[ProductionLayout]:
-    from django.db import connection
-
-    layout = ProductionLayout(
-        database_url=_database_url(connection.settings_dict),
-        redis_url=redis_server.url,
-        directory=tmp_path_factory.mktemp("cluster"),
+    yield from running_layout(
+        redis_server.url,
+        runtime_python,
+        tmp_path_factory.mktemp("cluster"),
+        timeout=180,
         mode="cluster",
         web=2,
         WORKERS="2",
-        ESTIMATE_DELAY_SECONDS=LAYOUT_ESTIMATE_DELAY,
-        DB_CONN_MAX_AGE="0",
-        WEB_CONCURRENCY="2",
         # Every request comes from this one address: the limit shared through
         # Redis by both web processes would otherwise refuse most of them.
         THROTTLE_SUBMISSIONS="100000/minute",
-        LOG_LEVEL="INFO",
-        PYTHON=runtime_python,
     )
-    try:
-        layout.start(timeout=180)
-    except RuntimeError as error:
-        pytest.fail(str(error))
-    yield layout
-    layout.stop()
 
 
 def request_run(base_url: str, survey_id: int, token: str, problems: list) -> None:
