@@ -716,19 +716,28 @@ def design_from_epsilon(name: str, epsilon: float, k: int | None = None) -> Desi
     return _FROM_EPSILON[name](epsilon, k)
 
 
+def named_parameters(
+    data: Any, registry: Mapping[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """``{"name": ..., **params}`` split into a name the registry knows and the
+    parameters; a ValueError says what is wrong."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"design must be an object with a name, got {data!r}")
+    params = dict(data)
+    name = params.pop("name", None)
+    if name not in registry:
+        choices = ", ".join(registry)
+        raise ValueError(f"design name must be one of {choices}, got {name!r}")
+    return name, params
+
+
 def design_from_dict(data: Mapping[str, Any]) -> Design:
     """Build a design from ``{"name": ..., **params}``.
 
     ``warner`` and symmetric ``forced_response`` also accept ``epsilon`` (and
     ``k``) instead of their own probabilities.
     """
-    if not isinstance(data, Mapping):
-        raise ValueError(f"design must be an object with a name, got {data!r}")
-    params = dict(data)
-    name = params.pop("name", None)
-    if name not in DESIGNS:
-        choices = ", ".join(DESIGNS)
-        raise ValueError(f"design name must be one of {choices}, got {name!r}")
+    name, params = named_parameters(data, DESIGNS)
     if name in ("warner", "forced_response") and "epsilon" in params:
         epsilon, k = params.pop("epsilon"), params.pop("k", None)
         if params:

@@ -39,7 +39,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .cheating import ComplianceEstimate, GroupCounts, estimate_cdm, estimate_sld
-from .designs import CLIENT_SPEC_FORMAT, DENOMINATOR, _probability
+from .designs import (
+    CLIENT_SPEC_FORMAT,
+    DENOMINATOR,
+    _probability,
+    named_parameters,
+)
 from .words import ENGLISH, Translator, percent
 
 PROCEDURE = "instructed"
@@ -274,14 +279,7 @@ INSTRUCTED_DESIGNS: dict[str, type[InstructedDesign]] = {
 
 def instructed_design_from_dict(data: Mapping[str, Any]) -> InstructedDesign:
     """Build ``{"name": "cheating_detection" | "lie_detector", p1, p2[, group_share]}``."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"design must be an object with a name, got {data!r}")
-    params = dict(data)
-    name = params.pop("name", None)
-    if name not in INSTRUCTED_DESIGNS:
-        raise ValueError(
-            f"design name must be one of {', '.join(INSTRUCTED_DESIGNS)}, got {name!r}"
-        )
+    name, params = named_parameters(data, INSTRUCTED_DESIGNS)
     unknown = set(params) - {"p1", "p2", "group_share"}
     if unknown or not {"p1", "p2"} <= set(params):
         raise ValueError(

@@ -59,6 +59,7 @@ from .designs import (
     _option_count,
     _positive_epsilon,
     _sentence,
+    named_parameters,
 )
 from .words import ENGLISH, Translator, percent
 
@@ -256,14 +257,7 @@ UNARY_DESIGNS: dict[str, type[UnaryEncoding]] = {
 
 def unary_from_dict(data: Mapping[str, Any]) -> UnaryEncoding:
     """Build ``{"name": "sue" | "oue", "m": ..., "epsilon_one_hot": ...}``."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"design must be an object with a name, got {data!r}")
-    params = dict(data)
-    name = params.pop("name", None)
-    if name not in UNARY_DESIGNS:
-        raise ValueError(
-            f"design name must be one of {', '.join(UNARY_DESIGNS)}, got {name!r}"
-        )
+    name, params = named_parameters(data, UNARY_DESIGNS)
     if set(params) != {"m", "epsilon_one_hot"}:
         raise ValueError(
             f"{name} takes parameters m, epsilon_one_hot; "
