@@ -126,6 +126,11 @@ def counts_catch_up(survey: Survey) -> int:
         _lock(survey.pk)
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
+                # The planner prices the per-response lookups as if each
+                # matched hundreds of answers, which crosses the JIT
+                # threshold: compiling took ~150 ms of a 25 ms statement at
+                # 10^7 responses (docs/benchmarks.md).
+                cursor.execute("SET LOCAL jit = off")
                 cursor.execute(_catch_up_statement(), {"survey": survey.pk})
                 (added,) = cursor.fetchone()
         else:
