@@ -100,6 +100,7 @@ class FakeRow:
     n: int
     warnings: list
     saved: list
+    mean: dict | None = None
 
     @property
     def options(self):
