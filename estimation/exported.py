@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from .count_arms import compare_count_arms
 from .designs import Design, design_from_dict
 from .results import estimate_question
 from .unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
@@ -316,15 +317,23 @@ def _validation(
     k = column.design.k
     randomized, direct = by_code[:k], by_code[k:]
     both = sum(randomized) > 0 and sum(direct) > 0
+    # A count's arms are compared by their means (estimation/count_arms.py).
+    compared = (
+        (
+            compare_count_arms(randomized, direct, column.design, level=level)
+            if column.count
+            else compare_arms(
+                randomized, direct, column.design, level=level, ci_method=ci_method
+            )
+        )
+        if both
+        else None
+    )
     return {
         "direct_percent": column.direct_percent,
         "direct_n": sum(direct),
         "direct_counts": direct,
-        "validation": compare_arms(
-            randomized, direct, column.design, level=level, ci_method=ci_method
-        ).to_dict()
-        if both
-        else None,
+        "validation": compared.to_dict() if compared is not None else None,
     }
 
 
