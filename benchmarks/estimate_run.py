@@ -29,18 +29,19 @@ peak (Python allocations) and how far its maximum RSS rose above its RSS before
 the operation (everything the process touched, libpq buffers included).
 
 Then EXPLAIN (ANALYZE, BUFFERS) of the three queries on the larger survey, and
-of two variants of the subgroup query, as evidence of where the time goes; and,
-if the researcher dashboard (``surveys:results``) exists, the server time of
-``GET /surveys/<pk>/results/`` through Django's test client, logged in as the
-owner, after a finished run.
+of two variants of the subgroup query, as evidence of where the time goes; and
+the server time of the three researcher pages of the larger survey, the survey
+list (``surveys:list``), the survey page (``surveys:detail``) and the results
+page (``surveys:results``), through Django's test client, logged in as the
+owner, after a finished run: each the median of ``PAGE_REQUESTS`` GETs.
 
 Targets: the run after new responses at most ``MAX_RUN_GROWTH`` (2) times as
 long at the largest size as at the smallest (flat in n), and at most
 ``MAX_RUN_SHARE`` (0.05) of the full recount at the largest size; the recount
 at most ``MAX_RATIO`` (1.5) times the bare aggregation; memory flat in n (RSS
 growth and tracemalloc peak at the largest size at most ``MAX_MEMORY_GROWTH``
-times those at the smallest, plus a few MB of slack); the dashboard under
-``MAX_DASHBOARD_MS`` (100 ms).
+times those at the smallest, plus a few MB of slack); each researcher page
+under ``MAX_PAGE_MS`` (100 ms).
 
 Run with ``make bench`` or::
 
@@ -90,13 +91,13 @@ SIZES = (10**4, 10**6)
 QUICK_SIZES = (10**4, 10**5)
 ROUNDS = 5
 QUICK_ROUNDS = 3
-DASHBOARD_REQUESTS = 20
+PAGE_REQUESTS = 20
 MAX_RATIO = 1.5  # the full recount against the bare GROUP BY
 MAX_RUN_GROWTH = 2.0  # a run after new answers, largest size over smallest
 MAX_RUN_SHARE = 0.05  # that run against the full recount, at the largest size
 MAX_MEMORY_GROWTH = 1.5
 MEMORY_SLACK_MB = 4.0
-MAX_DASHBOARD_MS = 100.0
+MAX_PAGE_MS = 100.0
 
 GROUPBY_SQL = """
 SELECT a.question_id, a.report, count(*)
@@ -276,16 +277,26 @@ def explain_all(survey: Any) -> dict[str, Any]:
     }
 
 
-# -- the dashboard ------------------------------------------------------------------
+# -- the researcher pages ------------------------------------------------------------
+
+# The pages a researcher reads, and the URL names behind them.
+PAGES = {
+    "list": "surveys:list",
+    "survey": "surveys:detail",
+    "results": "surveys:results",
+}
 
 
-def dashboard_url(survey: Any) -> str | None:
-    from django.urls import NoReverseMatch, reverse
+def page_urls(survey: Any) -> dict[str, str]:
+    """Each page's URL for ``survey`` (the list takes no argument)."""
+    from django.urls import reverse
 
-    try:
-        return reverse("surveys:results", args=[survey.pk])
-    except NoReverseMatch:
-        return None
+    return {
+        name: reverse(url_name)
+        if name == "list"
+        else reverse(url_name, args=[survey.pk])
+        for name, url_name in PAGES.items()
+    }
 
 
 # -- reporting --------------------------------------------------------------------
@@ -342,7 +353,7 @@ def print_size(n: int, ops: dict[str, dict[str, Any]], memory: dict[str, Any]) -
 def verdicts(
     sizes: Sequence[int],
     per_size: dict[int, dict[str, Any]],
-    dashboard: dict[str, Any],
+    pages: dict[str, Any],
 ) -> dict[str, Any]:
     small, large = per_size[sizes[0]], per_size[sizes[-1]]
     ops_small, ops_large = small["operations"], large["operations"]
@@ -367,15 +378,15 @@ def verdicts(
                 "limit": limit,
                 "passed": b <= limit,
             }
-    page = dashboard.get("pages", {}).get("results")
-    if page and page.get("status") == 200:
-        checks["dashboard_ms"] = {
-            "value": page["median_ms"],
-            "target": MAX_DASHBOARD_MS,
-            "passed": page["median_ms"] < MAX_DASHBOARD_MS,
+    for name in PAGES:
+        page = pages.get(name, {})
+        # A page that did not answer 200 is a failure, not a missing figure.
+        ok = page.get("status") == 200
+        checks[f"{name}_page_ms"] = {
+            "value": page["median_ms"] if ok else None,
+            "target": MAX_PAGE_MS,
+            "passed": ok and page["median_ms"] < MAX_PAGE_MS,
         }
-    else:
-        checks["dashboard_ms"] = {"value": None, "passed": None}
     return checks
 
 
@@ -450,6 +461,7 @@ def benchmark(
 ) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
+    from django.db import connection
 
     from benchmarks.estimate import _load_average
 
@@ -510,18 +522,18 @@ def benchmark(
         for line in plan["summary"]:
             print(f"    {line}")
 
-    url = dashboard_url(large_survey)
-    urls = {"detail (for comparison)": f"/surveys/{large_survey.pk}/"}
-    if url is not None:
-        urls = {"results": url, **urls}
-    pages = time_pages(owner, urls, DASHBOARD_REQUESTS)
-    dashboard = {"exists": url is not None, "pages": pages}
+    # The loader's responses arrive uncounted and the first run marks them all
+    # at once: the statistics taken after loading say every response is
+    # uncounted, so the planner reads the whole table instead of the small
+    # partial index for the list's and survey page's response counts, and the
+    # index keeps an entry for each response marked until a vacuum (260 ms at
+    # 10^6 either way). Autovacuum clears both at its next pass after such a
+    # mass change, and in use each run marks only the responses since the
+    # last; the pages are timed in that state.
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE) surveys_response")
+    pages = time_pages(owner, page_urls(large_survey), PAGE_REQUESTS)
     print(f"\nResearcher pages at n = {sizes[-1]:,}, after a finished run:")
-    if url is None:
-        print(
-            "  results dashboard: NOT MEASURED (no 'surveys:results' URL yet; "
-            "the code times it once it exists)"
-        )
     for name, page in pages.items():
         if page.get("status") != 200:
             print(f"  {name} {page['url']}: status {page.get('status')}")
@@ -529,12 +541,13 @@ def benchmark(
         print(
             f"  {name} {page['url']}: median {page['median_ms']:.1f} ms "
             f"(min {page['min_ms']:.1f}, max {page['max_ms']:.1f}) over "
-            f"{page['requests']} GETs; first GET: {page['queries']} queries, "
+            f"{page['requests']} GETs; first GET {page['first_ms']:.1f} ms, "
+            f"{page['queries']} queries, "
             f"{page['queries_ms']:.1f} ms in all, slowest {page['slowest_query']['ms']:.1f}"
             f" ms: {page['slowest_query']['sql'][:120]}"
         )
 
-    checks = verdicts(sizes, per_size, dashboard)
+    checks = verdicts(sizes, per_size, pages)
     passed = all(c["passed"] is not False for c in checks.values())
     for key, words in (
         (
@@ -557,13 +570,12 @@ def benchmark(
                 f"at n = {sizes[0]:,} → {c['large']:.1f} MB at n = {sizes[-1]:,} "
                 f"(flat: ≤ {c['limit']:.1f} MB)"
             )
-    dash = checks["dashboard_ms"]
-    if dash["passed"] is None:
-        print("not measured: dashboard server time (target < 100 ms)")
-    else:
+    for name in PAGES:
+        c = checks[f"{name}_page_ms"]
+        value = "no answer" if c["value"] is None else f"{c['value']:.1f} ms"
         print(
-            f"{'ok' if dash['passed'] else 'MISS'}: dashboard median "
-            f"{dash['value']:.1f} ms (target < {MAX_DASHBOARD_MS:g} ms)"
+            f"{'PASS' if c['passed'] else 'FAIL'}: {name} page median {value} "
+            f"at n = {sizes[-1]:,} (target < {MAX_PAGE_MS:g} ms)"
         )
     print(f"{'PASS' if passed else 'FAIL'}")
     return {
@@ -574,7 +586,7 @@ def benchmark(
         "load": loaded,
         "sizes": {str(n): v for n, v in per_size.items()},
         "explain": plans,
-        "dashboard": dashboard,
+        "pages": pages,
         "checks": checks,
         "passed": passed,
         "load_average_at_end": _load_average(),

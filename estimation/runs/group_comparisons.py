@@ -10,8 +10,10 @@ count (estimation/mean_comparisons.py).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from estimation.comparisons import (
@@ -251,10 +253,17 @@ def subgroups_comparison(
     level: float,
     query: Mapping[str, str] | None,
 ) -> GroupComparison | None:
-    """A breakdown's comparison from the counts saved for its shown groups."""
-    return breakdown_comparison(
-        key=f"{question.pk}-{by.pk}",
-        groups=[
+    """A breakdown's comparison from the counts saved for its shown groups.
+
+    Remembered by its inputs (the groups' counts, the labels, the design, the
+    level and the groups the query chooses), so the results page computes a
+    run's comparisons once per process rather than on every view.
+    """
+    key = f"{question.pk}-{by.pk}"
+    query = query or {}
+    return _remembered_comparison(
+        key=key,
+        groups=tuple(
             Group(
                 code=s.code,
                 label=s.label,
@@ -263,11 +272,44 @@ def subgroups_comparison(
                 mean=_group_mean(s.estimate.n, s.estimate.mean),
             )
             for s in shown
-        ],
-        option_labels=question.options,
-        design=question.get_design(),
+        ),
+        option_labels=tuple(question.options),
+        design_json=json.dumps(question.design, sort_keys=True),
+        kind=question.kind,
         level=level,
-        query=query,
+        reference=query.get(f"ref-{key}"),
+        versus=query.get(f"vs-{key}"),
+    )
+
+
+# About a hundred breakdowns' comparisons: several surveys' pages at once.
+@lru_cache(maxsize=512)
+def _remembered_comparison(
+    *,
+    key: str,
+    groups: tuple[Group, ...],
+    option_labels: tuple[str, ...],
+    design_json: str,
+    kind: str,
+    level: float,
+    reference: str | None,
+    versus: str | None,
+) -> GroupComparison | None:
+    """:func:`breakdown_comparison` of hashable inputs; the results are
+    frozen, so sharing them between requests is safe."""
+    design = Question(kind=kind, design=json.loads(design_json)).get_design()
+    chosen = {
+        name: value
+        for name, value in ((f"ref-{key}", reference), (f"vs-{key}", versus))
+        if value is not None
+    }
+    return breakdown_comparison(
+        key=key,
+        groups=groups,
+        option_labels=option_labels,
+        design=design,
+        level=level,
+        query=chosen,
     )
 
 

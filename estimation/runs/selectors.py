@@ -12,6 +12,7 @@ import datetime
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -466,11 +467,27 @@ def results_status(survey: Survey) -> dict[str, object]:
 def saved_rows(
     run: EstimateRun,
 ) -> dict[tuple[int, int | None, int | None], QuestionEstimate]:
-    """A run's rows by ``(question, group question, group option)``: two queries."""
-    rows = QuestionEstimate.objects.filter(run=run).prefetch_related(
+    """A run's rows by ``(question, group question, group option)``: two queries,
+    once per process for a finished run, whose rows never change."""
+    if run.status == EstimateRun.Status.FINISHED and run.finished_at is not None:
+        return dict(_finished_rows(run.pk, run.finished_at))
+    return _rows(run.pk)
+
+
+def _rows(run_id: int) -> dict[tuple[int, int | None, int | None], QuestionEstimate]:
+    rows = QuestionEstimate.objects.filter(run_id=run_id).prefetch_related(
         Prefetch("options", queryset=OptionEstimate.objects.order_by("option"))
     )
     return {(r.question_id, r.group_question_id, r.group_option): r for r in rows}
+
+
+# A few surveys' latest runs. Keyed by the finish time as well as the id, so a
+# reused id (a test database, a restored backup) is never served stale rows.
+@lru_cache(maxsize=16)
+def _finished_rows(
+    run_id: int, finished_at: datetime.datetime
+) -> Mapping[tuple[int, int | None, int | None], QuestionEstimate]:
+    return _rows(run_id)
 
 
 def run_for_reader(user: Any, survey_pk: int, run_id: int) -> EstimateRun:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from estimation.designs import percent
+from estimation.runs.group_comparisons import GroupComparison
 from estimation.words import format_epsilon
 from surveys.results.charts import Interval, interval_chart
 from surveys.team.roles import Need, allows
@@ -83,7 +88,61 @@ def at(value: Any, key: Any) -> Any:
         return None
 
 
-@register.inclusion_tag("surveys/_interval_chart.html")
-def interval_svg(items: Sequence[Interval], level: float, title: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Point:
+    label: str
+    estimate: float
+    ci_lower: float
+    ci_upper: float
+
+
+@register.simple_tag
+def interval_svg(items: Sequence[Interval], level: float, title: str) -> SafeString:
     """An inline SVG of estimates and intervals, labelled for screen readers."""
-    return {"chart": interval_chart(items, level=level), "title": title}
+    points = tuple(_Point(i.label, i.estimate, i.ci_lower, i.ci_upper) for i in items)
+    return _interval_svg(points, level, title, translation.get_language())
+
+
+@lru_cache(maxsize=512)
+def _interval_svg(
+    points: tuple[_Point, ...], level: float, title: str, language: str | None
+) -> SafeString:
+    # Drawn once per process for each estimate: the chart reads nothing else.
+    return mark_safe(  # the template escaped what it drew
+        render_to_string(
+            "surveys/_interval_chart.html",
+            {"chart": interval_chart(points, level=level), "title": title},
+        )
+    )
+
+
+class _Target:
+    """What the comparison's form reads of the request: the target it keeps."""
+
+    def __init__(self, target: str | None) -> None:
+        self.GET = {} if target is None else {"target": target}
+
+
+@lru_cache(maxsize=512)
+def _comparison_html(
+    comparison: GroupComparison, target: str | None, language: str | None
+) -> SafeString:
+    # Everything the fragment reads is in the key: the comparison (frozen, so
+    # compared by value), the target its form keeps and the language its
+    # numbers are formatted in.
+    return mark_safe(  # the template escaped what it drew
+        render_to_string(
+            "surveys/_group_comparison.html",
+            {"comparison": comparison, "request": _Target(target)},
+        )
+    )
+
+
+@register.simple_tag(takes_context=True)
+def group_comparison(context: template.Context, comparison: GroupComparison) -> str:
+    """A breakdown's comparison (surveys/_group_comparison.html), drawn once per
+    process for each comparison, target and language: a run's comparisons
+    stay the same between views, and drawing them was most of the page."""
+    request = context.get("request")
+    target = request.GET.get("target") if request is not None else None
+    return _comparison_html(comparison, target, translation.get_language())
