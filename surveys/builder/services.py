@@ -21,6 +21,11 @@ from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
 from estimation.geometric import MAX_COUNT
+from estimation.instructed import (
+    INSTRUCTED_DESIGNS,
+    InstructedDesign,
+    instructed_design_from_dict,
+)
 from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
@@ -43,6 +48,7 @@ DESIGNS_FOR_KIND = {
     Question.Kind.DIRECT: ("direct",),
     Question.Kind.MULTI_SELECT: ("sue", "oue"),
     Question.Kind.COUNT: ("geometric", "direct"),
+    Question.Kind.INSTRUCTED: ("cheating_detection", "lie_detector"),
 }
 
 
@@ -429,7 +435,7 @@ def spec_digest(spec: Mapping[str, Any]) -> str:
 
 def question_design(
     *, kind: str, options: Sequence[str], design: Mapping[str, Any]
-) -> Design | UnaryEncoding:
+) -> Design | UnaryEncoding | InstructedDesign:
     """Validate a question's design against its kind and options."""
     if kind not in DESIGNS_FOR_KIND:
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
@@ -443,6 +449,8 @@ def question_design(
         )
     if name in UNARY_DESIGNS:
         return _unary_design(options, design)
+    if name in INSTRUCTED_DESIGNS:
+        return _instructed_design(options, design)
     try:
         built = design_from_dict(design)
     except ValueError as error:
@@ -472,6 +480,20 @@ def _unary_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEnc
     return built
 
 
+def _instructed_design(
+    options: Sequence[str], design: Mapping[str, Any]
+) -> InstructedDesign:
+    """Cheating detection or the lie detector: a yes/no answer (No, Yes)."""
+    if len(options) != 2:
+        raise ValidationError(
+            {"options": "A question with a device instruction is answered Yes or No."}
+        )
+    try:
+        return instructed_design_from_dict(design)
+    except ValueError as error:
+        raise ValidationError({"design": str(error)}) from error
+
+
 def _check_optional(kind: str, optional: bool) -> None:
     """Check all that apply has no "Prefer not to answer": ticking none is
     already an answer, and a missing one would need its own control."""
@@ -489,7 +511,7 @@ def _clean_options(
 ) -> list[str]:
     if kind not in Question.Kind.values:
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
-    if kind == Question.Kind.YES_NO:
+    if kind in (Question.Kind.YES_NO, Question.Kind.INSTRUCTED):
         return list(options) if options else yes_no_options(language)
     if kind == Question.Kind.COUNT:
         return count_options(options)

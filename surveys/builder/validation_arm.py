@@ -50,6 +50,14 @@ def direct_arm_percent(
                 "yet: ask the count directly in a separate survey to compare."
             }
         )
+    if kind == Question.Kind.INSTRUCTED:
+        raise ValidationError(
+            {
+                "direct_percent": "A question with a device instruction cannot have "
+                "a validation arm: it already separates honest answers from "
+                "answers that ignore the instruction."
+            }
+        )
     if design is not None and design.get("name") == "crosswise":
         raise ValidationError(
             {

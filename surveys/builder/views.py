@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
+from estimation.instructed import InstructedDesign
 from estimation.unary import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
@@ -37,6 +38,7 @@ from surveys.builder.forms import (
     add_service_errors,
     preview_for,
 )
+from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.limits import limit_problems
 from surveys.builder.selectors import (
     epsilon_of,
@@ -186,6 +188,8 @@ def question_summary(question: Question, n: int | None, language: str) -> Any:
     design = question.get_design()
     if isinstance(design, UnaryEncoding):
         return unary_summary(design, question.options, n, language=language)
+    if isinstance(design, InstructedDesign):
+        return instructed_summary(design, n, language=language)
     return design_summary(design, question.options, n, language=language)
 
 
