@@ -94,7 +94,9 @@ def test_a_reload_keeps_the_group_and_prefer_not_to_answer_sends_nothing(
     respondent.goto(page_path(cheating_survey))
     page.get_by_role("button", name="I agree").click()
     again = SHOWN.search(page.locator(".instruction").inner_text())
-    assert first and again and first[1] == again[1]
+    assert first is not None
+    assert again is not None
+    assert first[1] == again[1]
     radio(page.get_by_role("radiogroup", name=TEXT), "Prefer not to answer").click()
     send_button(page).click()
     expect(page.locator("#receipt")).to_be_visible()
