@@ -303,6 +303,19 @@ def instructed_design_from_dict(data: Mapping[str, Any]) -> InstructedDesign:
     return INSTRUCTED_DESIGNS[name](**params)
 
 
+def estimate_dict(
+    design: InstructedDesign, counts: Sequence[Any], *, level: float = 0.95
+) -> dict[str, Any]:
+    """:meth:`InstructedDesign.estimate` as plain data, an undefined number (``t``
+    when nobody is a carrier) as None: what runs save and re-analyses print."""
+    result = design.estimate(counts, level=level).to_dict()
+    for parameter in result["parameters"]:
+        for key, value in parameter.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                parameter[key] = None
+    return result
+
+
 # -- the browser's procedure, step for step (static/js/rr.js mirrors it) --------
 
 

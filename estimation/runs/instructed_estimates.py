@@ -4,11 +4,10 @@ counts ``2 * group + answer`` into the pure compliance estimator
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
-from estimation.instructed import REPORTS, InstructedDesign
+from estimation.instructed import REPORTS, InstructedDesign, estimate_dict
 from estimation.runs.models import EstimateRun
 from surveys.models import Question
 
@@ -27,8 +26,8 @@ def instructed_row(
     warnings = []
     compliance = None
     if reported[0] + reported[1] and reported[2] + reported[3]:
-        result = design.estimate(reported, level=run.level)
-        compliance = {**finite_or_none(result.to_dict()), "reported": reported}
+        result = estimate_dict(design, reported, level=run.level)
+        compliance = {**result, "reported": reported}
     elif sum(reported):
         warnings.append(
             {
@@ -50,16 +49,6 @@ def instructed_row(
         if compliance is not None
         else ({"reported": reported} if sum(reported) else None),
     }
-
-
-def finite_or_none(result: dict[str, Any]) -> dict[str, Any]:
-    """The estimate's dict with undefined numbers (t when nobody is a carrier)
-    as None, which JSON and the database can hold."""
-    for parameter in result["parameters"]:
-        for key, value in parameter.items():
-            if isinstance(value, float) and not math.isfinite(value):
-                parameter[key] = None
-    return result
 
 
 # What each parameter is, in words for the dashboard, by model.

@@ -177,8 +177,9 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
             labels.value_labels[column] = {}
             labels.code_types[column] = "Int32"
             continue
-        # A validation arm's direct answers (codes k..2k-1) are labelled as such.
-        options = [
+        # A validation arm's direct answers (codes k..2k-1) are labelled as such;
+        # a question with a device instruction has four codes, 2 * group + answer.
+        options = entry.get("report_codes") or [
             *entry["options"],
             *(
                 {"code": o["code"], "label": f"{o['label']} (asked directly)"}
