@@ -144,10 +144,14 @@ class SurveySerializer(serializers.ModelSerializer):
         return str(survey.state.value)
 
     @extend_schema_field(
-        serializers.FloatField(help_text="Sum over the randomized questions.")
+        serializers.FloatField(
+            allow_null=True,
+            help_text="Sum over the randomized questions; null when unbounded (a "
+            "question with a device instruction does not protect a No).",
+        )
     )
-    def get_epsilon(self, survey: Survey) -> float:
-        return epsilon_of(survey)
+    def get_epsilon(self, survey: Survey) -> float | None:
+        return _finite(epsilon_of(survey))
 
     def get_questions_url(self, survey: Survey) -> str:
         return reverse(

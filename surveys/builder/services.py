@@ -37,6 +37,8 @@ from surveys.team.audit import Action, audit_record
 
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]
+# Kinds answered No or Yes, in the survey's language.
+YES_NO_KINDS = (Question.Kind.YES_NO, Question.Kind.INSTRUCTED)
 DESIGNS_FOR_KIND = {
     Question.Kind.YES_NO: (
         "warner",
@@ -271,7 +273,7 @@ def _relabel_yes_no(survey: Survey, language_before: str) -> None:
     """A draft's yes/no questions that kept the old language's answers take
     the new one's; answers the researcher wrote stay as written."""
     old, new = yes_no_options(language_before), yes_no_options(survey.language)
-    survey.questions.filter(kind=Question.Kind.YES_NO, options=old).update(options=new)
+    survey.questions.filter(kind__in=YES_NO_KINDS, options=old).update(options=new)
 
 
 def _check_limit_above_stored(survey: Survey, limit: int | None) -> None:

@@ -48,6 +48,7 @@ from surveys.builder.selectors import (
 )
 from surveys.builder.services import (
     DELETE_REFUSED,
+    YES_NO_KINDS,
     LockedFieldsError,
     SurveyStateError,
 )
@@ -239,7 +240,13 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
             "survey": survey,
             "question_count": len(questions),
             "bands": [
-                (q, format_epsilon(d.epsilon), privacy_band(d.epsilon))
+                (
+                    q,
+                    f"unbounded; a Yes {format_epsilon(d.yes_epsilon)}"
+                    if isinstance(d, InstructedDesign)
+                    else format_epsilon(d.epsilon),
+                    privacy_band(d.epsilon),
+                )
                 for q, d in questions
             ],
             "total_text": format_epsilon(total),
@@ -322,7 +329,7 @@ def _save_question(
             text=data["text"],
             kind=data["kind"],
             # A yes/no question's answers come in the survey's language.
-            options=None if data["kind"] == Question.Kind.YES_NO else data["labels"],
+            options=None if data["kind"] in YES_NO_KINDS else data["labels"],
             design=data["design"],
             optional=data["optional"],
             direct_percent=data.get("direct_percent") or 0,

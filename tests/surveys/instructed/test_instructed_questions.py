@@ -283,3 +283,30 @@ def test_one_group_without_answers_saves_no_estimate_and_says_why(owner):
     assert "parameters" not in saved.compliance
     assert saved.warnings[0]["code"] == "one_group_empty"
     assert Question.objects.get().code_count == 4
+
+
+def test_the_builder_page_adds_one_in_the_surveys_language_and_reopens_it(
+    owner, client
+):
+    from tests.surveys.builder.pages import add, form_errors, preview, url
+
+    client.force_login(owner)
+    survey = survey_create(owner=owner, title="Trabajo", language="es")
+    fields = {"kind": "instructed", "design_name": "lie_detector", "p1": "0.2"}
+    response = add(client, survey, **fields, p2="0.8", group_share="0.5")
+    assert response.status_code == 302
+    question = survey.questions.get()
+    assert question.options == ["No", "Sí"]
+    assert question.design == {
+        "name": "lie_detector",
+        "p1": 0.2,
+        "p2": 0.8,
+        "group_share": 0.5,
+    }
+    page = client.get(url("question_edit", survey.pk, question.pk)).content.decode()
+    assert 'name="p1" value="0.2"' in page
+    bad = add(client, survey, **fields, p2="0.2")
+    assert "must differ" in " ".join(form_errors(bad, "p1"))
+    shown = preview(client, **fields, p2="0.8", n="500").json()
+    assert shown["epsilon"] is None
+    assert "A No, given as instructed" in shown["observer"]
