@@ -17,8 +17,11 @@ def _with_dbname(url: str, name: str) -> str:
 
 
 @contextmanager
-def bench_database(server_url: str, prefix: str = "bench_estimate") -> Iterator[str]:
-    """A fresh database on the server, dropped afterwards whatever happens."""
+def bench_database(
+    server_url: str, prefix: str = "bench_estimate", *, keep: bool = False
+) -> Iterator[str]:
+    """A fresh database on the server, dropped afterwards whatever happens,
+    unless ``keep`` (to time more against the same data later)."""
     import psycopg
 
     name = f"{prefix}_{os.getpid()}"
@@ -34,9 +37,12 @@ def bench_database(server_url: str, prefix: str = "bench_estimate") -> Iterator[
             connections.close_all()
         except Exception:  # noqa: BLE001 - Django may not be set up yet
             pass
-        with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        print(f"Dropped database {name}.")
+        if keep:
+            print(f"Kept database {name}: drop it with DROP DATABASE {name}.")
+        else:
+            with psycopg.connect(server_url, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            print(f"Dropped database {name}.")
 
 
 def django_setup(database_url: str) -> None:

@@ -394,6 +394,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, help=f"samples per operation ({ROUNDS})")
     parser.add_argument(
+        "--keep-database",
+        action="store_true",
+        help="leave the loaded database on the server (its name is printed)",
+    )
+    parser.add_argument(
         "--postgres",
         default=os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES),
         help="a database URL on the server to create the benchmark database on",
@@ -414,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A plain kill should still drop the database (the finally clause).
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     started = time.perf_counter()
-    with bench_database(args.postgres) as database_url:
+    with bench_database(args.postgres, keep=args.keep_database) as database_url:
         print(f"Benchmark database: {database_url.rpartition('/')[2]}")
         django_setup(database_url)
         figures = benchmark(database_url, sizes, rounds, args.quick)

@@ -64,6 +64,8 @@ from benchmarks.respondent import (
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 MIN_RATIO = 0.4
+# The partial index saved counts find new responses by (surveys/models.py).
+PENDING_INDEX = "response_not_counted"
 SEED = 20261122
 
 
@@ -101,6 +103,15 @@ def stored_responses(database_url: str) -> int:
             "ON s.id = r.survey_id WHERE s.slug = 'demo'"
         ).fetchone()
     return int(row[0]) if row else 0
+
+
+def drop_pending_index(database_url: str) -> None:
+    """Remove the partial index on responses not yet counted, so the same run
+    can measure the submission path as it was before saved counts."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f"DROP INDEX {PENDING_INDEX}")
 
 
 def run_batch(
@@ -232,6 +243,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the demo as an open link (one statement), or with single-use "
         "invitations or panel ids (the locked ledger's transaction)",
     )
+    parser.add_argument(
+        "--without-pending-index",
+        action="store_true",
+        help=f"drop the partial index {PENDING_INDEX} first: the submission "
+        "path before saved counts, for a before/after comparison",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -261,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
                 check=True,
                 capture_output=True,
             )
+            if args.without_pending_index:
+                drop_pending_index(database_url)
             access = access_credentials(args.access, args.requests, layout.env)
             page = open_survey_page(layout.base_url)
             bare, submit, sent, cut = load(page, args, access)
@@ -286,7 +305,8 @@ def report(
     ratio = submit_s["rps"] / bare_s["rps"] if bare_s["rps"] else 0.0
     print(
         f"\naccess: {args.access}; "
-        f"gunicorn workers: {args.workers} x {args.threads} thread(s); "
+        + ("without the pending index; " if args.without_pending_index else "")
+        + f"gunicorn workers: {args.workers} x {args.threads} thread(s); "
         f"load: {args.concurrency} threads "
         f"on loopback, {args.rounds} interleaved rounds"
         + (" (cut short by the time limit)" if cut else "")
@@ -314,6 +334,7 @@ def report(
         "threads": args.threads,
         "concurrency": args.concurrency,
         "access": args.access,
+        "pending_index": not args.without_pending_index,
         "bare": bare_s,
         "submission": submit_s,
         "ratio": round(ratio, 3),

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import (
     BigIntegerField,
     Count,
@@ -50,6 +50,8 @@ from estimation.runs.models import DayCount, ReportCount, SurveyCounts
 from surveys.models import Answer, Response, Survey
 
 Cell = tuple[int, int, int]  # (question id, report, stratum)
+RECOUNT_ATTEMPTS = 5
+SERIALIZATION_FAILURE = "40001"
 
 
 @dataclass(frozen=True)
@@ -132,11 +134,32 @@ def counts_recount(survey: Survey) -> int:
     """Rebuild the survey's table from every answer; return its responses.
 
     Gives the table that the catch-ups give (a test holds them to it), at
-    about the cost of one GROUP BY over the answers.
+    about the cost of one GROUP BY over the answers. On PostgreSQL, unless
+    called inside an outer transaction, it reads in one REPEATABLE READ
+    snapshot, so the count can be a plain (parallel) query; the rare
+    serialization failure, when a catch-up or another recount commits while
+    this one waits for the lock, is retried.
     """
+    for attempt in range(1, RECOUNT_ATTEMPTS + 1):
+        try:
+            return _recount_once(survey)
+        except OperationalError as error:
+            cause = getattr(error, "__cause__", None)
+            if getattr(cause, "sqlstate", None) != SERIALIZATION_FAILURE:
+                raise
+            if attempt == RECOUNT_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _recount_once(survey: Survey) -> int:
+    one_snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
     with transaction.atomic():
+        if one_snapshot:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         _lock(survey.pk)
-        cells = _full_count(survey)
+        cells = _full_count(survey, one_snapshot=one_snapshot)
         days = list(
             Response.objects.filter(survey=survey, counted=True)
             .values_list("received_on")
@@ -272,9 +295,14 @@ def _catch_up_in_steps(survey: Survey) -> int:
     return waiting.update(counted=True)
 
 
-def _full_count(survey: Survey) -> dict[Cell, int]:
-    """Every answer's cell, with the responses not yet counted marked in the
-    same snapshot (PostgreSQL: one statement), so the count and the marks agree."""
+def _full_count(survey: Survey, *, one_snapshot: bool) -> dict[Cell, int]:
+    """Every answer's cell, with the responses not yet counted marked so
+    that the count and the marks agree: in the transaction's one snapshot
+    (``one_snapshot``, PostgreSQL's REPEATABLE READ) or else in one statement.
+
+    PostgreSQL gives a statement that writes, even in a CTE, no parallel
+    workers; in one snapshot the count is a separate read-only query that
+    may have them."""
     if connection.vendor != "postgresql":
         Response.objects.filter(survey=survey, counted=False).update(counted=True)
         return _grouped(
@@ -283,23 +311,33 @@ def _full_count(survey: Survey) -> dict[Cell, int]:
             )
         )
     response, answer = (model._meta.db_table for model in (Response, Answer))
-    question_ids = list(survey.questions.values_list("pk", flat=True))
+    values = {
+        "survey": survey.pk,
+        "questions": list(survey.questions.values_list("pk", flat=True)),
+    }
+    mark = f"""
+        UPDATE {response} SET counted = TRUE
+        WHERE survey_id = %(survey)s AND NOT counted
+    """
+    cells = f"""
+        FROM {answer} WHERE question_id = ANY(%(questions)s)
+        GROUP BY question_id, report, stratum
+    """
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            WITH marked AS (
-                UPDATE {response} SET counted = TRUE
-                WHERE survey_id = %(survey)s AND NOT counted
-                RETURNING 1
+        if one_snapshot:
+            cursor.execute(mark, values)
+            cursor.execute(
+                f"SELECT question_id, report, stratum, COUNT(*) {cells}", values
             )
-            SELECT question_id, report, stratum, COUNT(*),
-                   (SELECT COUNT(*) FROM marked)
-            FROM {answer} WHERE question_id = ANY(%(questions)s)
-            GROUP BY question_id, report, stratum
-            """,
-            {"survey": survey.pk, "questions": question_ids},
-        )
-        return {(q, r, s): n for q, r, s, n, _ in cursor.fetchall()}
+        else:
+            # The marking must run even though nothing reads its rows: a
+            # data-modifying CTE always runs to completion.
+            cursor.execute(
+                f"WITH marked AS ({mark} RETURNING 1) "
+                f"SELECT question_id, report, stratum, COUNT(*) {cells}",
+                values,
+            )
+        return {(q, r, s): n for q, r, s, n in cursor.fetchall()}
 
 
 def _grouped(cells: QuerySet[Answer, tuple[int, int, int]]) -> dict[Cell, int]:

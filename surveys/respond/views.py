@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from surveys.access.selectors import (
@@ -74,9 +75,9 @@ def _render_survey_page(
         "questions": [
             {
                 k: q[k]
+                # Not the text: the script never shows it, the page's HTML does.
                 for k in (
                     "id",
-                    "text",
                     "kind",
                     "options",
                     "optional",
@@ -115,6 +116,13 @@ def _render_survey_page(
     return render(request, "surveys/respond.html", context)
 
 
+# The respondent's pages are compressed: a phone on a slow connection
+# downloads a fifth of the HTML (docs/benchmarks.md, "Respondent page
+# weight"). BREACH needs a secret in the body next to text an attacker
+# chooses; these pages carry neither a CSRF token nor any credential (an
+# invitation or panel id stays in the address, read by the script), and
+# Django's compression adds random padding besides.
+@gzip_page
 @require_GET
 def survey_page(
     request: HttpRequest, slug: str, lang: str | None = None
@@ -124,6 +132,7 @@ def survey_page(
     return render_survey_page(request, survey, preview=False, language=language)
 
 
+@gzip_page
 @require_GET
 def transparency_page(
     request: HttpRequest, slug: str, lang: str | None = None

@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from django.db import connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 
 from estimation.runs import counting
 from surveys.models import Answer, Response, Survey
@@ -127,3 +128,86 @@ def test_a_recount_leaves_a_response_committing_meanwhile_for_the_next_catch_up(
     assert counting.counts_check(open_survey).agrees
     assert counting.counts_catch_up(open_survey) == 1
     assert saved(open_survey) == fresh_cells(open_survey)
+
+
+def test_a_recount_reads_in_one_repeatable_read_snapshot(open_survey):
+    submit(open_survey, np.random.default_rng(61), 12)
+    with CaptureQueriesContext(connection) as queries:
+        assert counting.counts_recount(open_survey) == 12
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ" in statements
+    # The count is a query of its own, which PostgreSQL may run in parallel.
+    (count,) = [s for s in statements if "GROUP BY question_id" in s]
+    assert "UPDATE" not in count
+    assert counting.counts_check(open_survey).agrees
+
+
+def test_a_recount_that_waited_for_a_catch_up_starts_again_and_counts_it(
+    open_survey,
+):
+    submit(open_survey, np.random.default_rng(62), 8)
+    locked, release = threading.Event(), threading.Event()
+
+    def catch_up_held_open() -> None:
+        try:
+            with transaction.atomic():
+                counting.counts_catch_up(open_survey)
+                locked.set()
+                release.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=catch_up_held_open)
+    thread.start()
+    assert locked.wait(timeout=30)
+    submit(open_survey, np.random.default_rng(63), 3)
+    threading.Timer(0.5, release.set).start()
+    with CaptureQueriesContext(connection) as queries:
+        # Waits for the catch-up's lock; its snapshot is then older than the
+        # catch-up's commit, so PostgreSQL refuses it and it starts again.
+        assert counting.counts_recount(open_survey) == 11
+    thread.join(timeout=30)
+    attempts = [
+        q for q in queries.captured_queries if q["sql"].startswith("SET TRANSACTION")
+    ]
+    assert len(attempts) == 2
+    assert saved(open_survey) == fresh_cells(open_survey)
+    assert counting.counts_check(open_survey).agrees
+
+
+def test_recounts_racing_submissions_and_catch_ups_leave_a_true_table(open_survey):
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def loop(step) -> None:
+        try:
+            while not stop.is_set():
+                step(open_survey)
+        except BaseException as error:  # reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    def submitter() -> None:
+        try:
+            submit(open_survey, np.random.default_rng(64), 80)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    workers = [
+        threading.Thread(target=loop, args=(counting.counts_catch_up,)),
+        threading.Thread(target=loop, args=(counting.counts_recount,)),
+    ]
+    sending = threading.Thread(target=submitter)
+    for thread in [sending, *workers]:
+        thread.start()
+    sending.join()
+    stop.set()
+    for thread in workers:
+        thread.join()
+    assert errors == []
+    counting.counts_catch_up(open_survey)
+    assert saved(open_survey) == fresh_cells(open_survey)
+    assert sum(n for _, n in counting.saved_days(open_survey)) == 80

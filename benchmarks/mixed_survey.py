@@ -1,0 +1,177 @@
+"""A published 20-question survey that mixes every kind of question, for the
+respondent page's weight (``benchmarks/page_weight.py``).
+
+Yes/no questions under each yes/no design (Warner, forced response, the
+unrelated question, crosswise), multiple choice under k-RR and forced response,
+check all that apply under both unary encodings, counts randomized and asked
+plainly, validation arms, an optional question and plain demographics: what a
+real study of sensitive behaviour might put on one page. Its epsilons sum to
+less than the site's default limit of 10 per survey, so it publishes as is.
+
+Create it inside a migrated site with::
+
+    python manage.py shell -c "from benchmarks.mixed_survey import create; create()"
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.models import Survey
+
+MIXED_SLUG = "mixed20"
+OWNER = "page-weight"
+
+QUESTIONS: list[dict[str, Any]] = [
+    {
+        "text": "In the past 12 months, have you used cannabis?",
+        "kind": "yes_no",
+        "design": {"name": "warner", "p": 0.6},
+    },
+    {
+        "text": "In the past 12 months, have you driven after drinking more than the legal limit?",
+        "kind": "yes_no",
+        "design": {"name": "forced_response", "p_truth": 0.3, "p_forced": [0.35, 0.35]},
+    },
+    {
+        "text": "Have you ever taken something from a shop without paying?",
+        "kind": "yes_no",
+        "design": {"name": "unrelated_question", "p": 0.3, "q": 0.5},
+    },
+    {
+        "text": "Have you ever evaded taxes? Statement B: your mother was born in January, February or March.",
+        "kind": "yes_no",
+        "design": {"name": "crosswise", "p": 0.35},
+    },
+    {
+        "text": "Have you ever paid a bribe to a police officer?",
+        "kind": "yes_no",
+        "design": {"name": "warner", "p": 0.6},
+        "direct_percent": 10,
+    },
+    {
+        "text": "Have you ever cheated in an exam?",
+        "kind": "yes_no",
+        "design": {"name": "warner", "p": 0.6},
+        "optional": True,
+    },
+    {
+        "text": "How often have you paid a bribe to an official?",
+        "kind": "multiple_choice",
+        "options": ["Never", "Once", "A few times", "Often"],
+        "design": {"name": "krr", "k": 4, "epsilon": 0.5},
+    },
+    {
+        "text": "How many alcoholic drinks do you have on a typical day when you drink?",
+        "kind": "multiple_choice",
+        "options": ["1 or 2", "3 or 4", "5 or 6", "7 or more"],
+        "design": {
+            "name": "forced_response",
+            "p_truth": 0.4,
+            "p_forced": [0.15, 0.15, 0.15, 0.15],
+        },
+    },
+    {
+        "text": "How often have you used a mobile phone while driving?",
+        "kind": "multiple_choice",
+        "options": ["Never", "Rarely", "Sometimes", "Often"],
+        "design": {"name": "krr", "k": 4, "epsilon": 0.5},
+        "direct_percent": 10,
+    },
+    {
+        "text": "Which of these have you used in the past 12 months?",
+        "kind": "multi_select",
+        "options": ["Cannabis", "Cocaine", "Ecstasy", "Amphetamines", "LSD"],
+        "design": {"name": "sue", "m": 5, "epsilon_one_hot": 0.4},
+    },
+    {
+        "text": "Which of these have you done at work in the past year?",
+        "kind": "multi_select",
+        "options": [
+            "Taken office supplies home",
+            "Claimed hours not worked",
+            "Padded an expense claim",
+            "Used a colleague's password",
+            "Shared confidential documents",
+            "Accepted a gift from a supplier",
+        ],
+        "design": {"name": "oue", "m": 6, "epsilon_one_hot": 0.2},
+    },
+    {
+        "text": "In the past 30 days, on how many days did you smoke?",
+        "kind": "count",
+        "options": [str(n) for n in range(11)],
+        "design": {"name": "geometric", "m": 10, "epsilon": 0.5},
+    },
+    {
+        "text": "In the past 12 months, how many times did you call in sick when you were not?",
+        "kind": "count",
+        "options": [str(n) for n in range(21)],
+        "design": {"name": "geometric", "m": 20, "epsilon": 0.5},
+    },
+    {
+        "text": "How many people live in your household?",
+        "kind": "count",
+        "options": [str(n) for n in range(11)],
+        "design": {"name": "direct", "k": 11},
+    },
+    {
+        "text": "What is your age group?",
+        "kind": "direct",
+        "options": ["18-29", "30-44", "45-64", "65 or over"],
+        "design": {"name": "direct", "k": 4},
+    },
+    {
+        "text": "What is your gender?",
+        "kind": "direct",
+        "options": ["Woman", "Man", "Another gender"],
+        "design": {"name": "direct", "k": 3},
+        "optional": True,
+    },
+    {
+        "text": "Where do you live?",
+        "kind": "direct",
+        "options": ["A city", "A town", "The countryside"],
+        "design": {"name": "direct", "k": 3},
+    },
+    {
+        "text": "What is the highest level of education you have completed?",
+        "kind": "direct",
+        "options": ["Primary", "Secondary", "Vocational", "University"],
+        "design": {"name": "direct", "k": 4},
+    },
+    {
+        "text": "Have you ever lied to your employer about a qualification?",
+        "kind": "yes_no",
+        "design": {"name": "warner", "p": 0.6},
+    },
+    {
+        "text": "Have you ever hit another person in anger?",
+        "kind": "yes_no",
+        "design": {"name": "forced_response", "p_truth": 0.3, "p_forced": [0.35, 0.35]},
+    },
+]
+
+
+@transaction.atomic
+def create() -> Survey:
+    """The published survey at ``/s/mixed20/``; an existing one is kept."""
+    survey = Survey.objects.filter(slug=MIXED_SLUG).first()
+    if survey is not None:
+        return survey
+    owner, _ = get_user_model().objects.get_or_create(username=OWNER)
+    survey = survey_create(
+        owner=owner,
+        title="Work, health and the law",
+        introduction="Twenty questions of every kind, for measuring the page.",
+        planned_responses=2000,
+    )
+    survey.slug = MIXED_SLUG
+    survey.save(update_fields=["slug"])
+    for question in QUESTIONS:
+        question_create(survey=survey, **question)
+    return survey_publish(survey=survey)
