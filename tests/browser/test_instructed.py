@@ -104,3 +104,38 @@ def test_a_reload_keeps_the_group_and_prefer_not_to_answer_sends_nothing(
     assert post.json()["answers"][0]["report"] is None
     assert Answer.objects.count() == 0
     respondent.assert_clean()
+
+
+def test_the_builder_offers_the_two_designs_with_their_own_fields(visit, owner):
+    from surveys.builder.services import survey_create
+    from tests.browser.test_researcher import log_in, settled_preview
+
+    survey = survey_create(owner=owner, title="Work")
+    researcher = visit()
+    page = researcher.page
+    log_in(researcher, owner)
+    page.get_by_role("link", name="Work").click()
+    page.get_by_role("link", name="Add a question", exact=True).click()
+    page.get_by_label("Question text").fill(TEXT)
+    page.get_by_label("Yes / no with a device instruction").check()
+    design = page.get_by_label("Design", exact=True)
+    expect(design).to_have_value("cheating_detection")
+    for label in ("Group 1 probability (p1)", "Group 2 probability (p2)"):
+        expect(page.get_by_label(label)).to_be_visible()
+    expect(page.get_by_label("Epsilon (ε)")).to_be_hidden()
+    expect(page.get_by_label("Options (one per line)")).to_be_hidden()
+    settled_preview(page, "A No, given as instructed")
+    expect(page.locator("#design-preview")).to_contain_text("between pi and pi + gamma")
+    design.select_option("lie_detector")
+    settled_preview(page, "share of carriers who answer truthfully (t)")
+    page.get_by_role("button", name="Add question").click()
+    expect(page.get_by_role("heading", name="Work")).to_be_visible()
+    question = survey.questions.get()
+    assert question.kind == "instructed"
+    assert question.design == {
+        "name": "lie_detector",
+        "p1": 0.3,
+        "p2": 0.7,
+        "group_share": 0.5,
+    }
+    researcher.assert_clean()
