@@ -18,16 +18,22 @@ def _with_dbname(url: str, name: str) -> str:
 
 @contextmanager
 def bench_database(
-    server_url: str, prefix: str = "bench_estimate", *, keep: bool = False
+    server_url: str,
+    prefix: str = "bench_estimate",
+    *,
+    keep: bool = False,
+    reuse: str | None = None,
 ) -> Iterator[str]:
     """A fresh database on the server, dropped afterwards whatever happens,
-    unless ``keep`` (to time more against the same data later)."""
+    unless ``keep`` (to time more against the same data later); ``reuse``
+    names such a kept database to use instead of a fresh one."""
     import psycopg
 
-    name = f"{prefix}_{os.getpid()}"
-    with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        admin.execute(f'CREATE DATABASE "{name}"')
+    name = reuse or f"{prefix}_{os.getpid()}"
+    if reuse is None:
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.execute(f'CREATE DATABASE "{name}"')
     try:
         yield _with_dbname(server_url, name)
     finally:

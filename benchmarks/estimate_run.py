@@ -399,6 +399,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="leave the loaded database on the server (its name is printed)",
     )
     parser.add_argument(
+        "--reuse-database",
+        metavar="NAME",
+        help="time again on a database kept by --keep-database, without loading",
+    )
+    parser.add_argument(
         "--postgres",
         default=os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES),
         help="a database URL on the server to create the benchmark database on",
@@ -419,10 +424,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A plain kill should still drop the database (the finally clause).
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     started = time.perf_counter()
-    with bench_database(args.postgres, keep=args.keep_database) as database_url:
+    kept = args.keep_database or args.reuse_database is not None
+    with bench_database(
+        args.postgres, keep=kept, reuse=args.reuse_database
+    ) as database_url:
         print(f"Benchmark database: {database_url.rpartition('/')[2]}")
         django_setup(database_url)
-        figures = benchmark(database_url, sizes, rounds, args.quick)
+        figures = benchmark(
+            database_url, sizes, rounds, args.quick, reuse=args.reuse_database
+        )
     figures["wall_seconds"] = time.perf_counter() - started
     print(f"({figures['wall_seconds']:.0f} s)")
     if args.json is not None:
@@ -432,7 +442,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def benchmark(
-    database_url: str, sizes: Sequence[int], rounds: int, quick: bool
+    database_url: str,
+    sizes: Sequence[int],
+    rounds: int,
+    quick: bool,
+    reuse: str | None = None,
 ) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -452,23 +466,31 @@ def benchmark(
     )
     print(f"Load average at start (1, 5, 15 min): {facts['load_average']}")
 
-    owner = get_user_model().objects.create_user(
-        username="bench-owner", password="bench-owner-password"
-    )
-    surveys = [(create_survey(owner, n), n) for n in sizes]
-    print(f"Loading {', '.join(f'{n:,}' for n in sizes)} responses ...", flush=True)
-    loaded = load(database_url, surveys)
-    t = loaded["timings"]
-    print(
-        f"Loaded in {t['total_s']:.0f} s (COPY {t['copy_s']:.0f} s, keys and "
-        f"indexes {t['keys_and_indexes_s']:.0f} s, VACUUM ANALYZE "
-        f"{t['vacuum_analyze_s']:.0f} s); "
-        + ", ".join(
-            f"{name} {size['total_mb']:,.0f} MB with indexes"
-            for name, size in loaded["sizes"].items()
-        ),
-        flush=True,
-    )
+    if reuse is not None:
+        from surveys.models import Survey
+
+        owner = get_user_model().objects.get(username="bench-owner")
+        surveys = [(Survey.objects.get(title=f"Benchmark n={n}"), n) for n in sizes]
+        loaded: dict[str, Any] = {"reused": reuse}
+        print(f"Timing again on the responses loaded in {reuse}", flush=True)
+    else:
+        owner = get_user_model().objects.create_user(
+            username="bench-owner", password="bench-owner-password"
+        )
+        surveys = [(create_survey(owner, n), n) for n in sizes]
+        print(f"Loading {', '.join(f'{n:,}' for n in sizes)} responses ...", flush=True)
+        loaded = load(database_url, surveys)
+        t = loaded["timings"]
+        print(
+            f"Loaded in {t['total_s']:.0f} s (COPY {t['copy_s']:.0f} s, keys and "
+            f"indexes {t['keys_and_indexes_s']:.0f} s, VACUUM ANALYZE "
+            f"{t['vacuum_analyze_s']:.0f} s); "
+            + ", ".join(
+                f"{name} {size['total_mb']:,.0f} MB with indexes"
+                for name, size in loaded["sizes"].items()
+            ),
+            flush=True,
+        )
 
     per_size: dict[int, dict[str, Any]] = {}
     rng = random.Random(SEED)

@@ -50,6 +50,7 @@ from .estimators import (
     validate_counts,
 )
 from .intervals import validate_level
+from .unary import UnaryEncoding
 
 Counts = Sequence[Any] | NDArray[Any]
 
@@ -106,6 +107,10 @@ class Heterogeneity:
     df: int
     p_value: float
     groups: int
+    # "likelihood_ratio" (this module), "wald_means" (a count's means,
+    # mean_comparisons.py) or "bonferroni_items" (check all that apply: the
+    # smallest item's p-value times the number of items).
+    method: str = "likelihood_ratio"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -113,6 +118,7 @@ class Heterogeneity:
             "df": self.df,
             "p_value": self.p_value,
             "groups": self.groups,
+            "method": self.method,
         }
 
 
@@ -208,4 +214,74 @@ def heterogeneity_test(table: Sequence[Counts], design: Design) -> Heterogeneity
         df=df,
         p_value=float(chdtrc(df, statistic)),
         groups=len(groups),
+    )
+
+
+def _item_counts(n: int, ticked: Sequence[int], item: int) -> list[int]:
+    return [n - int(ticked[item]), int(ticked[item])]
+
+
+def compare_items(
+    first: tuple[int, Sequence[int]],
+    second: tuple[int, Sequence[int]],
+    design: UnaryEncoding,
+    *,
+    level: float = 0.95,
+) -> Comparison:
+    """Check all that apply: every item's prevalence in ``first`` minus
+    ``second``, each given as ``(n, ticked per item)``.
+
+    Each item's ticked count is binomial through the bit design whatever the
+    other items are (estimation/unary_estimates.py), so each item is compared
+    as a yes/no question is; the entries are in item order.
+    """
+    per_item = [
+        compare_groups(
+            _item_counts(*first, i),
+            _item_counts(*second, i),
+            design.bit_design,
+            level=level,
+        )
+        for i in range(design.m)
+    ]
+    return Comparison(
+        level=per_item[0].level,
+        **{
+            name: tuple(getattr(c, name)[1] for c in per_item)
+            for name in (
+                "estimate_a",
+                "estimate_b",
+                "difference",
+                "std_error",
+                "ci_lower",
+                "ci_upper",
+                "z",
+                "p_value",
+                "ratio",
+                "ratio_lower",
+                "ratio_upper",
+            )
+        },
+    )
+
+
+def items_heterogeneity(
+    groups: Sequence[tuple[int, Sequence[int]]], design: UnaryEncoding
+) -> Heterogeneity:
+    """Whether any item's prevalence differs between the groups: each item's
+    likelihood-ratio test, the smallest p-value times the number of items
+    (Bonferroni). The items' answers depend on each other within a respondent,
+    so their statistics cannot be summed into one chi-square; Bonferroni's
+    bound holds whatever the dependence. ``statistic`` is that item's G."""
+    tests = [
+        heterogeneity_test([_item_counts(*g, i) for g in groups], design.bit_design)
+        for i in range(design.m)
+    ]
+    smallest = min(tests, key=lambda t: t.p_value)
+    return Heterogeneity(
+        statistic=smallest.statistic,
+        df=smallest.df,
+        p_value=min(1.0, design.m * smallest.p_value),
+        groups=smallest.groups,
+        method="bonferroni_items",
     )

@@ -372,3 +372,20 @@ def expected_mean_half_width(
     shares = truth @ matrix
     variance = float(shares @ (scores - float(shares @ scores)) ** 2)
     return float(stats.norm.ppf(0.5 + level / 2)) * math.sqrt(variance / n)
+
+
+def mean_sample_size(
+    matrix: FloatArray,
+    half_width: float,
+    level: float,
+    distribution: FloatArray | None = None,
+) -> int:
+    """Responses for the mean count's expected half-width to reach ``half_width``
+    (in counts): the inverse of :func:`expected_mean_half_width`, at least 2."""
+    if not math.isfinite(half_width) or half_width <= 0:
+        raise ValueError(f"half_width must be a positive number, got {half_width!r}")
+    at_one = expected_mean_half_width(matrix, 1, level, distribution)
+    # The half-width falls as 1 / sqrt(n); the float division can put the exact
+    # square a hair above an integer, which ceil would round up.
+    needed = math.ceil((at_one / half_width) ** 2 * (1 - 1e-12))
+    return max(needed, 2)

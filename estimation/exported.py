@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from .count_arms import compare_count_arms
 from .designs import Design, design_from_dict
 from .instructed import (
     INSTRUCTED_DESIGNS,
@@ -104,6 +105,9 @@ class Tally:
     counts: dict[str, list[int]] = field(default_factory=dict)
     answered: dict[str, int] = field(default_factory=dict)
     tables: dict[tuple[str, str], list[list[int]]] = field(default_factory=dict)
+    # Check all that apply: the reports in each direct answer, which the
+    # table's ticked counts per item do not sum to.
+    group_n: dict[tuple[str, str], list[int]] = field(default_factory=dict)
 
 
 def read_codebook(data: Any) -> list[Column]:
@@ -241,7 +245,13 @@ def tally(
         tables={
             (c.name, g.name): [[0] * c.width for _ in g.group_labels]
             for c in columns
-            if c.sensitive and not c.unary and not c.instructed
+            if c.sensitive and not c.instructed
+            for g in direct
+        },
+        group_n={
+            (c.name, g.name): [0] * len(g.group_labels)
+            for c in columns
+            if c.unary
             for g in direct
         },
     )
@@ -262,23 +272,38 @@ def tally(
                 continue
             result.answered[column.name] += 1
             if column.unary:
-                # Per item overall, as the platform's runs (no breakdowns yet).
-                ticked = result.counts[column.name]
-                for item in range(column.width):
-                    ticked[item] += code >> item & 1
+                # Per item, overall and within each direct answer.
+                _add_mask(result.counts[column.name], code)
+                for group, level in _levels(direct, codes):
+                    result.group_n[(column.name, group.name)][level] += 1
+                    _add_mask(result.tables[(column.name, group.name)][level], code)
                 continue
             result.counts[column.name][code] += 1
             if column.instructed:
                 continue  # overall only, as the platform's runs
             # A direct answer (a validation arm's) is in no randomized table.
             if column.sensitive and code < column.design.k:
-                for group in direct:
-                    level = codes[group.name]
-                    if level is None and group.optional:
-                        level = group.design.k  # the "No answer" subgroup
-                    if level is not None:
-                        result.tables[(column.name, group.name)][level][code] += 1
+                for group, level in _levels(direct, codes):
+                    result.tables[(column.name, group.name)][level][code] += 1
     return result
+
+
+def _add_mask(ticked: list[int], mask: int) -> None:
+    for item in range(len(ticked)):
+        ticked[item] += mask >> item & 1
+
+
+def _levels(
+    direct: Sequence[Column], codes: Mapping[str, int | None]
+) -> Iterator[tuple[Column, int]]:
+    """The response's subgroup in each direct question, as the platform's
+    strata have it."""
+    for group in direct:
+        level = codes[group.name]
+        if level is None and group.optional:
+            level = group.design.k  # the "No answer" subgroup
+        if level is not None:
+            yield group, level
 
 
 def _estimate(
@@ -320,15 +345,23 @@ def _validation(
     k = column.design.k
     randomized, direct = by_code[:k], by_code[k:]
     both = sum(randomized) > 0 and sum(direct) > 0
+    # A count's arms are compared by their means (estimation/count_arms.py).
+    compared = (
+        (
+            compare_count_arms(randomized, direct, column.design, level=level)
+            if column.count
+            else compare_arms(
+                randomized, direct, column.design, level=level, ci_method=ci_method
+            )
+        )
+        if both
+        else None
+    )
     return {
         "direct_percent": column.direct_percent,
         "direct_n": sum(direct),
         "direct_counts": direct,
-        "validation": compare_arms(
-            randomized, direct, column.design, level=level, ci_method=ci_method
-        ).to_dict()
-        if both
-        else None,
+        "validation": compared.to_dict() if compared is not None else None,
     }
 
 
@@ -351,16 +384,10 @@ def estimate_exported(
                 "group_question_id": group.question_id,
                 "group_option_code": code,
                 "group_option_label": label,
-                "n": sum(table_row),
-                "result": _estimate(
-                    table_row, column, level, ci_method, sum(table_row)
-                ),
+                "n": size,
+                "result": _estimate(table_row, column, level, ci_method, size),
             }
-            for group in (
-                direct
-                if column.sensitive and not column.unary and not column.instructed
-                else []
-            )
+            for group in (direct if column.sensitive and not column.instructed else [])
             for code, (label, table_row) in enumerate(
                 zip(
                     group.group_labels,
@@ -368,6 +395,11 @@ def estimate_exported(
                     strict=True,
                 )
             )
+            for size in [
+                counts.group_n[(column.name, group.name)][code]
+                if column.unary
+                else sum(table_row)
+            ]
         ]
         by_code = counts.counts[column.name]
         answered = counts.answered[column.name]

@@ -13,11 +13,13 @@ and is counted by the next catch-up, never twice, never lost. A response and
 its answers are written in one transaction (surveys/respond/), so a response
 visible to the statement has all its answers visible too.
 
-One process at a time changes a survey's counts: each change first locks the
-survey's :class:`SurveyCounts` row (not the survey's, which submissions update
-when they mark it stale). :func:`counts_recount` rebuilds the table from every
-answer and :func:`counts_check` compares it with a fresh count; both read in a
-single snapshot for the same reason.
+One process at a time changes a survey's counts: each change first takes the
+survey's counts lock, a PostgreSQL advisory lock (not a lock on the survey's
+row, which submissions update when they mark it stale). :func:`counts_recount`
+rebuilds the table from every answer and :func:`counts_check` compares it
+with a fresh count; both read in a single snapshot for the same reason. The
+recount takes the lock *before* its REPEATABLE READ transaction begins, so its
+snapshot is taken after any catch-up it waited for has committed.
 
 On SQLite (the quick local start) the same steps run one after another: its
 single writer lock, taken by the first write, keeps every other writer out
@@ -27,7 +29,8 @@ until the transaction ends.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache
 
@@ -51,6 +54,9 @@ from surveys.models import Answer, Response, Survey
 
 Cell = tuple[int, int, int]  # (question id, report, stratum)
 RECOUNT_ATTEMPTS = 5
+# The advisory lock's first key: a survey's saved counts ("CNTS" in ASCII);
+# estimate runs have their own (run_lock.py).
+COUNTS_LOCK_CLASS = 0x434E5453
 SERIALIZATION_FAILURE = "40001"
 
 
@@ -120,6 +126,11 @@ def counts_catch_up(survey: Survey) -> int:
         _lock(survey.pk)
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
+                # The planner prices the per-response lookups as if each
+                # matched hundreds of answers, which crosses the JIT
+                # threshold: compiling took ~150 ms of a 25 ms statement at
+                # 10^7 responses (docs/benchmarks.md).
+                cursor.execute("SET LOCAL jit = off")
                 cursor.execute(_catch_up_statement(), {"survey": survey.pk})
                 (added,) = cursor.fetchone()
         else:
@@ -138,7 +149,8 @@ def counts_recount(survey: Survey) -> int:
     called inside an outer transaction, it reads in one REPEATABLE READ
     snapshot, so the count can be a plain (parallel) query; the rare
     serialization failure, when a catch-up or another recount commits while
-    this one waits for the lock, is retried.
+    this one began (a survey's counts row created by another session, or
+    ``forget_arrival_order`` rewriting the responses), is retried.
     """
     for attempt in range(1, RECOUNT_ATTEMPTS + 1):
         try:
@@ -154,7 +166,8 @@ def counts_recount(survey: Survey) -> int:
 
 def _recount_once(survey: Survey) -> int:
     one_snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
-    with transaction.atomic():
+    held = _locked_before_snapshot(survey.pk) if one_snapshot else nullcontext()
+    with held, transaction.atomic():
         if one_snapshot:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
@@ -234,17 +247,44 @@ def surveys_with_responses() -> QuerySet[Survey]:
 # -- internals -------------------------------------------------------------------
 
 
+def _counts_key(survey_id: int) -> tuple[int, int]:
+    return (COUNTS_LOCK_CLASS, survey_id % 2**31)
+
+
 def _lock(survey_id: int) -> None:
-    """Create the survey's counts row if need be, then lock it."""
+    """Take the survey's counts lock until the transaction ends, then create
+    its counts row if need be.
+
+    In that order: a row created first would be a second lock, on which a
+    recount holding the counts lock could wait for this very transaction.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)", _counts_key(survey_id)
+            )
     SurveyCounts.objects.bulk_create(
         [SurveyCounts(survey_id=survey_id)], ignore_conflicts=True
     )
-    counts = SurveyCounts.objects.filter(survey_id=survey_id)
-    if connection.vendor == "postgresql":
-        list(counts.select_for_update().values_list("pk"))
-    else:
+    if connection.vendor != "postgresql":
         # A write takes SQLite's writer lock until the transaction ends.
-        counts.update(responses=F("responses"))
+        SurveyCounts.objects.filter(survey_id=survey_id).update(
+            responses=F("responses")
+        )
+
+
+@contextmanager
+def _locked_before_snapshot(survey_id: int) -> Iterator[None]:
+    """Hold the survey's counts lock for the session, outside any transaction:
+    a REPEATABLE READ transaction begun inside sees every catch-up that
+    committed before it, and none can commit until it ends."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", _counts_key(survey_id))
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", _counts_key(survey_id))
 
 
 @cache

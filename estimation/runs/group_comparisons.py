@@ -3,7 +3,9 @@
 Computed from the report counts a run saved for each subgroup shown, never
 from the responses, and only among the groups shown: a group hidden by the
 small-cell rule is never compared or counted, so a comparison cannot reveal
-it. The statistics are the pure core's (estimation/comparisons.py).
+it. The statistics are the pure core's: per option (estimation/comparisons.py),
+per item for check all that apply (``compare_items``), and of the mean for a
+count (estimation/mean_comparisons.py).
 """
 
 from __future__ import annotations
@@ -12,9 +14,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from estimation.comparisons import Heterogeneity, compare_groups, heterogeneity_test
+from estimation.comparisons import (
+    Comparison,
+    Heterogeneity,
+    compare_groups,
+    compare_items,
+    heterogeneity_test,
+    items_heterogeneity,
+)
 from estimation.designs import Design
+from estimation.mean_comparisons import GroupMean, compare_means, means_heterogeneity
+from estimation.unary import UnaryEncoding
 from surveys.models import Question
+
+MEAN_LABEL = "Mean count"
 
 
 class _Reported(Protocol):
@@ -22,9 +35,23 @@ class _Reported(Protocol):
     def reported(self) -> int: ...
 
 
+class _Mean(Protocol):
+    @property
+    def unbiased(self) -> float: ...
+
+    @property
+    def std_error(self) -> float | None: ...
+
+
 class _Estimate(Protocol):
     @property
+    def n(self) -> int: ...
+
+    @property
     def options(self) -> Sequence[_Reported]: ...
+
+    @property
+    def mean(self) -> _Mean | None: ...
 
 
 class ShownSubgroup(Protocol):
@@ -42,11 +69,16 @@ class ShownSubgroup(Protocol):
 
 @dataclass(frozen=True)
 class Group:
-    """A shown subgroup: its code (the direct question's option), label, counts."""
+    """A shown subgroup: its code (the direct question's option), label, counts
+    (for check all that apply, how many reports had each item ticked)."""
 
     code: int
     label: str
     counts: tuple[int, ...]
+    # Its responses, which item counts do not sum to.
+    n: int = 0
+    # A count question's saved mean (its scores' unbiased mean and error).
+    mean: GroupMean | None = None
 
 
 @dataclass(frozen=True)
@@ -70,13 +102,16 @@ class GroupComparison:
 
     key: str
     level: float
-    heterogeneity: Heterogeneity
+    # None when undefined (a count's group without spread).
+    heterogeneity: Heterogeneity | None
     groups: tuple[Group, ...]
     reference: Group
     versus: Group | None
     differences: tuple[Difference, ...]
     # A requested group was not one of those shown: the default is used.
     invalid: bool
+    # A count's differences are of means, in counts; else of shares.
+    in_counts: bool = False
 
     @property
     def reference_field(self) -> str:
@@ -87,9 +122,75 @@ class GroupComparison:
         return f"vs-{self.key}"
 
 
-def compared_options(design: Design) -> list[int]:
-    """For yes/no the No option mirrors Yes: compare Yes only."""
+def compared_options(design: Design | UnaryEncoding) -> list[int]:
+    """For yes/no the No option mirrors Yes: compare Yes only. Every item of
+    check all that apply is compared."""
+    if isinstance(design, UnaryEncoding):
+        return list(range(design.m))
     return [1] if design.k == 2 else list(range(design.k))
+
+
+def _differences(
+    group: Group,
+    reference: Group,
+    option_labels: Sequence[str],
+    design: Design | UnaryEncoding,
+    level: float,
+) -> list[Difference]:
+    if group.mean is not None and reference.mean is not None:
+        mean = compare_means(group.mean, reference.mean, m=design.k - 1, level=level)
+        return [
+            Difference(
+                group=group.label,
+                option=MEAN_LABEL,
+                difference=mean.difference,
+                ci_lower=mean.ci_lower,
+                ci_upper=mean.ci_upper,
+                p_value=mean.p_value,
+                ratio=None,
+                ratio_lower=None,
+                ratio_upper=None,
+            )
+        ]
+    result = _compare(group, reference, design, level)
+    return [
+        Difference(
+            group=group.label,
+            option=option_labels[r],
+            difference=result.difference[r],
+            ci_lower=result.ci_lower[r],
+            ci_upper=result.ci_upper[r],
+            p_value=result.p_value[r],
+            ratio=result.ratio[r],
+            ratio_lower=result.ratio_lower[r],
+            ratio_upper=result.ratio_upper[r],
+        )
+        for r in compared_options(design)
+    ]
+
+
+def _compare(
+    group: Group, reference: Group, design: Design | UnaryEncoding, level: float
+) -> Comparison:
+    if isinstance(design, UnaryEncoding):
+        return compare_items(
+            (group.n, group.counts),
+            (reference.n, reference.counts),
+            design,
+            level=level,
+        )
+    return compare_groups(group.counts, reference.counts, design, level=level)
+
+
+def _heterogeneity(
+    groups: Sequence[Group], design: Design | UnaryEncoding
+) -> Heterogeneity | None:
+    means = [g.mean for g in groups]
+    if all(m is not None for m in means):
+        return means_heterogeneity([m for m in means if m is not None])
+    if isinstance(design, UnaryEncoding):
+        return items_heterogeneity([(g.n, g.counts) for g in groups], design)
+    return heterogeneity_test([g.counts for g in groups], design)
 
 
 def _chosen(raw: str | None, groups: Sequence[Group]) -> tuple[Group | None, bool]:
@@ -107,7 +208,7 @@ def breakdown_comparison(
     key: str,
     groups: Sequence[Group],
     option_labels: Sequence[str],
-    design: Design,
+    design: Design | UnaryEncoding,
     level: float,
     query: Mapping[str, str] | None = None,
 ) -> GroupComparison | None:
@@ -128,30 +229,17 @@ def breakdown_comparison(
     others = [versus] if versus else [g for g in groups if g.code != reference.code]
     differences = []
     for group in others:
-        result = compare_groups(group.counts, reference.counts, design, level=level)
-        differences.extend(
-            Difference(
-                group=group.label,
-                option=option_labels[r],
-                difference=result.difference[r],
-                ci_lower=result.ci_lower[r],
-                ci_upper=result.ci_upper[r],
-                p_value=result.p_value[r],
-                ratio=result.ratio[r],
-                ratio_lower=result.ratio_lower[r],
-                ratio_upper=result.ratio_upper[r],
-            )
-            for r in compared_options(design)
-        )
+        differences.extend(_differences(group, reference, option_labels, design, level))
     return GroupComparison(
         key=key,
         level=level,
-        heterogeneity=heterogeneity_test([g.counts for g in groups], design),
+        heterogeneity=_heterogeneity(groups, design),
         groups=tuple(groups),
         reference=reference,
         versus=versus,
         differences=tuple(differences),
         invalid=bad_reference or bad_versus,
+        in_counts=reference.mean is not None,
     )
 
 
@@ -171,6 +259,8 @@ def subgroups_comparison(
                 code=s.code,
                 label=s.label,
                 counts=tuple(o.reported for o in s.estimate.options),
+                n=s.estimate.n,
+                mean=_group_mean(s.estimate.n, s.estimate.mean),
             )
             for s in shown
         ],
@@ -181,25 +271,55 @@ def subgroups_comparison(
     )
 
 
+def _group_mean(n: int, mean: _Mean | None) -> GroupMean | None:
+    if mean is None:
+        return None
+    return GroupMean(n=n, unbiased=mean.unbiased, std_error=mean.std_error)
+
+
+def group_mean(n: int, mean: Mapping[str, Any] | None) -> GroupMean | None:
+    """A saved row's mean (``QuestionEstimate.mean``) as the comparison reads it."""
+    if mean is None:
+        return None
+    return GroupMean(n=n, unbiased=mean["unbiased"], std_error=mean["std_error"])
+
+
 def comparison_export(
     groups: Sequence[Group],
     option_labels: Sequence[str],
-    design: Design,
+    design: Design | UnaryEncoding,
     level: float,
 ) -> dict[str, Any] | None:
-    """The test across the shown groups, and every option's difference of each
-    shown group from the first shown one, as plain JSON data."""
+    """The test across the shown groups, and every option's (item's, or for a
+    count the mean's) difference of each shown group from the first shown one,
+    as plain JSON data."""
     if len(groups) < 2:
         return None
     reference = groups[0]
-    differences = []
+    differences: list[dict[str, Any]] = []
     for group in groups[1:]:
-        result = compare_groups(group.counts, reference.counts, design, level=level)
+        labels = {
+            "group_option_code": group.code,
+            "group_option_label": group.label,
+        }
+        if group.mean is not None and reference.mean is not None:
+            mean = compare_means(
+                group.mean, reference.mean, m=design.k - 1, level=level
+            )
+            differences.append(
+                {
+                    **labels,
+                    "option_code": None,
+                    "option_label": "mean",
+                    **mean.to_dict(),
+                }
+            )
+            continue
+        result = _compare(group, reference, design, level)
         values = result.to_dict()
         differences.extend(
             {
-                "group_option_code": group.code,
-                "group_option_label": group.label,
+                **labels,
                 "option_code": r,
                 "option_label": option_labels[r],
                 **{
@@ -217,14 +337,13 @@ def comparison_export(
                     )
                 },
             }
-            for r in range(design.k)
+            for r in range(len(result.difference))
         )
+    heterogeneity = _heterogeneity(groups, design)
     return {
         "level": level,
         "reference_option_code": reference.code,
         "reference_option_label": reference.label,
-        "heterogeneity": heterogeneity_test(
-            [g.counts for g in groups], design
-        ).to_dict(),
+        "heterogeneity": None if heterogeneity is None else heterogeneity.to_dict(),
         "differences": differences,
     }

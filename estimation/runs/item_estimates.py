@@ -18,13 +18,16 @@ def items_row(
     report_counts: dict[int, int],
     design: UnaryEncoding,
     run: EstimateRun,
+    group: Question | None = None,
+    option: int | None = None,
 ) -> dict[str, Any]:
-    """A saved row's fields, with ``result`` and ``reported`` (ticked per item)."""
+    """A saved row's fields, with ``result`` and ``reported`` (ticked per item):
+    overall, or in the subgroup ``option`` of the direct question ``group``."""
     n, ticked = item_counts(dict(report_counts), design.m)
     base = {
         "question": question,
-        "group_question": None,
-        "group_option": None,
+        "group_question": group,
+        "group_option": option,
         "n": n,
         "epsilon": design.epsilon,
         "reported": ticked,

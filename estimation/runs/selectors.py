@@ -14,9 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 from django.db.models import Prefetch
 from django.http import Http404
 
+from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.instructed import InstructedDesign
 from estimation.intervals import DEFAULT_METHOD, anytime_sample_size
@@ -26,6 +28,8 @@ from estimation.runs.group_comparisons import GroupComparison, subgroups_compari
 from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
+from estimation.unary import UnaryEncoding
+from estimation.unary_planning import item_sample_size
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
 
@@ -85,6 +89,9 @@ class MeanView:
     ci_lower: float
     ci_upper: float
     std_error: float | None
+    # The scores' unbiased mean, which the interval is centred on and the
+    # subgroup comparisons difference (estimation/mean_comparisons.py).
+    unbiased: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -97,8 +104,16 @@ class EstimateView:
     mean: MeanView | None = None
 
     @property
+    def items(self) -> bool:
+        """Check all that apply: one option per item, each with its band."""
+        return self.options[0].band_lower is not None
+
+    @property
     def half_width(self) -> float:
-        """Half-width of the widest interval (of Yes, for yes/no questions)."""
+        """Half-width of the widest interval (of Yes, for yes/no questions; of
+        the mean, in counts, for a count question)."""
+        if self.mean is not None:
+            return (self.mean.ci_upper - self.mean.ci_lower) / 2
         return max((o.ci_upper - o.ci_lower) / 2 for o in _planned_options(self))
 
 
@@ -124,13 +139,19 @@ class Breakdown:
 
 @dataclass(frozen=True)
 class Plan:
-    """How far the interval is from a target half-width."""
+    """How far the interval is from a target half-width.
+
+    For a count question ``target`` and ``half_width`` are of the mean, in
+    counts (``in_counts``): the page's target in points is taken as that
+    share of the range 0..m.
+    """
 
     target: float
     half_width: float
     reached: bool
     needed_total: int
     still_needed: int
+    in_counts: bool = False
 
 
 @dataclass(frozen=True)
@@ -228,8 +249,11 @@ NO_ANSWER = "No answer"
 
 
 def _planned_options(estimate: EstimateView) -> Sequence[OptionResult]:
-    # For yes/no the No option mirrors Yes: plan for Yes only.
-    return estimate.options[1:] if len(estimate.options) == 2 else estimate.options
+    # For yes/no the No option mirrors Yes: plan for Yes only. Items of check
+    # all that apply are each a question of their own, even with two items.
+    if len(estimate.options) == 2 and not estimate.items:
+        return estimate.options[1:]
+    return estimate.options
 
 
 def estimate_view(
@@ -274,12 +298,13 @@ def estimate_view(
             ci_lower=float(mean["ci_lower"]),
             ci_upper=float(mean["ci_upper"]),
             std_error=None if mean["std_error"] is None else float(mean["std_error"]),
+            unbiased=float(mean["unbiased"]),
         ),
     )
 
 
 def plan_for(
-    design: Design,
+    design: Design | UnaryEncoding,
     estimate: EstimateView,
     *,
     target: float,
@@ -293,23 +318,30 @@ def plan_for(
     them, answered or not) the answers needed are scaled up by the share that
     answered, so "still needed" counts responses to collect. The anytime
     sequence is wider than a fixed-n interval, and its width does not depend
-    on the prevalence: it is planned from its own radius.
+    on the prevalence: it is planned from its own radius. Check all that apply
+    plans for its widest item; a count, for its mean with the target as a
+    share of its range (a count's mean interval is Student's whatever the run's
+    method, estimation/counts.py).
     """
-    planned = _planned_options(estimate)
-    offset = len(estimate.options) - len(planned)
-    if ci_method == "anytime":
-        needed = anytime_sample_size(target, design.diagonal, level)
-    else:
-        needed = max(
-            sample_size(
-                design,
-                target,
-                min(max(o.estimate, 0.0), 1.0),
-                level=level,
-                option=None if design.k == 2 else offset + i,
-            )
-            for i, o in enumerate(planned)
+    if estimate.mean is not None:
+        target = target * (design.k - 1)
+        shares = np.clip([o.estimate for o in estimate.options], 0.0, None)
+        needed = mean_sample_size(
+            design.matrix, target, level, distribution=shares / shares.sum()
         )
+    elif isinstance(design, UnaryEncoding):
+        needed = (
+            anytime_sample_size(target, design.bit_design.diagonal, level)
+            if ci_method == "anytime"
+            else max(
+                item_sample_size(
+                    design, target, min(max(o.estimate, 0.0), 1.0), level=level
+                )
+                for o in estimate.options
+            )
+        )
+    else:
+        needed = _needed(design, estimate, target, level, ci_method)
     half_width = estimate.half_width
     reached = half_width <= target
     received = estimate.n if responses is None else max(responses, estimate.n)
@@ -322,6 +354,26 @@ def plan_for(
         needed_total=needed,
         # The saved interval decides "reached"; the approximation, how many more.
         still_needed=0 if reached else max(needed - received, 1),
+        in_counts=estimate.mean is not None,
+    )
+
+
+def _needed(
+    design: Design, estimate: EstimateView, target: float, level: float, method: str
+) -> int:
+    if method == "anytime":
+        return anytime_sample_size(target, design.diagonal, level)
+    planned = _planned_options(estimate)
+    offset = len(estimate.options) - len(planned)
+    return max(
+        sample_size(
+            design,
+            target,
+            min(max(o.estimate, 0.0), 1.0),
+            level=level,
+            option=None if design.k == 2 else offset + i,
+        )
+        for i, o in enumerate(planned)
     )
 
 
@@ -355,7 +407,7 @@ def breakdown(
     for option, group_label in enumerate(group_labels(by)):
         row = rows.get(option)
         view = (
-            estimate_view(row.n, labels, row.options.all(), row.warnings)
+            estimate_view(row.n, labels, row.options.all(), row.warnings, row.mean)
             if row is not None
             else None
         )
@@ -488,11 +540,7 @@ def _question_result(
         else None
     )
     breakdowns = []
-    # Check all that apply: per item overall; a count's breakdowns and planning
-    # would be of its mean: neither is built yet.
-    multi = question.kind == Question.Kind.MULTI_SELECT
-    overall_only = multi or question.is_count
-    if estimate is not None and not overall_only:
+    if estimate is not None:
         for group in direct:
             by_option = {
                 option: row
@@ -515,7 +563,7 @@ def _question_result(
             responses=answered.of if answered is not None else None,
             ci_method=run.ci_method,
         )
-        if estimate is not None and run is not None and not overall_only
+        if estimate is not None and run is not None
         else None
     )
     return QuestionResult(

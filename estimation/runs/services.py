@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db import DatabaseError, transaction
@@ -168,8 +168,11 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
     for done, question in enumerate(questions, start=1):
         design = question.get_design()
         if isinstance(design, UnaryEncoding):
-            # Per item, overall only: breakdowns of items come later.
+            # Per item, overall and in every subgroup, from the masks' counts.
             rows.append(items_row(question, counts.get(question.pk, {}), design, run))
+            for group, option in _subgroups(direct):
+                by_mask = groups.get((question.pk, group.pk), {}).get(option, {})
+                rows.append(items_row(question, by_mask, design, run, group, option))
             EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
             continue
         if isinstance(design, InstructedDesign):
@@ -188,26 +191,32 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
             overall["direct_reported"] = list(split_counts(by_code, design.k)[1])
         rows.append(overall)
         if question.is_sensitive:
-            for group in direct:
-                levels = stratum_size(len(group.options), group.optional)
-                for option in range(levels):
-                    by_report = groups.get((question.pk, group.pk), {}).get(option, {})
-                    rows.append(
-                        _row(
-                            question,
-                            group,
-                            option,
-                            _vector(by_report, design.k),
-                            design,
-                            run,
-                        )
+            for group, option in _subgroups(direct):
+                by_report = groups.get((question.pk, group.pk), {}).get(option, {})
+                rows.append(
+                    _row(
+                        question,
+                        group,
+                        option,
+                        _vector(by_report, design.k),
+                        design,
+                        run,
                     )
+                )
         EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
     # The run's n is every response, answered or not: each question's own n
     # (its saved row) over this gives its item non-response.
     n = sum(count for _, count in per_day)
     EstimateRun.objects.filter(pk=run.pk).update(n=n, responses_per_day=per_day)
     return rows
+
+
+def _subgroups(direct: Iterable[Question]) -> Iterator[tuple[Question, int]]:
+    """Every (direct question, level) a breakdown has: its options, then "no
+    answer" if it is optional (the stratum's level k)."""
+    for group in direct:
+        for option in range(stratum_size(len(group.options), group.optional)):
+            yield group, option
 
 
 def _row(

@@ -3,13 +3,14 @@
 Computed from the counts a run saved (the randomized arm's reports and the
 direct arm's answers, beside each other on the question's overall row), never
 from the responses; the statistics are the pure core's
-(estimation/validation.py).
+(estimation/validation.py; for a count, of the means, estimation/count_arms.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from estimation.count_arms import CountArmComparison, compare_count_arms
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.validation import ArmComparison, compare_arms
 from surveys.models import Question
@@ -41,6 +42,9 @@ class ValidationArm:
     # None until both arms have answers.
     comparison: ArmComparison | None
     options: tuple[ArmOption, ...]
+    # A count question's arms compared by their means (its comparison and
+    # options stay empty); None until both arms have answers.
+    mean: CountArmComparison | None = None
 
 
 def direct_answers(row: QuestionEstimate | None) -> int:
@@ -58,6 +62,20 @@ def validation_arm(
     randomized = [o.reported for o in row.options.all()]
     if not randomized:
         randomized = [0] * len(question.options)
+    both = sum(randomized) > 0 and sum(direct) > 0
+    if question.is_count:
+        return ValidationArm(
+            direct_percent=question.direct_percent,
+            n_randomized=sum(randomized),
+            n_direct=sum(direct),
+            comparison=None,
+            options=(),
+            mean=compare_count_arms(
+                randomized, direct, question.get_design(), level=run.level
+            )
+            if both
+            else None,
+        )
     comparison = (
         compare_arms(
             randomized,
@@ -66,7 +84,7 @@ def validation_arm(
             level=run.level,
             ci_method=run.ci_method,
         )
-        if sum(randomized) > 0 and sum(direct) > 0
+        if both
         else None
     )
     options = (
@@ -114,5 +132,7 @@ def validation_export(
         "direct_percent": arm.direct_percent,
         "direct_n": arm.n_direct,
         "direct_counts": list(row.direct_reported or []) if row is not None else [],
-        "validation": arm.comparison.to_dict() if arm.comparison else None,
+        "validation": (arm.mean or arm.comparison).to_dict()
+        if arm.mean or arm.comparison
+        else None,
     }

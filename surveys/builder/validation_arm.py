@@ -18,8 +18,8 @@ def direct_arm_percent(
     """``percent`` if a question of ``kind`` and ``design`` may ask that share
     directly.
 
-    Only a randomized question has an arm: a direct one is asked plainly of
-    everyone already. A crosswise question has none either: its respondents
+    Only a randomized question has an arm: a direct one, or a count asked
+    plainly, is asked plainly of everyone already. A crosswise question has none either: its respondents
     answer a pairing of two statements, so its page has no answer to the
     sensitive statement alone to ask directly.
     """
@@ -43,11 +43,11 @@ def direct_arm_percent(
                 "validation arm yet: ask a yes/no question for each item instead."
             }
         )
-    if kind == Question.Kind.COUNT:
+    if kind == Question.Kind.COUNT and (design or {}).get("name") == "direct":
         raise ValidationError(
             {
-                "direct_percent": "A count question cannot have a validation arm "
-                "yet: ask the count directly in a separate survey to compare."
+                "direct_percent": "Only a randomized question can have a validation "
+                "arm: this count is asked plainly of everyone."
             }
         )
     if kind == Question.Kind.INSTRUCTED:

@@ -384,7 +384,7 @@ def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: P(report | truth) from the codebook\n"
-        f"{column} <- answers${column}[!is.na(answers${column})]\n"
+        f"{column} <- {_r_reports(entry)}\n"
         f"P_{column} <- matrix(c({values}), nrow = {k}, byrow = TRUE)\n"
         f"shares_{column} <- tabulate({column} + 1, nbins = {k}) / length({column})\n"
         f"unbiased_{column} <- solve(t(P_{column}), shares_{column})\n"

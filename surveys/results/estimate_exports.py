@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from estimation import survey_epsilon
-from estimation.runs.group_comparisons import Group, comparison_export
+from estimation.runs.group_comparisons import Group, comparison_export, group_mean
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.selectors import (
     METHOD_NAMES,
@@ -140,6 +140,8 @@ def _comparisons(
                 code=s["group_option_code"],
                 label=s["group_option_label"],
                 counts=tuple(o["reported"] for o in s["options"]),
+                n=s["n"],
+                mean=group_mean(s["n"], s.get("mean")),
             )
             for s in subgroups
             if s["group_question_id"] == group.pk
@@ -202,7 +204,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "comparison_rule": "comparisons use only the subgroups shown: each "
         "one's estimate minus the first shown's per option (Wald interval, "
         "z-test, log-scale ratio interval) and a likelihood-ratio test across "
-        "them (docs/methodology.md, 'Comparing subgroups')",
+        "them; per item for check all that apply (the test: the smallest "
+        "item's p-value times the items); for a count, of the mean (Welch "
+        "interval and t-test, Wald test of equal means) "
+        "(docs/methodology.md, 'Comparing subgroups')",
     }
     if finished is None:
         return {**head, "run": None, "message": NO_RUN, "questions": []}
@@ -211,15 +216,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
     direct = [(name, q) for name, q in columns if not q.is_sensitive]
     questions = []
     for column, question in columns:
-        # As on the dashboard: check all that apply is estimated per item
-        # overall, and a count's breakdowns would be of its mean: neither has
-        # breakdowns yet.
-        by_groups = (
-            question.is_sensitive
-            and question.kind != Question.Kind.MULTI_SELECT
-            and not question.is_count
-            and not question.is_instructed
-        )
+        # As on the dashboard: every randomized question by every direct one
+        # (check all that apply per item, a count with its mean), except a
+        # question with a device instruction, estimated overall only.
+        by_groups = question.is_sensitive and not question.is_instructed
         subgroups, hidden = (
             _subgroups(question, direct, rows, min_size) if by_groups else ([], 0)
         )

@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from django.db import connection, connections, transaction
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from estimation.runs import counting
@@ -142,36 +143,61 @@ def test_a_recount_reads_in_one_repeatable_read_snapshot(open_survey):
     assert counting.counts_check(open_survey).agrees
 
 
-def test_a_recount_that_waited_for_a_catch_up_starts_again_and_counts_it(
+def attempts(queries: CaptureQueriesContext) -> int:
+    return sum(q["sql"].startswith("SET TRANSACTION") for q in queries.captured_queries)
+
+
+def hold_open(step, ready: threading.Event, release: threading.Event) -> None:
+    """Run ``step`` in a transaction left open until ``release``."""
+    try:
+        with transaction.atomic():
+            step()
+            ready.set()
+            release.wait(timeout=30)
+    finally:
+        connections.close_all()
+
+
+def test_a_recount_waits_for_a_running_catch_up_and_counts_what_it_added(
     open_survey,
 ):
     submit(open_survey, np.random.default_rng(62), 8)
-    locked, release = threading.Event(), threading.Event()
-
-    def catch_up_held_open() -> None:
-        try:
-            with transaction.atomic():
-                counting.counts_catch_up(open_survey)
-                locked.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=catch_up_held_open)
+    ready, release = threading.Event(), threading.Event()
+    thread = threading.Thread(
+        target=hold_open,
+        args=(lambda: counting.counts_catch_up(open_survey), ready, release),
+    )
     thread.start()
-    assert locked.wait(timeout=30)
+    assert ready.wait(timeout=30)
     submit(open_survey, np.random.default_rng(63), 3)
     threading.Timer(0.5, release.set).start()
     with CaptureQueriesContext(connection) as queries:
-        # Waits for the catch-up's lock; its snapshot is then older than the
-        # catch-up's commit, so PostgreSQL refuses it and it starts again.
+        # Its snapshot is taken once the catch-up has committed: one attempt.
         assert counting.counts_recount(open_survey) == 11
     thread.join(timeout=30)
-    attempts = [
-        q for q in queries.captured_queries if q["sql"].startswith("SET TRANSACTION")
-    ]
-    assert len(attempts) == 2
+    assert attempts(queries) == 1
     assert saved(open_survey) == fresh_cells(open_survey)
+    assert counting.counts_check(open_survey).agrees
+
+
+def test_a_recount_refused_for_a_concurrent_change_starts_again(open_survey):
+    submit(open_survey, np.random.default_rng(65), 6)
+    waiting = Response.objects.filter(survey=open_survey).first()
+    ready, release = threading.Event(), threading.Event()
+
+    def touch() -> None:
+        Response.objects.filter(pk=waiting.pk).update(received_on=F("received_on"))
+
+    thread = threading.Thread(target=hold_open, args=(touch, ready, release))
+    thread.start()
+    assert ready.wait(timeout=30)
+    threading.Timer(0.5, release.set).start()
+    with CaptureQueriesContext(connection) as queries:
+        # Its marking waits on the row the other transaction changed; once
+        # that commits, PostgreSQL refuses the older snapshot's update.
+        assert counting.counts_recount(open_survey) == 6
+    thread.join(timeout=30)
+    assert attempts(queries) == 2
     assert counting.counts_check(open_survey).agrees
 
 

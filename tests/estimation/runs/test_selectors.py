@@ -5,19 +5,24 @@ import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
-from estimation import Warner
+from estimation import Geometric, Warner
+from estimation.counts import mean_sample_size
 from estimation.intervals import anytime_sample_size
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     EstimateView,
+    MeanView,
     OptionResult,
     breakdown,
     estimate_view,
     parse_target,
     plan_for,
 )
+from estimation.unary import SymmetricUnary
+from estimation.unary_planning import item_sample_size
 
 
 def option(label, estimate, lower, upper, reported=10):
@@ -75,6 +80,43 @@ def test_an_anytime_run_plans_from_the_sequences_own_width():
     assert anytime.still_needed == anytime.needed_total - 300
 
 
+def test_two_items_are_both_planned_not_read_as_yes_and_no():
+    design = SymmetricUnary(m=2, epsilon_one_hot=2.0)
+    items = (
+        OptionResult("A", 30, 0.3, 0.5, 0.1, 0.9, 0.2, band_lower=0.0, band_upper=1),
+        OptionResult("B", 10, 0.1, 0.05, 0.0, 0.3, 0.1, band_lower=0.0, band_upper=1),
+    )
+    view = EstimateView(n=100, options=items, warnings=())
+    plan = plan_for(design, view, target=0.05, level=0.95)
+    # The widest item (A, not the second option) sets the half-width now, and
+    # the item nearest 1/2 needs the most responses.
+    assert plan.half_width == pytest.approx(0.4)
+    assert plan.needed_total == item_sample_size(design, 0.05, 0.5, level=0.95)
+    anytime = plan_for(design, view, target=0.05, level=0.95, ci_method="anytime")
+    assert anytime.needed_total == anytime_sample_size(
+        0.05, design.bit_design.diagonal, 0.95
+    )
+
+
+def test_a_count_is_planned_for_its_mean_in_counts():
+    design = Geometric(m=10, epsilon=2.0)
+    shares = [0.5, 0.5] + [0.0] * 9
+    view = EstimateView(
+        n=100,
+        options=tuple(option(str(t), s, 0.0, 1.0) for t, s in enumerate(shares)),
+        warnings=(),
+        mean=MeanView(estimate=0.5, ci_lower=0.1, ci_upper=1.3, std_error=0.3),
+    )
+    plan = plan_for(design, view, target=0.05, level=0.95, responses=200)
+    assert plan.in_counts
+    assert plan.target == pytest.approx(0.5)
+    assert plan.half_width == pytest.approx(0.6)
+    needed = mean_sample_size(design.matrix, 0.5, 0.95, np.array(shares))
+    # Half of the responses answered: twice as many responses are needed.
+    assert plan.needed_total == math.ceil(needed * 200 / 100)
+    assert plan.still_needed == plan.needed_total - 200
+
+
 def test_estimate_view_marks_the_prominent_warnings():
     rows = [
         SimpleNamespace(
@@ -100,6 +142,7 @@ class FakeRow:
     n: int
     warnings: list
     saved: list
+    mean: dict | None = None
 
     @property
     def options(self):

@@ -69,8 +69,9 @@ def test_the_dashboard_shows_each_item_and_the_band(as_owner, estimated):
 
 
 def test_the_export_re_analysed_by_the_command_line_gives_the_saved_numbers(
-    estimated, tmp_path
+    estimated, tmp_path, settings
 ):
+    settings.DASHBOARD_MIN_GROUP_SIZE = 5
     from surveys.results import exports
 
     survey, question = estimated
@@ -96,7 +97,18 @@ def test_the_export_re_analysed_by_the_command_line_gives_the_saved_numbers(
         if q["question_id"] == question.pk
     )
     assert mine["n"] == saved["n"] == 60
-    assert mine["subgroups"] == saved["subgroups"] == []
+    # Every subgroup the export shows, item by item and with its band.
+    theirs = {
+        (g["group_question_id"], g["group_option_code"]): g for g in mine["subgroups"]
+    }
+    assert saved["subgroups"]
+    for group in saved["subgroups"]:
+        cli = theirs[(group["group_question_id"], group["group_option_code"])]
+        assert cli["n"] == group["n"]
+        for name in ("estimate", "ci_lower", "ci_upper", "band_lower", "band_upper"):
+            assert cli["result"][name] == pytest.approx(
+                [o[name] for o in group["options"]], abs=1e-9, rel=0
+            )
     for name in ("estimate", "unbiased", "std_error", "ci_lower", "ci_upper"):
         assert mine["result"][name] == pytest.approx(
             [o[name] for o in saved["options"]], abs=1e-9, rel=0
