@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('surveys', '0015_count_questions'),
+        ('surveys', '0016_response_autovacuum'),
     ]
 
     operations = [
