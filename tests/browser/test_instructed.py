@@ -129,7 +129,7 @@ def test_the_builder_offers_the_two_designs_with_their_own_fields(visit, owner):
     design.select_option("lie_detector")
     settled_preview(page, "share of carriers who answer truthfully (t)")
     page.get_by_role("button", name="Add question").click()
-    expect(page.get_by_role("heading", name="Work")).to_be_visible()
+    expect(page.get_by_role("heading", name="Work", exact=True)).to_be_visible()
     question = survey.questions.get()
     assert question.kind == "instructed"
     assert question.design == {
