@@ -310,3 +310,18 @@ def test_the_builder_page_adds_one_in_the_surveys_language_and_reopens_it(
     shown = preview(client, **fields, p2="0.8", n="500").json()
     assert shown["epsilon"] is None
     assert "A No, given as instructed" in shown["observer"]
+
+
+def test_with_crosswise_too_both_caveats_are_stated(owner, client):
+    survey = make_survey(owner)
+    question_create(
+        survey=survey,
+        text="A: I evaded taxes. B: my mother was born in January to March.",
+        kind="yes_no",
+        design={"name": "crosswise", "p": 0.25},
+    )
+    survey = survey_publish(survey=survey)
+    for path in (f"/s/{survey.slug}/", f"/s/{survey.slug}/transparency/"):
+        page = client.get(path).content.decode()
+        assert "a device instruction" in page
+        assert "A question that pairs two statements is not randomized" in page
