@@ -371,8 +371,8 @@ function receiptItem(question, answer) {
   const item = document.createElement("li");
   const text = document.createElement("span");
   text.className = "receipt-question";
-  // The page's own heading holds the text (the page data leaves it out).
-  text.textContent = byId(`q${question.id}-text`).querySelector("span").textContent;
+  // The page's heading holds the text after its number (the page data leaves it out).
+  text.textContent = byId(`q${question.id}-text`).textContent.replace(/^\d+\. /, "");
   const missing = answer.report === null;
   const sent = document.createElement("strong");
   sent.textContent = missing ? words.noAnswer : reportLabel(question, answer.report);
