@@ -149,3 +149,18 @@ def test_the_bundles_python_script_agrees_with_the_dashboard(estimated, tmp_path
     script = (folder / "analysis.R").read_text()
     assert 'model = "CDM"' in script
     assert "group = 1 + (q1 >= 2)" in script
+
+
+def test_spss_labels_name_the_four_codes_and_notes_state_no_finite_epsilon(estimated):
+    from surveys.results.stat_files import SAV, labels_for
+
+    labels = labels_for(estimated, SAV)
+    assert labels.value_labels["q1"] == {
+        0: "group 1, No",
+        1: "group 1, Yes",
+        2: "group 2, No",
+        3: "group 2, Yes",
+    }
+    note = " ".join(labels.notes or [])
+    assert "epsilon unbounded" in note
+    assert "2 * group + answer" in note
