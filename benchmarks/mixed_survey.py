@@ -4,8 +4,10 @@ respondent page's weight (``benchmarks/page_weight.py``).
 Yes/no questions under each yes/no design (Warner, forced response, the
 unrelated question, crosswise), multiple choice under k-RR and forced response,
 check all that apply under both unary encodings, counts randomized and asked
-plainly, validation arms, an optional question and plain demographics: what a
-real study of sensitive behaviour might put on one page. Its epsilons sum to
+plainly, cheating detection and the lie detector (questions with a device
+instruction, which load instructed.js), validation arms, optional questions
+and plain demographics: what a real study of sensitive behaviour might put on
+one page. Its epsilons, with a Yes's for the two instructed questions, sum to
 less than the site's default limit of 10 per survey, so it publishes as is.
 
 Create it inside a migrated site with::
@@ -146,13 +148,14 @@ QUESTIONS: list[dict[str, Any]] = [
     },
     {
         "text": "Have you ever lied to your employer about a qualification?",
-        "kind": "yes_no",
-        "design": {"name": "warner", "p": 0.6},
+        "kind": "instructed",
+        "design": {"name": "cheating_detection", "p1": 0.45, "p2": 0.9},
     },
     {
         "text": "Have you ever hit another person in anger?",
-        "kind": "yes_no",
-        "design": {"name": "forced_response", "p_truth": 0.3, "p_forced": [0.35, 0.35]},
+        "kind": "instructed",
+        "design": {"name": "lie_detector", "p1": 0.1, "p2": 0.55},
+        "optional": True,
     },
 ]
 

@@ -22,6 +22,13 @@ from typing import Any, TextIO
 
 from .count_arms import compare_count_arms
 from .designs import Design, design_from_dict
+from .instructed import (
+    INSTRUCTED_DESIGNS,
+    REPORTS,
+    InstructedDesign,
+    estimate_dict,
+    instructed_design_from_dict,
+)
 from .results import estimate_question
 from .unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
 from .unary_estimates import estimate_items
@@ -43,7 +50,7 @@ class Column:
     question_id: Any
     text: str
     labels: tuple[str, ...]
-    design: Design | UnaryEncoding
+    design: Design | UnaryEncoding | InstructedDesign
     sensitive: bool
     optional: bool = False
     # A validation arm (estimation/validation.py): codes k..2k-1 are direct
@@ -57,12 +64,20 @@ class Column:
         ``k..2k-1`` are direct answers."""
         if isinstance(self.design, UnaryEncoding):
             return self.design.k
+        if isinstance(self.design, InstructedDesign):
+            return REPORTS
         return code_count(self.design.k, self.direct_percent)
 
     @property
     def unary(self) -> bool:
         """Check all that apply: cells hold bit masks, tallied per item."""
         return isinstance(self.design, UnaryEncoding)
+
+    @property
+    def instructed(self) -> bool:
+        """Cheating detection or the lie detector: cells are ``2 * group +
+        answer``, estimated overall only, as on the platform."""
+        return isinstance(self.design, InstructedDesign)
 
     @property
     def width(self) -> int:
@@ -143,9 +158,11 @@ def read_codebook(data: Any) -> list[Column]:
     return columns
 
 
-def _design(data: Any) -> Design | UnaryEncoding:
+def _design(data: Any) -> Design | UnaryEncoding | InstructedDesign:
     if isinstance(data, Mapping) and data.get("name") in UNARY_DESIGNS:
         return unary_from_dict(data)
+    if isinstance(data, Mapping) and data.get("name") in INSTRUCTED_DESIGNS:
+        return instructed_design_from_dict(data)
     return design_from_dict(data)
 
 
@@ -228,7 +245,7 @@ def tally(
         tables={
             (c.name, g.name): [[0] * c.width for _ in g.group_labels]
             for c in columns
-            if c.sensitive
+            if c.sensitive and not c.instructed
             for g in direct
         },
         group_n={
@@ -262,6 +279,8 @@ def tally(
                     _add_mask(result.tables[(column.name, group.name)][level], code)
                 continue
             result.counts[column.name][code] += 1
+            if column.instructed:
+                continue  # overall only, as the platform's runs
             # A direct answer (a validation arm's) is in no randomized table.
             if column.sensitive and code < column.design.k:
                 for group, level in _levels(direct, codes):
@@ -292,6 +311,13 @@ def _estimate(
 ) -> dict[str, Any] | None:
     if n == 0:
         return None
+    if isinstance(column.design, InstructedDesign):
+        if not all(counts[2 * g] + counts[2 * g + 1] for g in (0, 1)):
+            return None  # as the platform: both groups are needed
+        return {
+            **estimate_dict(column.design, counts, level=level),
+            "reported": list(counts),
+        }
     if isinstance(column.design, UnaryEncoding):
         return estimate_items(
             n, counts, column.design, level=level, ci_method=ci_method
@@ -312,7 +338,9 @@ def _validation(
     """A validation arm's direct answers and their comparison with the
     randomized estimate, as the dashboard shows them; nothing without an arm."""
     # Check all that apply takes no arm (the builder refuses one).
-    if not column.direct_percent or isinstance(column.design, UnaryEncoding):
+    if not column.direct_percent or isinstance(
+        column.design, UnaryEncoding | InstructedDesign
+    ):
         return {}
     k = column.design.k
     randomized, direct = by_code[:k], by_code[k:]
@@ -359,7 +387,7 @@ def estimate_exported(
                 "n": size,
                 "result": _estimate(table_row, column, level, ci_method, size),
             }
-            for group in (direct if column.sensitive else [])
+            for group in (direct if column.sensitive and not column.instructed else [])
             for code, (label, table_row) in enumerate(
                 zip(
                     group.group_labels,
@@ -377,7 +405,8 @@ def estimate_exported(
         answered = counts.answered[column.name]
         # Check all that apply: ticked counts per item. Otherwise the
         # randomized codes 0..k-1; a validation arm's direct ones come after.
-        estimated = by_code if column.unary else by_code[: column.design.k]
+        whole = column.unary or column.instructed
+        estimated = by_code if whole else by_code[: column.design.k]
         n = answered if column.unary else sum(estimated)
         questions.append(
             {

@@ -45,6 +45,7 @@ from .designs import (
     _probability,
     named_parameters,
 )
+from .planning import what_an_observer_learns
 from .words import ENGLISH, Translator, percent
 
 PROCEDURE = "instructed"
@@ -199,8 +200,12 @@ class InstructedDesign:
         """Estimates from the counts of the four reports ``2 * group + answer``."""
         return self._estimate(GroupCounts.from_reports(counts), self.p, level)
 
-    def describe(self, translator: Translator = ENGLISH) -> str:
-        """The procedure, then what a report tells an observer; true at every setting."""
+    def describe(
+        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
+    ) -> str:
+        """The procedure, then what a report tells an observer; true at every
+        setting. ``labels`` is accepted as every design's ``describe`` takes it;
+        the answers are always Yes and No."""
         tr = translator
         return (
             self.mechanism(tr)
@@ -212,6 +217,15 @@ class InstructedDesign:
                 "when the instruction is followed, by someone whose own answer is No."
             )
         )
+
+    def observer(self, translator: Translator = ENGLISH) -> str:
+        """What an observer learns from each answer: a Yes is bounded by
+        ``yes_epsilon``; a No, given as instructed, is not protected at all."""
+        tr = translator
+        return tr.gettext(
+            "If you answer Yes: %(yes)s If you answer No as instructed, anyone who "
+            "sees it can tell that your own answer is No: a No is not protected."
+        ) % {"yes": what_an_observer_learns(self.yes_epsilon, translator=tr)}
 
     def _groups_text(self, tr: Translator) -> str:
         return tr.gettext(
@@ -287,6 +301,19 @@ def instructed_design_from_dict(data: Mapping[str, Any]) -> InstructedDesign:
             f"got {', '.join(sorted(params)) or 'none'}"
         )
     return INSTRUCTED_DESIGNS[name](**params)
+
+
+def estimate_dict(
+    design: InstructedDesign, counts: Sequence[Any], *, level: float = 0.95
+) -> dict[str, Any]:
+    """:meth:`InstructedDesign.estimate` as plain data, an undefined number (``t``
+    when nobody is a carrier) as None: what runs save and re-analyses print."""
+    result = design.estimate(counts, level=level).to_dict()
+    for parameter in result["parameters"]:
+        for key, value in parameter.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                parameter[key] = None
+    return result
 
 
 # -- the browser's procedure, step for step (static/js/rr.js mirrors it) --------

@@ -18,6 +18,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
+from estimation.instructed import (
+    REPORTS as INSTRUCTED_REPORTS,
+)
+from estimation.instructed import (
+    InstructedDesign,
+    instructed_design_from_dict,
+)
 from estimation.unary import UnaryEncoding, unary_from_dict
 from estimation.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
 
@@ -186,6 +193,10 @@ class Question(models.Model):
         DIRECT = "direct", "Direct, not sensitive (asked plainly)"
         MULTI_SELECT = "multi_select", "Check all that apply (randomized per item)"
         COUNT = "count", "Count: how many times (0 to a maximum)"
+        INSTRUCTED = (
+            "instructed",
+            "Yes / no with a device instruction (cheating detection or lie detector)",
+        )
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="questions"
@@ -261,12 +272,21 @@ class Question(models.Model):
         """Its options are the counts 0 .. M, in order."""
         return self.kind == self.Kind.COUNT
 
-    def get_design(self) -> Design | UnaryEncoding:
+    @property
+    def is_instructed(self) -> bool:
+        """The device draws a group and an instruction, the respondent answers,
+        and the report is ``2 * group + answer`` (estimation/instructed.py)."""
+        return self.kind == self.Kind.INSTRUCTED
+
+    def get_design(self) -> Design | UnaryEncoding | InstructedDesign:
         """The question's design: a unary encoding for check all that apply,
+        an instructed design for cheating detection and the lie detector,
         whose ``epsilon``, ``randomized``, ``client_spec()`` and ``describe()``
         read as a design's do."""
         if self.kind == self.Kind.MULTI_SELECT:
             return unary_from_dict(self.design)
+        if self.kind == self.Kind.INSTRUCTED:
+            return instructed_design_from_dict(self.design)
         return design_from_dict(self.design)
 
     def client_spec(self) -> dict[str, Any]:
@@ -288,9 +308,12 @@ class Question(models.Model):
         """How many different codes a stored answer may have: one per option;
         for check all that apply one per subset of the items (a bit mask);
         with a validation arm, ``k..2k-1`` are direct answers
-        (estimation/validation.py)."""
+        (estimation/validation.py); an instructed question's four reports are
+        ``2 * group + answer``."""
         if self.kind == self.Kind.MULTI_SELECT:
             return 1 << len(self.options)
+        if self.kind == self.Kind.INSTRUCTED:
+            return INSTRUCTED_REPORTS
         return code_count(
             len(self.options), self.direct_percent if self.is_sensitive else 0
         )

@@ -21,10 +21,12 @@ from django.http import Http404
 
 from estimation.counts import mean_sample_size
 from estimation.designs import Design
+from estimation.instructed import InstructedDesign
 from estimation.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
+from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
 from estimation.unary import UnaryEncoding
@@ -180,6 +182,8 @@ class QuestionResult:
     answered: Answered | None = None
     # A validation arm's comparison (validation_arm.py); None without one.
     validation: ValidationArm | None = None
+    # A question with a device instruction: its compliance estimate.
+    compliance: ComplianceView | None = None
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,9 @@ class PrivacyRow:
     question: Question
     epsilon: float | None
     observer: str
+    # A question with a device instruction: what a Yes is protected at (its
+    # epsilon is unbounded: a No given as instructed is not protected).
+    yes_epsilon: float | None = None
 
 
 @dataclass(frozen=True)
@@ -201,6 +208,9 @@ class Dashboard:
     total_observer: str
     results: tuple[QuestionResult, ...]
     target: float
+    # With a question with a device instruction the total is unbounded; this
+    # is the total of a response whose answers to such questions are all Yes.
+    yes_total_epsilon: float | None = None
     # Every question's answered count in the finished run (empty without one).
     answered: tuple[Answered, ...] = ()
 
@@ -525,6 +535,16 @@ def _question_result(
     query: Mapping[str, str] | None = None,
 ) -> QuestionResult:
     overall = rows.get((question.pk, None, None))
+    if question.is_instructed:
+        # Overall only, from the compliance model: no options, breakdowns or plan.
+        return QuestionResult(
+            question=question,
+            estimate=None,
+            breakdowns=(),
+            plan=None,
+            answered=answered,
+            compliance=compliance_view(overall.compliance if overall else None),
+        )
     estimate = (
         estimate_view(
             overall.n,
@@ -573,6 +593,25 @@ def _question_result(
     )
 
 
+def _privacy_row(question: Question, design: Any) -> PrivacyRow:
+    if isinstance(design, InstructedDesign):
+        return PrivacyRow(
+            question=question,
+            epsilon=None,
+            yes_epsilon=design.yes_epsilon,
+            observer=(
+                f"A Yes: {what_an_observer_learns(design.yes_epsilon)} A No given "
+                "as instructed is not protected: it only comes from someone whose "
+                "answer is No."
+            ),
+        )
+    return PrivacyRow(
+        question=question,
+        epsilon=design.epsilon if design.private else None,
+        observer=what_an_observer_learns(design.epsilon),
+    )
+
+
 def survey_dashboard(
     survey: Survey,
     *,
@@ -591,15 +630,13 @@ def survey_dashboard(
     latest, finished = latest_runs(survey)
     rows = saved_rows(finished) if finished is not None else {}
     direct = [q for q in questions if not q.is_sensitive]
-    privacy = tuple(
-        PrivacyRow(
-            question=q,
-            epsilon=designs[q.pk].epsilon if designs[q.pk].private else None,
-            observer=what_an_observer_learns(designs[q.pk].epsilon),
-        )
-        for q in questions
-    )
+    privacy = tuple(_privacy_row(q, designs[q.pk]) for q in questions)
     total = math.fsum(d.epsilon for d in designs.values() if d.randomized)
+    yes_total = math.fsum(
+        d.yes_epsilon if isinstance(d, InstructedDesign) else d.epsilon
+        for d in designs.values()
+        if d.randomized
+    )
     # Counted by the run, so the page never scans the responses.
     per_day = tuple(
         (datetime.date.fromisoformat(day), count)
@@ -630,6 +667,11 @@ def survey_dashboard(
         privacy=privacy,
         total_epsilon=total,
         total_observer=what_an_observer_learns(total),
+        yes_total_epsilon=yes_total
+        if math.isinf(total)
+        and math.isfinite(yes_total)
+        and any(isinstance(d, InstructedDesign) for d in designs.values())
+        else None,
         results=results,
         target=target,
         answered=answered,

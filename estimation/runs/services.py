@@ -14,9 +14,11 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from estimation.instructed import InstructedDesign
 from estimation.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
+from estimation.runs.instructed_estimates import instructed_row
 from estimation.runs.item_estimates import SOLVER, item_option_rows, items_row
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
@@ -173,6 +175,12 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
                 rows.append(items_row(question, by_mask, design, run, group, option))
             EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
             continue
+        if isinstance(design, InstructedDesign):
+            # Overall only: breakdowns of the compliance model come later.
+            row = instructed_row(question, counts.get(question.pk, {}), design, run)
+            rows.append(row)
+            EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
+            continue
         # n per question: those who answered it (missing answers have no row).
         # Codes 0..k-1 only: a validation arm's direct answers (codes k..2k-1)
         # never enter the randomized estimate; they are saved beside it.
@@ -247,6 +255,9 @@ def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
         return
     options = []
     for row in rows:
+        if "compliance" in row:
+            QuestionEstimate.objects.create(run=run, **row)
+            continue
         result = row.pop("result")
         reported = row.pop("reported")
         if isinstance(result, ItemEstimates):

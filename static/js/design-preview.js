@@ -20,6 +20,9 @@ const DESIGN_FIELDS = [
   "q",
   "p_truth",
   "p_forced",
+  "p1",
+  "p2",
+  "group_share",
 ];
 const PARAMETERS = ["kind", "options", ...DESIGN_FIELDS];
 const DELAY_MS = 300;
@@ -40,6 +43,7 @@ export function usedFields(kind, design, mode) {
     used.add("maximum").add("design_name");
     return design === "geometric" ? used.add("epsilon") : used;
   }
+  if (kind === "instructed") return new Set([...used, "design_name", "p1", "p2", "group_share"]);
   if (kind !== "yes_no") used.add("options");
   if (kind === "direct") return used;
   used.add("design_name");

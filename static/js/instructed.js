@@ -66,14 +66,21 @@ export function checkInstructedSpec(spec) {
 /**
  * The group and the instruction: group 0 when u < group_threshold, then
  * "answer Yes" when v < forced_yes[group], u and v independent uniform draws.
+ * A group drawn before (kept so that a reload cannot choose it) skips the
+ * first draw; the instruction is always drawn anew.
  *
  * @param {object} spec a client spec with procedure "instructed"
  * @param {() => number} [source] uniform 32-bit integers; crypto by default
+ * @param {0 | 1} [keptGroup] the group drawn before, if any
  * @returns {{group: 0 | 1, sayYes: boolean}}
  */
-export function instruct(spec, source = defaultSource) {
+export function instruct(spec, source = defaultSource, keptGroup = undefined) {
   checkShape(spec);
-  const group = uniformBelow(spec.denominator, source) < spec.group_threshold ? 0 : 1;
+  if (keptGroup !== undefined && keptGroup !== 0 && keptGroup !== 1) {
+    throw new RangeError(`a kept group must be 0 or 1, got ${keptGroup}`);
+  }
+  const group =
+    keptGroup ?? (uniformBelow(spec.denominator, source) < spec.group_threshold ? 0 : 1);
   const sayYes = uniformBelow(spec.denominator, source) < spec.forced_yes[group];
   return { group, sayYes };
 }

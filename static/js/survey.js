@@ -38,6 +38,10 @@ const REDIRECT_MS = 5000;
 // Check all that apply: the items ticked travel as one bit mask.
 const MULTI_SELECT = "multi_select";
 const isMulti = (question) => question.kind === MULTI_SELECT;
+// Cheating detection and the lie detector: the device draws a group and an
+// instruction, the respondent answers, and 2 * group + answer is sent. Their
+// module is imported only by pages that have such a question.
+const instructed = config.instructedScript ? await import(config.instructedScript) : null;
 
 // -- access: an invitation token or a panel's participant id -------------------
 
@@ -138,9 +142,13 @@ function checkQuestions() {
   config.questions.forEach((question, index) => {
     let kind;
     try {
-      // Instructed designs (cheating detection) are refused: this page has
-      // no step that shows the device's instruction before the answer.
-      kind = isMulti(question) ? checkUnarySpec(question.spec) : checkAnySpec(question.spec);
+      // Instructed specs are refused by checkAnySpec: only their own check,
+      // on a page that shows the instruction, lets them through.
+      kind = isMulti(question)
+        ? checkUnarySpec(question.spec)
+        : instructed && question.spec?.procedure === "instructed"
+          ? instructed.checkInstructedSpec(question.spec)
+          : checkAnySpec(question.spec);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
@@ -148,6 +156,7 @@ function checkQuestions() {
     question.plain = kind === "plain";
     // Crosswise: the respondent's pairing is the report, sent as chosen.
     question.crosswise = kind === "crosswise";
+    question.instructed = kind === "instructed";
     if (question.plain && question.sensitive) markPlain(question);
   });
 }
@@ -167,7 +176,7 @@ function markPlain(question) {
 function loadArms() {
   try {
     const kept = JSON.parse(localStorage.getItem(armsKey));
-    return kept && kept.expires > Date.now() ? kept.arms : null;
+    return kept && kept.expires > Date.now() ? kept : null;
   } catch {
     return null;
   }
@@ -187,23 +196,44 @@ function forgetArms() {
 function assignArms() {
   const kept = config.preview ? null : loadArms();
   const arms = {};
+  const groups = {};
   for (const question of config.questions) {
+    if (question.instructed) {
+      // The group is kept (it is sent anyway), so that a reload cannot pick
+      // it; the instruction is drawn anew and never written anywhere.
+      const { group, sayYes } = instructed.instruct(question.spec, undefined, kept?.groups?.[question.id]);
+      question.group = group;
+      groups[question.id] = group;
+      showInstruction(question, sayYes);
+      continue;
+    }
     const arm = question.spec.direct_arm;
     if (!arm || question.plain) continue;
-    question.arm = kept?.[question.id] ?? assignArm(arm);
+    question.arm = kept?.arms?.[question.id] ?? assignArm(arm);
     arms[question.id] = question.arm;
     if (question.arm === "direct") markDirect(question);
   }
   const anyDirect = Object.values(arms).includes("direct");
   const note = byId("direct-arm-note");
   if (note) note.hidden = !anyDirect;
-  if (!config.preview && Object.keys(arms).length) {
+  if (!config.preview && Object.keys(arms).length + Object.keys(groups).length) {
     try {
-      localStorage.setItem(armsKey, JSON.stringify({ arms, expires: expiryFrom(Date.now()) }));
+      const kept = { arms, groups, expires: expiryFrom(Date.now()) };
+      localStorage.setItem(armsKey, JSON.stringify(kept));
     } catch {
       // Without storage a reload may draw again; nothing else changes.
     }
   }
+}
+
+// The instruction, shown above the answers; it lives only in the page.
+function showInstruction(question, sayYes) {
+  const line = byId(`q${question.id}-instruction`);
+  const strong = document.createElement("strong");
+  strong.textContent = fill(sayYes ? words.instructYes : words.instructTruth, {
+    group: question.group + 1,
+  });
+  line.replaceChildren(strong);
 }
 
 function markDirect(question) {
@@ -219,6 +249,7 @@ function markDirect(question) {
 // Whether a sent answer is a direct one: told by its code (k..2k-1), so a
 // reload that finds answers drawn before tells them apart too.
 function isDirect(question, answer) {
+  if (question.instructed) return false;
   return answer.report !== null && answer.report >= question.options.length;
 }
 
@@ -229,6 +260,8 @@ function reportFor(question, truth) {
   if (question.arm === "direct") return directCode(truth, question.options.length);
   // A crosswise pairing is sent as the respondent chose it: nothing is drawn.
   if (question.crosswise) return truth;
+  // The respondent followed (or not) the instruction: the answer and the group.
+  if (question.instructed) return instructed.instructedReport(question.group, truth);
   return randomize(truth, question.spec);
 }
 
@@ -324,6 +357,7 @@ function forgetTruths() {
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
   }
+  for (const line of form.querySelectorAll(".instruction")) line.replaceChildren();
   for (const input of form.querySelectorAll(".count-answer input")) {
     if (input.type === "checkbox") input.checked = false;
     else input.value = "";
@@ -337,7 +371,8 @@ function receiptItem(question, answer) {
   const item = document.createElement("li");
   const text = document.createElement("span");
   text.className = "receipt-question";
-  text.textContent = question.text;
+  // The page's heading holds the text after its number (the page data leaves it out).
+  text.textContent = byId(`q${question.id}-text`).textContent.replace(/^\d+\. /, "");
   const missing = answer.report === null;
   const sent = document.createElement("strong");
   sent.textContent = missing ? words.noAnswer : reportLabel(question, answer.report);
@@ -374,7 +409,11 @@ function showReceipt(answers, { kept }) {
     if (!question) continue;
     // A missing answer was sent as it is: listed with those sent as answered.
     const asIs =
-      question.plain || question.crosswise || isDirect(question, answer) || answer.report === null;
+      question.plain ||
+      question.crosswise ||
+      question.instructed ||
+      isDirect(question, answer) ||
+      answer.report === null;
     (asIs ? plain : randomized).push(receiptItem(question, answer));
   }
   fillList("receipt-randomized", randomized);
@@ -442,7 +481,7 @@ async function send(state) {
     const questionsById = new Map(config.questions.map((q) => [q.id, q]));
     const randomizedOnly = (a) => {
       const q = questionsById.get(a.question);
-      return q && !q.plain && !q.crosswise && a.report !== null && !isDirect(q, a);
+      return q && !q.plain && !q.crosswise && !q.instructed && a.report !== null && !isDirect(q, a);
     };
     const receipt = {
       key: state.key,

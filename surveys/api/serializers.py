@@ -11,6 +11,7 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from estimation import CI_METHODS, DEFAULT_METHOD
+from estimation.instructed import InstructedDesign
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
 from estimation.validation import MAX_DIRECT_PERCENT
@@ -143,10 +144,14 @@ class SurveySerializer(serializers.ModelSerializer):
         return str(survey.state.value)
 
     @extend_schema_field(
-        serializers.FloatField(help_text="Sum over the randomized questions.")
+        serializers.FloatField(
+            allow_null=True,
+            help_text="Sum over the randomized questions; null when unbounded (a "
+            "question with a device instruction does not protect a No).",
+        )
     )
-    def get_epsilon(self, survey: Survey) -> float:
-        return epsilon_of(survey)
+    def get_epsilon(self, survey: Survey) -> float | None:
+        return _finite(epsilon_of(survey))
 
     def get_questions_url(self, survey: Survey) -> str:
         return reverse(
@@ -188,6 +193,7 @@ class QuestionSerializer(serializers.ModelSerializer):
         "protected, and told so before answering); 0 for none.",
     )
     epsilon = serializers.SerializerMethodField()
+    yes_epsilon = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
     client_spec = serializers.SerializerMethodField()
 
@@ -203,6 +209,7 @@ class QuestionSerializer(serializers.ModelSerializer):
             "optional",
             "direct_percent",
             "epsilon",
+            "yes_epsilon",
             "description",
             "client_spec",
             "spec_version",
@@ -211,11 +218,25 @@ class QuestionSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(
         serializers.FloatField(
-            allow_null=True, help_text="null: asked directly, not private."
+            allow_null=True,
+            help_text="null: asked directly, not private, or unbounded (a question "
+            "with a device instruction: a No given as instructed is not "
+            "protected; see yes_epsilon).",
         )
     )
     def get_epsilon(self, question: Question) -> float | None:
         return _finite(question.get_design().epsilon)
+
+    @extend_schema_field(
+        serializers.FloatField(
+            allow_null=True,
+            help_text="A question with a device instruction (kind instructed): "
+            "the epsilon a Yes is protected at; null for every other kind.",
+        )
+    )
+    def get_yes_epsilon(self, question: Question) -> float | None:
+        design = question.get_design()
+        return design.yes_epsilon if isinstance(design, InstructedDesign) else None
 
     def get_description(self, question: Question) -> str:
         return question.get_design().describe(labels=question.options)

@@ -10,9 +10,11 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from estimation.geometric import MAX_COUNT
+from estimation.instructed import InstructedDesign
 from estimation.unary import UnaryEncoding
 from estimation.validation import MAX_DIRECT_PERCENT
 from surveys.builder.design_text import design_summary
+from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.services import (
     DESIGNS_FOR_KIND,
     MAX_OPTIONS,
@@ -35,6 +37,8 @@ DESIGN_CHOICES = [
     ("oue", "Optimized unary encoding"),
     ("geometric", "Geometric noise (counts)"),
     ("direct", "Asked plainly, not randomized (counts)"),
+    ("cheating_detection", "Cheating detection (Clark and Desharnais 1998)"),
+    ("lie_detector", "Stochastic lie detector (Moshagen et al. 2012)"),
 ]
 MODE_CHOICES = [
     ("probabilities", "The design's own probabilities"),
@@ -43,7 +47,9 @@ MODE_CHOICES = [
 # Check all that apply: set by epsilon only (the encoding's one-hot epsilon).
 UNARY_ENCODINGS = ("sue", "oue")
 # A core error message starts with the parameter it is about.
-PARAMETER = re.compile(r"^(p_truth|p_forced|epsilon|p|q|k|m)\b")
+PARAMETER = re.compile(r"^(p_truth|p_forced|group_share|epsilon|p1|p2|p|q|k|m)\b")
+# Cheating detection and the lie detector: two groups with their own p.
+INSTRUCTED = ("cheating_detection", "lie_detector")
 FIELD_OF_PARAMETER = {"k": "options"}
 # "m" is a count question's largest count and the number of items of a
 # check-all-that-apply question.
@@ -276,7 +282,9 @@ class DesignForm(forms.Form):
             "Yes/no: Warner, forced response, unrelated question or crosswise. "
             "Multiple choice: k-ary randomized response or forced response. Check "
             "all that apply: symmetric or optimized unary encoding, each item "
-            "randomized on its own. Count: geometric noise, set by epsilon."
+            "randomized on its own. Count: geometric noise, set by epsilon. Yes / "
+            "no with a device instruction: cheating detection or the stochastic "
+            "lie detector."
         ),
     )
     maximum = forms.IntegerField(
@@ -353,6 +361,34 @@ class DesignForm(forms.Form):
         ),
     )
 
+    p1 = forms.FloatField(
+        required=False,
+        initial=0.3,
+        label="Group 1 probability (p1)",
+        widget=_number_input(),
+        help_text=(
+            "Cheating detection: the chance that the device tells a respondent in "
+            "group 1 to answer Yes (otherwise: answer truthfully). Lie detector: "
+            "the chance that it tells them to answer truthfully (otherwise: answer "
+            "Yes). As RRreg names p for models CDM and SLD."
+        ),
+    )
+    p2 = forms.FloatField(
+        required=False,
+        initial=0.7,
+        label="Group 2 probability (p2)",
+        widget=_number_input(),
+        help_text="The same for group 2; it must differ from p1, and the further "
+        "apart the two, the more precise the estimates.",
+    )
+    group_share = forms.FloatField(
+        required=False,
+        initial=0.5,
+        label="Share in group 1",
+        widget=_number_input(),
+        help_text="The chance that the device puts a respondent in group 1.",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
@@ -381,7 +417,7 @@ class DesignForm(forms.Form):
         return data
 
     def _labels(self, kind: str) -> list[str] | None:
-        if kind == Question.Kind.YES_NO:
+        if kind in (Question.Kind.YES_NO, Question.Kind.INSTRUCTED):
             return list(YES_NO_OPTIONS)
         if kind == Question.Kind.COUNT:
             maximum = self.cleaned_data.get("maximum")
@@ -432,6 +468,14 @@ class DesignForm(forms.Form):
         if name in UNARY_ENCODINGS:
             epsilon = self._require("epsilon", "epsilon, the privacy level")
             return {"name": name, "m": k, "epsilon_one_hot": epsilon}
+        if name in INSTRUCTED:
+            share = self.cleaned_data.get("group_share")
+            return {
+                "name": name,
+                "p1": self._require("p1", "p1, group 1's probability"),
+                "p2": self._require("p2", "p2, group 2's probability"),
+                "group_share": 0.5 if share is None else share,
+            }
         by_epsilon = self.cleaned_data.get("mode") == "epsilon"
         if by_epsilon and name == "crosswise":
             raise ValidationError(
@@ -527,7 +571,8 @@ def initial_for_question(question: Question) -> dict[str, Any]:
         "text": question.text,
         "kind": question.kind,
         "options": ""
-        if question.kind in (Question.Kind.YES_NO, Question.Kind.COUNT)
+        if question.kind
+        in (Question.Kind.YES_NO, Question.Kind.COUNT, Question.Kind.INSTRUCTED)
         else "\n".join(question.options),
         "mode": "probabilities",
         "optional": question.optional,
@@ -545,6 +590,9 @@ def initial_for_question(question: Question) -> dict[str, Any]:
     if name == "direct":
         return initial
     initial["design_name"] = name
+    if question.kind == Question.Kind.INSTRUCTED:
+        initial.update({key: design[key] for key in ("p1", "p2", "group_share")})
+        return initial
     built = question.get_design()
     if built.private:
         initial["epsilon"] = round(built.epsilon, 4)
@@ -593,4 +641,6 @@ def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
         }
     if isinstance(built, UnaryEncoding):
         return unary_summary(built, form.cleaned_data["labels"], n)
+    if isinstance(built, InstructedDesign):
+        return instructed_summary(built, n)
     return design_summary(built, form.cleaned_data["labels"], n)

@@ -1,6 +1,15 @@
 """The site's privacy limits (settings ``MAX_QUESTION_EPSILON`` and
 ``MAX_SURVEY_EPSILON``): which questions of a survey break them, in words a
-researcher can act on."""
+researcher can act on.
+
+Cheating detection and the lie detector (estimation/instructed.py) have no
+finite epsilon: a compliant No is only given by someone whose answer is No.
+What they do bound is what a Yes reveals (``yes_epsilon``), so the policy is:
+such a question may be published when its ``yes_epsilon`` is within the
+per-question limit, and the survey limit applies to the other questions'
+epsilons plus every such question's ``yes_epsilon``: the bound on a whole
+response whose answers to those questions are all Yes. The survey's total
+epsilon itself is stated as unbounded everywhere."""
 
 from __future__ import annotations
 
@@ -10,6 +19,7 @@ from collections.abc import Sequence
 from django.conf import settings
 
 from estimation import Design, survey_epsilon
+from estimation.instructed import InstructedDesign
 from estimation.words import format_epsilon
 
 
@@ -18,13 +28,43 @@ def _quoted(text: str, limit: int = 60) -> str:
     return f"“{short}”"
 
 
-def limit_problems(questions: Sequence[tuple[str, Design]]) -> list[str]:
+def yes_total_epsilon(designs: Sequence[Design | InstructedDesign]) -> float:
+    """What a whole response reveals when its answers to every question with a
+    device instruction are Yes: the other randomized questions' epsilons plus
+    each instructed question's ``yes_epsilon`` (sequential composition)."""
+    return math.fsum(
+        d.yes_epsilon if isinstance(d, InstructedDesign) else d.epsilon
+        for d in designs
+        if d.randomized
+    )
+
+
+def _instructed_problem(
+    number: int, text: str, design: InstructedDesign, limit: float
+) -> str | None:
+    if design.yes_epsilon <= limit:
+        return None
+    return (
+        f"Question {number} ({_quoted(text)}) protects a Yes only at epsilon "
+        f"{format_epsilon(design.yes_epsilon)}, above this site's limit of "
+        f"{limit:g} per question (a No is not protected by this design). Make the "
+        "smaller chance that the device says “answer Yes” larger."
+    )
+
+
+def limit_problems(
+    questions: Sequence[tuple[str, Design | InstructedDesign]],
+) -> list[str]:
     """Why these ``(text, design)`` questions may not be published; empty if
     they may. A design exactly at a limit is within it."""
     per_question = settings.MAX_QUESTION_EPSILON
     per_survey = settings.MAX_SURVEY_EPSILON
     problems = []
     for number, (text, design) in enumerate(questions, start=1):
+        if isinstance(design, InstructedDesign):
+            problem = _instructed_problem(number, text, design, per_question)
+            problems.extend([problem] if problem else [])
+            continue
         if not design.randomized or design.epsilon <= per_question:
             continue
         if math.isinf(design.epsilon):
@@ -40,7 +80,19 @@ def limit_problems(questions: Sequence[tuple[str, Design]]) -> list[str]:
                 f"{format_epsilon(design.epsilon)}, above this site's limit of "
                 f"{per_question:g} per question. Lower its epsilon before publishing."
             )
-    total = survey_epsilon(design for _, design in questions)
+    designs = [design for _, design in questions]
+    if any(isinstance(d, InstructedDesign) for d in designs):
+        total = yes_total_epsilon(designs)
+        if math.isfinite(total) and total > per_survey:
+            problems.append(
+                f"With every answer to the questions with a device instruction "
+                f"Yes, a response's total epsilon is {format_epsilon(total)}, above "
+                f"this site's limit of {per_survey:g} per survey (a No to such a "
+                "question is not protected, so the total is otherwise unbounded). "
+                "Lower some questions' epsilons or remove a question."
+            )
+        return problems
+    total = survey_epsilon(designs)
     if math.isfinite(total) and total > per_survey:
         problems.append(
             f"The survey's total epsilon is {format_epsilon(total)}, above this "

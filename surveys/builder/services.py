@@ -21,6 +21,11 @@ from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
 from estimation.geometric import MAX_COUNT
+from estimation.instructed import (
+    INSTRUCTED_DESIGNS,
+    InstructedDesign,
+    instructed_design_from_dict,
+)
 from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
@@ -32,6 +37,8 @@ from surveys.team.audit import Action, audit_record
 
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]
+# Kinds answered No or Yes, in the survey's language.
+YES_NO_KINDS = (Question.Kind.YES_NO, Question.Kind.INSTRUCTED)
 DESIGNS_FOR_KIND = {
     Question.Kind.YES_NO: (
         "warner",
@@ -43,6 +50,7 @@ DESIGNS_FOR_KIND = {
     Question.Kind.DIRECT: ("direct",),
     Question.Kind.MULTI_SELECT: ("sue", "oue"),
     Question.Kind.COUNT: ("geometric", "direct"),
+    Question.Kind.INSTRUCTED: ("cheating_detection", "lie_detector"),
 }
 
 
@@ -265,7 +273,7 @@ def _relabel_yes_no(survey: Survey, language_before: str) -> None:
     """A draft's yes/no questions that kept the old language's answers take
     the new one's; answers the researcher wrote stay as written."""
     old, new = yes_no_options(language_before), yes_no_options(survey.language)
-    survey.questions.filter(kind=Question.Kind.YES_NO, options=old).update(options=new)
+    survey.questions.filter(kind__in=YES_NO_KINDS, options=old).update(options=new)
 
 
 def _check_limit_above_stored(survey: Survey, limit: int | None) -> None:
@@ -429,7 +437,7 @@ def spec_digest(spec: Mapping[str, Any]) -> str:
 
 def question_design(
     *, kind: str, options: Sequence[str], design: Mapping[str, Any]
-) -> Design | UnaryEncoding:
+) -> Design | UnaryEncoding | InstructedDesign:
     """Validate a question's design against its kind and options."""
     if kind not in DESIGNS_FOR_KIND:
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
@@ -443,6 +451,8 @@ def question_design(
         )
     if name in UNARY_DESIGNS:
         return _unary_design(options, design)
+    if name in INSTRUCTED_DESIGNS:
+        return _instructed_design(options, design)
     try:
         built = design_from_dict(design)
     except ValueError as error:
@@ -472,6 +482,20 @@ def _unary_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEnc
     return built
 
 
+def _instructed_design(
+    options: Sequence[str], design: Mapping[str, Any]
+) -> InstructedDesign:
+    """Cheating detection or the lie detector: a yes/no answer (No, Yes)."""
+    if len(options) != 2:
+        raise ValidationError(
+            {"options": "A question with a device instruction is answered Yes or No."}
+        )
+    try:
+        return instructed_design_from_dict(design)
+    except ValueError as error:
+        raise ValidationError({"design": str(error)}) from error
+
+
 def _check_optional(kind: str, optional: bool) -> None:
     """Check all that apply has no "Prefer not to answer": ticking none is
     already an answer, and a missing one would need its own control."""
@@ -489,7 +513,7 @@ def _clean_options(
 ) -> list[str]:
     if kind not in Question.Kind.values:
         raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
-    if kind == Question.Kind.YES_NO:
+    if kind in (Question.Kind.YES_NO, Question.Kind.INSTRUCTED):
         return list(options) if options else yes_no_options(language)
     if kind == Question.Kind.COUNT:
         return count_options(options)

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from surveys.builder.selectors import survey_for_member
-from surveys.builder.services import SurveyStateError, yes_no_options
+from surveys.builder.services import YES_NO_KINDS, SurveyStateError, yes_no_options
 from surveys.builder.translations import (
     survey_languages_set,
     survey_translation_update,
@@ -92,7 +92,7 @@ class TranslationForm(forms.Form):
 
     def _question_rows(self, question: Question, language: str) -> list[Any]:
         text, options = question_translation(question, language)
-        if not options and question.kind == Question.Kind.YES_NO:
+        if not options and question.kind in YES_NO_KINDS:
             options = yes_no_options(language)
         self._add(f"q{question.pk}_text", "Question text", text, forms.Textarea)
         self.fields[f"q{question.pk}_text"].widget.attrs["rows"] = 2

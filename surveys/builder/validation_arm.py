@@ -50,6 +50,14 @@ def direct_arm_percent(
                 "arm: this count is asked plainly of everyone."
             }
         )
+    if kind == Question.Kind.INSTRUCTED:
+        raise ValidationError(
+            {
+                "direct_percent": "A question with a device instruction cannot have "
+                "a validation arm: it already separates honest answers from "
+                "answers that ignore the instruction."
+            }
+        )
     if design is not None and design.get("name") == "crosswise":
         raise ValidationError(
             {

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
+from estimation.instructed import InstructedDesign
 from estimation.unary import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
@@ -37,6 +38,7 @@ from surveys.builder.forms import (
     add_service_errors,
     preview_for,
 )
+from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.limits import limit_problems
 from surveys.builder.selectors import (
     epsilon_of,
@@ -46,6 +48,7 @@ from surveys.builder.selectors import (
 )
 from surveys.builder.services import (
     DELETE_REFUSED,
+    YES_NO_KINDS,
     LockedFieldsError,
     SurveyStateError,
 )
@@ -186,6 +189,8 @@ def question_summary(question: Question, n: int | None, language: str) -> Any:
     design = question.get_design()
     if isinstance(design, UnaryEncoding):
         return unary_summary(design, question.options, n, language=language)
+    if isinstance(design, InstructedDesign):
+        return instructed_summary(design, n, language=language)
     return design_summary(design, question.options, n, language=language)
 
 
@@ -235,7 +240,13 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
             "survey": survey,
             "question_count": len(questions),
             "bands": [
-                (q, format_epsilon(d.epsilon), privacy_band(d.epsilon))
+                (
+                    q,
+                    f"unbounded; a Yes {format_epsilon(d.yes_epsilon)}"
+                    if isinstance(d, InstructedDesign)
+                    else format_epsilon(d.epsilon),
+                    privacy_band(d.epsilon),
+                )
                 for q, d in questions
             ],
             "total_text": format_epsilon(total),
@@ -318,7 +329,7 @@ def _save_question(
             text=data["text"],
             kind=data["kind"],
             # A yes/no question's answers come in the survey's language.
-            options=None if data["kind"] == Question.Kind.YES_NO else data["labels"],
+            options=None if data["kind"] in YES_NO_KINDS else data["labels"],
             design=data["design"],
             optional=data["optional"],
             direct_percent=data.get("direct_percent") or 0,

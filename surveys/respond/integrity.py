@@ -13,6 +13,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
@@ -21,6 +22,8 @@ from django.templatetags.static import static
 # The scripts the respondent page loads; the randomizer first.
 RANDOMIZER = "js/rr.js"
 PAGE_SCRIPT = "js/survey.js"
+# Loaded only by pages with a question with a device instruction.
+INSTRUCTED_SCRIPT = "js/instructed.js"
 
 
 @dataclass(frozen=True)
@@ -60,3 +63,11 @@ def integrity(path: str) -> Integrity:
     location, version = _served_location(path)
     sha256, sri, size = _digest(location, version)
     return Integrity(path=path, url=static(path), sha256=sha256, sri=sri, size=size)
+
+
+def instructed_script(survey: Any) -> Integrity | None:
+    """The instruction script's hashes when ``survey`` has a question with a
+    device instruction: the page then preloads it with its integrity and
+    imports it; other pages never load it."""
+    kinds = {q.kind for q in survey.questions.all()}
+    return integrity(INSTRUCTED_SCRIPT) if "instructed" in kinds else None

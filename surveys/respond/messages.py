@@ -58,6 +58,12 @@ def _question_messages() -> dict[str, str]:
         "countInvalid": gettext(
             "Question {number} asks for a whole number from 0 to {max}."
         ),
+        "instructYes": gettext(
+            "Your device put you in group {group} and says: answer Yes."
+        ),
+        "instructTruth": gettext(
+            "Your device put you in group {group} and says: answer truthfully."
+        ),
         "noAnswer": gettext("Not answered"),
         "nothingTicked": gettext("Nothing sent ticked"),
         "noAnswerNote": gettext(

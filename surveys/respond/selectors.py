@@ -17,6 +17,7 @@ from estimation import (
     survey_epsilon,
     what_an_observer_learns,
 )
+from estimation.instructed import InstructedDesign
 from estimation.unary import UnaryEncoding
 from estimation.words import Translator, format_epsilon, percent
 from surveys.languages import question_wording, respondent_languages
@@ -67,6 +68,9 @@ def respondent_questions(
             # codes are the report's (1 both or neither, 0 exactly one).
             options = crosswise_choices()
         spec = question.spec or question.client_spec()
+        if isinstance(design, InstructedDesign):
+            items.append(_instructed_item(question, text, options, spec, design, tr))
+            continue
         band = privacy_band(design.epsilon)
         items.append(
             {
@@ -96,6 +100,41 @@ def respondent_questions(
             }
         )
     return items
+
+
+def _instructed_item(
+    question: Any,
+    text: str,
+    options: list[str],
+    spec: dict[str, Any],
+    design: InstructedDesign,
+    tr: Translator,
+) -> dict[str, Any]:
+    """A question with a device instruction: its band is a Yes's, and every
+    sentence says that a No given as instructed is not protected."""
+    band = privacy_band(design.yes_epsilon)
+    return {
+        "id": question.pk,
+        "text": text,
+        "kind": question.kind,
+        "options": options,
+        "optional": question.optional,
+        "sensitive": True,
+        "direct_percent": 0,
+        "epsilon": None,
+        "epsilon_text": format_epsilon(design.epsilon, tr),
+        "yes_epsilon_text": format_epsilon(design.yes_epsilon, tr),
+        "band": band.key,
+        "band_name": band_name(band),
+        "protection": design.describe(options, tr),
+        "observer": design.observer(tr),
+        "receipt_note": gettext(
+            "Sent as you answered it, with your group: what your device told you "
+            "to answer was not sent."
+        ),
+        "spec": spec,
+        "spec_version": question.spec_version,
+    }
 
 
 def crosswise_choices() -> list[str]:
@@ -135,17 +174,35 @@ def receipt_note(design: Design | UnaryEncoding, tr: Translator) -> str:
     ) % {"low": low, "high": high}
 
 
-def whole_response(designs: list[Design]) -> dict[str, Any] | None:
+def whole_response(
+    designs: list[Design | UnaryEncoding | InstructedDesign],
+) -> dict[str, Any] | None:
     """What all of one person's answers together can give away, in the same
     plain form as one answer's, in the active language; ``None`` when no
-    question is randomized."""
+    question is randomized. With a question with a device instruction the
+    total is unbounded (a No given as instructed is not protected), and
+    ``yes_observer`` says what a response whose such answers are all Yes
+    gives away."""
     if not any(design.randomized for design in designs):
         return None
     tr = active_translator()
-    total = survey_epsilon(designs)
+    total = survey_epsilon(designs)  # type: ignore[arg-type]
     plain = sum(1 for design in designs if not design.randomized)
     band = privacy_band(total)
+    instructed = sum(1 for d in designs if isinstance(d, InstructedDesign))
+    yes_total = math.fsum(
+        d.yes_epsilon if isinstance(d, InstructedDesign) else d.epsilon
+        for d in designs
+        if d.randomized
+    )
     return {
+        "instructed": instructed,
+        "yes_observer": (
+            what_an_observer_learns(yes_total, whole_response=True, translator=tr)
+            if instructed
+            else ""
+        ),
+        "yes_epsilon_text": format_epsilon(yes_total, tr),
         "crosswise": sum(1 for design in designs if isinstance(design, Crosswise)),
         "epsilon": total if math.isfinite(total) else None,
         "epsilon_text": format_epsilon(total, tr),
@@ -167,6 +224,9 @@ def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]
         design = question.get_design()
         if isinstance(design, UnaryEncoding):
             items.append(_unary_transparency(shown, design, tr))
+            continue
+        if isinstance(design, InstructedDesign):
+            items.append(_instructed_transparency(shown, design, tr))
             continue
         # Rows are true answers; a crosswise question's columns (the pairing
         # it sends) differ from its true answers (the first statement's).
@@ -209,5 +269,30 @@ def _unary_transparency(
         "design": design.to_dict(),
         "design_name": design.name,
         "matrix_rows": rows,
+        "spec_json": json.dumps(shown["spec"], indent=1),
+    }
+
+
+def _instructed_transparency(
+    shown: dict[str, Any], design: InstructedDesign, tr: Translator
+) -> dict[str, Any]:
+    """A question with a device instruction in full: P(group and answer sent |
+    own answer) for a respondent who follows the instruction."""
+    no, yes = shown["options"]
+    columns = [
+        gettext("Group %(group)s, “%(answer)s”") % {"group": group, "answer": answer}
+        for group in (1, 2)
+        for answer in (no, yes)
+    ]
+    rows = [
+        (truth, [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row])
+        for truth, row in zip((no, yes), design.matrix, strict=True)
+    ]
+    return {
+        **shown,
+        "design": design.to_dict(),
+        "design_name": design.name,
+        "matrix_rows": rows,
+        "matrix_columns": columns,
         "spec_json": json.dumps(shown["spec"], indent=1),
     }

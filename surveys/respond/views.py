@@ -18,7 +18,12 @@ from surveys.access.selectors import (
 )
 from surveys.languages import survey_texts
 from surveys.models import Survey
-from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity
+from surveys.respond.integrity import (
+    PAGE_SCRIPT,
+    RANDOMIZER,
+    instructed_script,
+    integrity,
+)
 from surveys.respond.messages import page_messages
 from surveys.respond.selectors import (
     page_language,
@@ -58,6 +63,10 @@ def _render_survey_page(
         "preview": preview,
         "consent": bool(survey.consent),
         "messages": page_messages(questions=len(questions)),
+        # Imported only when a question has a device instruction.
+        "instructedScript": script.url
+        if (script := instructed_script(survey))
+        else None,
         "access": respondent_access(survey),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
@@ -101,6 +110,7 @@ def _render_survey_page(
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "instructed_script": instructed_script(survey),
         "receipt_days": settings.RECEIPT_DAYS,
     }
     return render(request, "surveys/respond.html", context)
@@ -148,6 +158,7 @@ def _render_transparency_page(
         "overview": whole_response(designs),
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "instructed_script": instructed_script(survey),
         "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),
         "receipt_days": settings.RECEIPT_DAYS,

@@ -62,10 +62,16 @@ def estimate() -> dict:
 
 
 def differences(mine: dict, saved: dict):
-    """|ours - saved| for every option number the dashboard shows."""
+    """|ours - saved| for every option number the dashboard shows, and for a
+    question with a device instruction every parameter's."""
     for option in saved["options"]:
         for name in FIELDS:
             yield abs(mine[name][option["code"]] - option[name])
+    ours = {{p["name"]: p for p in (mine or {{}}).get("parameters", [])}}
+    for parameter in (saved.get("compliance") or {{}}).get("parameters", []):
+        for name in ("estimate", "std_error", "ci_lower", "ci_upper"):
+            if parameter[name] is not None:
+                yield abs(ours[parameter["name"]][name] - parameter[name])
 
 
 def largest_difference(result: dict, dashboard: dict) -> float:
@@ -93,6 +99,10 @@ def print_table(result: dict) -> None:
     for question in result["questions"]:
         column, estimate = question["column"], question["result"]
         print(f"\\n{{column}}: {{question['text']}} (n = {{question['n']}})")
+        if estimate and "parameters" in estimate:
+            for p in estimate["parameters"]:
+                print(f"  {{p['name']}}: {{p['estimate']}} [{{p['ci_lower']}}, {{p['ci_upper']}}]")
+            continue
         for code, label in enumerate(labels[column]):
             print(
                 f"  {{label}}: {{estimate['estimate'][code]:.4f}} "
@@ -212,6 +222,30 @@ def r_yes_no(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         f"{column} <- {_r_reports(entry)}\n"
         f"fit_{column} <- RRuni(response = {column}, "
         f'model = "{model["model"]}", p = {r_value(model["p"])})\n'
+        f"print(summary(fit_{column}))\n"
+        f'compare("{column}", fit_{column}, {dashboard})\n'
+    )
+
+
+def r_instructed(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
+    """RRuni with RRreg's CDM or SLD model on the cells 2 * group + answer,
+    and the dashboard's pi beside it (RRreg's standard errors divide by
+    n_g - 1, ours by n_g: docs/methodology.md)."""
+    column, model = entry["column"], entry["r_packages"]["RRreg"]
+    compliance = (saved or {}).get("compliance") or {}
+    pi = next((p for p in compliance.get("parameters", []) if p["name"] == "pi"), None)
+    dashboard = (
+        f"c({_r_number(pi['estimate'])}, {_r_number(pi['std_error'])})"
+        if pi
+        else "c(NA, NA)"
+    )
+    return (
+        f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
+        f"# design {entry['design']['name']}: RRreg model {model['model']}; "
+        "the cell is 2 * group + answer\n"
+        f"{column} <- answers${column}[!is.na(answers${column})]\n"
+        f"fit_{column} <- RRuni(response = {column} %% 2, model = "
+        f'"{model["model"]}", p = {r_value(model["p"])}, group = 1 + ({column} >= 2))\n'
         f"print(summary(fit_{column}))\n"
         f'compare("{column}", fit_{column}, {dashboard})\n'
     )
@@ -382,6 +416,8 @@ def r_script(
         question = saved.get(entry["column"])
         if entry.get("kind") == "multi_select":
             parts.append(r_unary(entry, question))
+        elif entry.get("kind") == "instructed":
+            parts.append(r_instructed(entry, question))
         elif entry["r_packages"] is not None:
             parts.append(r_yes_no(entry, question))
         elif not design_from_dict(entry["design"]).uniform_plus_diagonal:

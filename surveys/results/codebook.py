@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
+from estimation.instructed import InstructedDesign
 from estimation.unary import UnaryEncoding
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
@@ -121,6 +122,8 @@ def question_entry(
     design = question.get_design()
     if isinstance(design, UnaryEncoding):
         return _unary_entry(column, question, design, answered)
+    if isinstance(design, InstructedDesign):
+        return _instructed_entry(column, question, design, answered)
     private = math.isfinite(design.epsilon)
     return {
         "column": column,
@@ -231,6 +234,58 @@ def _unary_entry(
     }
 
 
+def _instructed_entry(
+    column: str, question: Question, design: InstructedDesign, answered: int | None
+) -> dict[str, Any]:
+    """Cheating detection or the lie detector: the cell is ``2 * group +
+    answer``; the matrix is that of a respondent who follows the instruction,
+    and the estimator adds those who do not (docs/methodology.md)."""
+    no, yes = question.options
+    return {
+        "column": column,
+        "number": question_number(column),
+        "question_id": question.pk,
+        "position": question.position,
+        "text": question.text,
+        "kind": question.kind,
+        "sensitive": True,
+        "optional": question.optional,
+        "missing": (
+            MISSING if question.optional else "never: the question must be answered"
+        ),
+        "answered": answered,
+        "options": [{"code": 0, "label": no}, {"code": 1, "label": yes}],
+        "report_coding": "2 * group + answer: 0 group 1 and No, 1 group 1 and "
+        "Yes, 2 group 2 and No, 3 group 2 and Yes; the device's instruction is "
+        "never sent or stored",
+        "report_codes": [
+            {"code": 2 * g + a, "label": f"group {g + 1}, {label}"}
+            for g in (0, 1)
+            for a, label in enumerate((no, yes))
+        ],
+        "design": design.to_dict(),
+        "forced_yes": list(design.forced_yes),
+        "matrix": design.matrix.tolist(),
+        "matrix_orientation": "rows are true answers (No, Yes) of a respondent who "
+        "follows the instruction; columns are the reports 0..3",
+        "epsilon": None,
+        "yes_epsilon": design.yes_epsilon,
+        "privacy": "not epsilon-LDP: a No given as instructed only comes from "
+        "someone whose answer is No; a Yes carries at most yes_epsilon",
+        "spec_version": question.spec_version,
+        "client_spec": question.spec or design.client_spec(),
+        "description": design.describe(question.options),
+        "r_packages": {
+            "RRreg": {
+                "model": design.model.upper(),
+                "p": list(design.p),
+                "group": "group = 1 + (code >= 2), response = code % 2",
+            }
+        },
+        "translations": _translations(question),
+    }
+
+
 def _translations(question: Question) -> dict[str, Any]:
     """The wording respondents read in each further language the survey
     offers: the same codes, so a re-analysis knows what each language asked."""
@@ -275,7 +330,13 @@ def codebook(survey: Survey) -> dict[str, Any]:
             "option codes. Responses do not record the language.",
             "epsilon": total if math.isfinite(total) else None,
             "epsilon_note": "the sum over the randomized questions (sequential "
-            "composition); direct questions are not protected and not counted",
+            "composition); direct questions are not protected and not counted"
+            + (
+                "; null (unbounded) because a question with a device instruction "
+                "does not protect a No given as instructed"
+                if any(isinstance(d, InstructedDesign) for d in designs)
+                else ""
+            ),
             "simulated": simulated(survey, columns),
         },
         "layout": layout(survey),

@@ -92,6 +92,9 @@ def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, 
     }
     if row.mean is not None:
         exported["mean"] = row.mean
+    if row.compliance is not None:
+        # A question with a device instruction: its parameters, not options.
+        exported["compliance"] = row.compliance
     return exported
 
 
@@ -214,8 +217,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
     questions = []
     for column, question in columns:
         # As on the dashboard: every randomized question by every direct one
-        # (check all that apply per item, a count with its mean).
-        by_groups = question.is_sensitive
+        # (check all that apply per item, a count with its mean), except a
+        # question with a device instruction, estimated overall only.
+        by_groups = question.is_sensitive and not question.is_instructed
         subgroups, hidden = (
             _subgroups(question, direct, rows, min_size) if by_groups else ([], 0)
         )
@@ -264,6 +268,9 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
         groups = [({}, question), *((g, g) for g in question["subgroups"])]
         for group, estimate in groups:
             codes = ";".join(w.get("code", "") for w in estimate["warnings"])
+            if "parameters" in (estimate.get("compliance") or {}):
+                yield from _compliance_lines(lead, estimate, run, codes)
+                continue
             for option in estimate["options"]:
                 yield csv_line(
                     [
@@ -282,3 +289,30 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
                         codes,
                     ]
                 )
+
+
+def _compliance_lines(
+    lead: list[Any], estimate: dict[str, Any], run: dict[str, Any], codes: str
+) -> Iterator[str]:
+    """A question with a device instruction: one row per parameter (pi, gamma,
+    beta or pi, t), named in ``option_label`` with no option code; its test of
+    "no cheating" is in the JSON export."""
+    for parameter in estimate["compliance"]["parameters"]:
+        yield csv_line(
+            [
+                *lead,
+                *([None] * 5),
+                estimate["n"],
+                None,
+                parameter["name"],
+                None,
+                parameter["estimate"],
+                None,
+                parameter["std_error"],
+                parameter["ci_lower"],
+                parameter["ci_upper"],
+                run["level"],
+                run["ci_method"],
+                codes,
+            ]
+        )

@@ -177,8 +177,9 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
             labels.value_labels[column] = {}
             labels.code_types[column] = "Int32"
             continue
-        # A validation arm's direct answers (codes k..2k-1) are labelled as such.
-        options = [
+        # A validation arm's direct answers (codes k..2k-1) are labelled as such;
+        # a question with a device instruction has four codes, 2 * group + answer.
+        options = entry.get("report_codes") or [
             *entry["options"],
             *(
                 {"code": o["code"], "label": f"{o['label']} (asked directly)"}
@@ -224,6 +225,13 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
         design = entry["design"]
         epsilon = entry["epsilon"]
         privacy = "not private" if epsilon is None else f"epsilon {epsilon:.4g}"
+        if entry.get("yes_epsilon") is not None:
+            # A device instruction: the cell is 2 * group + answer.
+            privacy = (
+                "epsilon unbounded (a No given as instructed is not protected), "
+                f"a Yes at most {entry['yes_epsilon']:.4g}; the code is "
+                "2 * group + answer, rows truth No, Yes if the instruction is followed"
+            )
         notes.append(
             f"{entry['column']} = question {entry['number']}: design "
             f"{design_tag(design)}; P(report|truth), rows truth 0..k-1: "

@@ -102,6 +102,17 @@ describe("instructed specs", () => {
     assert.throws(() => instructedReport(0, true), RangeError);
   });
 
+  test("a kept group skips the group draw; the instruction is drawn with that group's threshold", () => {
+    const spec = INSTRUCTED[0].client_spec;
+    const [f0, f1] = spec.forced_yes;
+    // One value only: the instruction's. Just below and at each group's threshold.
+    assert.deepEqual(instruct(spec, sequence(f0 - 1), 0), { group: 0, sayYes: true });
+    assert.deepEqual(instruct(spec, sequence(f0), 0), { group: 0, sayYes: false });
+    assert.deepEqual(instruct(spec, sequence(f1 - 1), 1), { group: 1, sayYes: true });
+    assert.deepEqual(instruct(spec, sequence(f1), 1), { group: 1, sayYes: false });
+    assert.throws(() => instruct(spec, sequence(0), 2), RangeError);
+  });
+
   test("a Yes protected less than the cap allows is refused", () => {
     const spec = structuredClone(INSTRUCTED[0].client_spec);
     spec.forced_yes = [Math.floor(spec.denominator * Math.exp(-MAX_EPSILON - 0.1)), spec.forced_yes[1]];

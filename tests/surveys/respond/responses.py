@@ -13,8 +13,8 @@ from surveys.respond.submissions import response_record
 def randomized_codes(question: Question) -> int:
     """How many reports the question's randomizer can send: every option, or
     for check all that apply every subset of the items (never a validation
-    arm's direct codes)."""
-    if question.kind == Question.Kind.MULTI_SELECT:
+    arm's direct codes); with a device instruction, 2 * group + answer."""
+    if question.kind in (Question.Kind.MULTI_SELECT, Question.Kind.INSTRUCTED):
         return question.code_count
     return len(question.options)
 

@@ -1,0 +1,145 @@
+"""Estimate-run rows for questions with a device instruction: the four report
+counts ``2 * group + answer`` into the pure compliance estimator
+(estimation/cheating.py). Overall only: no breakdowns by subgroup yet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from estimation.instructed import REPORTS, InstructedDesign, estimate_dict
+from estimation.runs.models import EstimateRun
+from surveys.models import Question
+
+SOLVER = {"method": "triangle_ml_profile", "converged": True}
+
+
+def instructed_row(
+    question: Question,
+    report_counts: dict[int, int],
+    design: InstructedDesign,
+    run: EstimateRun,
+) -> dict[str, Any]:
+    """A saved row's fields; ``compliance`` is None while a group has no
+    answers (both are needed to separate honest answers from cheating)."""
+    reported = [report_counts.get(r, 0) for r in range(REPORTS)]
+    warnings = []
+    compliance = None
+    if reported[0] + reported[1] and reported[2] + reported[3]:
+        result = estimate_dict(design, reported, level=run.level)
+        compliance = {**result, "reported": reported}
+    elif sum(reported):
+        warnings.append(
+            {
+                "code": "one_group_empty",
+                "message": "Only one of the two groups has answers: both are "
+                "needed to separate honest answers from answers that ignore the "
+                "instruction.",
+            }
+        )
+    return {
+        "question": question,
+        "group_question": None,
+        "group_option": None,
+        "n": sum(reported),
+        "epsilon": None,
+        "warnings": warnings,
+        "solver": SOLVER if compliance is not None else {},
+        "compliance": compliance
+        if compliance is not None
+        else ({"reported": reported} if sum(reported) else None),
+    }
+
+
+# What each parameter is, in words for the dashboard, by model.
+PARAMETER_WORDS = {
+    "cdm": {
+        "pi": ("π", "honest Yes: carriers who follow the instruction"),
+        "gamma": ("γ", "cheaters: answer No whatever the device says"),
+        "beta": ("β", "honest No: non-carriers who follow the instruction"),
+    },
+    "sld": {
+        "pi": ("π", "carriers: the prevalence, honest or not"),
+        "t": ("t", "the share of carriers who answer truthfully"),
+    },
+}
+
+
+@dataclass(frozen=True)
+class ParameterView:
+    name: str
+    symbol: str
+    meaning: str
+    estimate: float | None
+    std_error: float | None
+    ci_lower: float | None
+    ci_upper: float | None
+
+
+@dataclass(frozen=True)
+class ComplianceView:
+    """A saved compliance estimate as the dashboard shows it."""
+
+    model: str
+    reported: tuple[int, ...]
+    parameters: tuple[ParameterView, ...]
+    statistic: float
+    p_value: float
+    level: float
+    # Cheating detection: the prevalence is only bounded, between pi and
+    # pi + gamma = 1 - beta; each bound with its interval.
+    bounds: tuple[ParameterView, ParameterView] | None
+
+    @property
+    def yes_shares(self) -> tuple[float | None, float | None]:
+        """The share of Yes answers in each group."""
+        r = self.reported
+        return tuple(  # type: ignore[return-value]
+            r[2 * g + 1] / (r[2 * g] + r[2 * g + 1])
+            if r[2 * g] + r[2 * g + 1]
+            else None
+            for g in (0, 1)
+        )
+
+
+def compliance_view(saved: dict[str, Any] | None) -> ComplianceView | None:
+    """The dashboard's view of a row's ``compliance``; None without an estimate."""
+    if not saved or "parameters" not in saved:
+        return None
+    words = PARAMETER_WORDS[saved["model"]]
+    parameters = tuple(
+        ParameterView(
+            name=p["name"],
+            symbol=words[p["name"]][0],
+            meaning=words[p["name"]][1],
+            estimate=p["estimate"],
+            std_error=p["std_error"],
+            ci_lower=p["ci_lower"],
+            ci_upper=p["ci_upper"],
+        )
+        for p in saved["parameters"]
+    )
+    bounds = None
+    if saved["model"] == "cdm":
+        by_name = {p.name: p for p in parameters}
+        pi, beta = by_name["pi"], by_name["beta"]
+        upper = ParameterView(
+            name="pi_plus_gamma",
+            symbol="π + γ",
+            meaning="the prevalence if every cheater is a carrier (1 − β)",
+            estimate=1 - beta.estimate if beta.estimate is not None else None,
+            std_error=beta.std_error,
+            ci_lower=1 - beta.ci_upper if beta.ci_upper is not None else None,
+            ci_upper=1 - beta.ci_lower if beta.ci_lower is not None else None,
+        )
+        bounds = (pi, upper)
+    test = saved["compliance_test"]
+    return ComplianceView(
+        model=saved["model"],
+        reported=tuple(saved["reported"]),
+        parameters=parameters,
+        statistic=test["statistic"],
+        p_value=test["p_value"],
+        level=saved["level"],
+        bounds=bounds,
+    )
