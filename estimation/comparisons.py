@@ -54,6 +54,21 @@ from .unary import UnaryEncoding
 
 Counts = Sequence[Any] | NDArray[Any]
 
+# A comparison's per-option figures: the difference and what goes with it,
+# then with the two groups' estimates in front.
+DIFFERENCE_FIELDS = (
+    "difference",
+    "std_error",
+    "ci_lower",
+    "ci_upper",
+    "z",
+    "p_value",
+    "ratio",
+    "ratio_lower",
+    "ratio_upper",
+)
+PER_OPTION_FIELDS = ("estimate_a", "estimate_b", *DIFFERENCE_FIELDS)
+
 
 @dataclass(frozen=True)
 class Comparison:
@@ -80,22 +95,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         return {
             "level": self.level,
-            **{
-                name: list(getattr(self, name))
-                for name in (
-                    "estimate_a",
-                    "estimate_b",
-                    "difference",
-                    "std_error",
-                    "ci_lower",
-                    "ci_upper",
-                    "z",
-                    "p_value",
-                    "ratio",
-                    "ratio_lower",
-                    "ratio_upper",
-                )
-            },
+            **{name: list(getattr(self, name)) for name in PER_OPTION_FIELDS},
         }
 
 
@@ -248,19 +248,7 @@ def compare_items(
         level=per_item[0].level,
         **{
             name: tuple(getattr(c, name)[1] for c in per_item)
-            for name in (
-                "estimate_a",
-                "estimate_b",
-                "difference",
-                "std_error",
-                "ci_lower",
-                "ci_upper",
-                "z",
-                "p_value",
-                "ratio",
-                "ratio_lower",
-                "ratio_upper",
-            )
+            for name in PER_OPTION_FIELDS
         },
     )
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from estimation.comparisons import (
+    DIFFERENCE_FIELDS,
     Comparison,
     Heterogeneity,
     compare_groups,
@@ -364,20 +365,7 @@ def comparison_export(
                 **labels,
                 "option_code": r,
                 "option_label": option_labels[r],
-                **{
-                    name: values[name][r]
-                    for name in (
-                        "difference",
-                        "std_error",
-                        "ci_lower",
-                        "ci_upper",
-                        "z",
-                        "p_value",
-                        "ratio",
-                        "ratio_lower",
-                        "ratio_upper",
-                    )
-                },
+                **{name: values[name][r] for name in DIFFERENCE_FIELDS},
             }
             for r in range(len(result.difference))
         )

@@ -126,18 +126,7 @@ def question_entry(
         return _instructed_entry(column, question, design, answered)
     private = math.isfinite(design.epsilon)
     return {
-        "column": column,
-        "number": question_number(column),
-        "question_id": question.pk,
-        "position": question.position,
-        "text": question.text,
-        "kind": question.kind,
-        "sensitive": question.is_sensitive,
-        "optional": question.optional,
-        "missing": (
-            MISSING if question.optional else "never: the question must be answered"
-        ),
-        "answered": answered,
+        **_entry_head(column, question, answered),
         "options": [
             {"code": i, "label": label} for i, label in enumerate(question.options)
         ],
@@ -153,6 +142,26 @@ def question_entry(
         "translations": _translations(question),
         **validation_arm_entry(question),
         **_count_entry(question),
+    }
+
+
+def _entry_head(
+    column: str, question: Question, answered: int | None
+) -> dict[str, Any]:
+    """What every question's entry starts with, whatever its design."""
+    return {
+        "column": column,
+        "number": question_number(column),
+        "question_id": question.pk,
+        "position": question.position,
+        "text": question.text,
+        "kind": question.kind,
+        "sensitive": question.is_sensitive,
+        "optional": question.optional,
+        "missing": (
+            MISSING if question.optional else "never: the question must be answered"
+        ),
+        "answered": answered,
     }
 
 
@@ -200,18 +209,7 @@ def _unary_entry(
     """Check all that apply: the cell is a bit mask, and every item's bit
     went through the same two-by-two matrix."""
     return {
-        "column": column,
-        "number": question_number(column),
-        "question_id": question.pk,
-        "position": question.position,
-        "text": question.text,
-        "kind": question.kind,
-        "sensitive": True,
-        "optional": question.optional,
-        "missing": (
-            MISSING if question.optional else "never: the question must be answered"
-        ),
-        "answered": answered,
+        **_entry_head(column, question, answered),
         "options": [
             {"code": i, "label": label} for i, label in enumerate(question.options)
         ],
@@ -242,18 +240,7 @@ def _instructed_entry(
     and the estimator adds those who do not (docs/methodology.md)."""
     no, yes = question.options
     return {
-        "column": column,
-        "number": question_number(column),
-        "question_id": question.pk,
-        "position": question.position,
-        "text": question.text,
-        "kind": question.kind,
-        "sensitive": True,
-        "optional": question.optional,
-        "missing": (
-            MISSING if question.optional else "never: the question must be answered"
-        ),
-        "answered": answered,
+        **_entry_head(column, question, answered),
         "options": [{"code": 0, "label": no}, {"code": 1, "label": yes}],
         "report_coding": "2 * group + answer: 0 group 1 and No, 1 group 1 and "
         "Yes, 2 group 2 and No, 3 group 2 and Yes; the device's instruction is "
