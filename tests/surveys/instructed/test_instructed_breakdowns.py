@@ -36,6 +36,12 @@ def kinds(pi, gamma):
 @pytest.fixture
 def survey(owner, settings):
     settings.DASHBOARD_MIN_GROUP_SIZE = 20
+    return build_survey(owner)
+
+
+def build_survey(owner):
+    """Four regions: two estimable, one with pi at 0, one too small to show;
+    the run finished."""
     survey = survey_create(owner=owner, title="Work")
     question_create(
         survey=survey,
