@@ -76,14 +76,17 @@ class Column:
     @property
     def instructed(self) -> bool:
         """Cheating detection or the lie detector: cells are ``2 * group +
-        answer``, estimated overall only, as on the platform."""
+        answer``, estimated overall and within each direct answer."""
         return isinstance(self.design, InstructedDesign)
 
     @property
     def width(self) -> int:
-        """Counts kept per column: one per option, or ticked counts per item."""
+        """Counts kept per column: one per option, ticked counts per item, or
+        the four reports of a question with a device instruction."""
         if isinstance(self.design, UnaryEncoding):
             return self.design.m
+        if isinstance(self.design, InstructedDesign):
+            return REPORTS
         return self.design.k
 
     # The options are the counts 0..k-1: the mean count is estimated too.
@@ -245,7 +248,7 @@ def tally(
         tables={
             (c.name, g.name): [[0] * c.width for _ in g.group_labels]
             for c in columns
-            if c.sensitive and not c.instructed
+            if c.sensitive
             for g in direct
         },
         group_n={
@@ -279,10 +282,8 @@ def tally(
                     _add_mask(result.tables[(column.name, group.name)][level], code)
                 continue
             result.counts[column.name][code] += 1
-            if column.instructed:
-                continue  # overall only, as the platform's runs
             # A direct answer (a validation arm's) is in no randomized table.
-            if column.sensitive and code < column.design.k:
+            if column.sensitive and code < column.width:
                 for group, level in _levels(direct, codes):
                     result.tables[(column.name, group.name)][level][code] += 1
     return result
@@ -387,7 +388,7 @@ def estimate_exported(
                 "n": size,
                 "result": _estimate(table_row, column, level, ci_method, size),
             }
-            for group in (direct if column.sensitive and not column.instructed else [])
+            for group in (direct if column.sensitive else [])
             for code, (label, table_row) in enumerate(
                 zip(
                     group.group_labels,

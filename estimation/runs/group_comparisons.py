@@ -4,8 +4,9 @@ Computed from the report counts a run saved for each subgroup shown, never
 from the responses, and only among the groups shown: a group hidden by the
 small-cell rule is never compared or counted, so a comparison cannot reveal
 it. The statistics are the pure core's: per option (estimation/comparisons.py),
-per item for check all that apply (``compare_items``), and of the mean for a
-count (estimation/mean_comparisons.py).
+per item for check all that apply (``compare_items``), of the mean for a
+count (estimation/mean_comparisons.py), and of pi for a question with a device
+instruction (estimation/compliance_comparisons.py).
 """
 
 from __future__ import annotations
@@ -25,12 +26,19 @@ from estimation.comparisons import (
     heterogeneity_test,
     items_heterogeneity,
 )
+from estimation.compliance_comparisons import (
+    PiEstimate,
+    compare_pi,
+    pi_heterogeneity,
+)
 from estimation.designs import Design
+from estimation.instructed import InstructedDesign
 from estimation.mean_comparisons import GroupMean, compare_means, means_heterogeneity
 from estimation.unary import UnaryEncoding
 from surveys.models import Question
 
 MEAN_LABEL = "Mean count"
+PI_LABEL = "π"
 
 
 class _Reported(Protocol):
@@ -82,6 +90,8 @@ class Group:
     n: int = 0
     # A count question's saved mean (its scores' unbiased mean and error).
     mean: GroupMean | None = None
+    # A question with a device instruction: its pi and that pi's error.
+    pi: PiEstimate | None = None
 
 
 @dataclass(frozen=True)
@@ -90,7 +100,8 @@ class Difference:
 
     group: str
     option: str
-    difference: float
+    # None when not estimable (pi at 0 or 1 in a group).
+    difference: float | None
     ci_lower: float | None
     ci_upper: float | None
     p_value: float | None
@@ -115,6 +126,8 @@ class GroupComparison:
     invalid: bool
     # A count's differences are of means, in counts; else of shares.
     in_counts: bool = False
+    # A question with a device instruction: differences of pi.
+    in_pi: bool = False
 
     @property
     def reference_field(self) -> str:
@@ -125,11 +138,16 @@ class GroupComparison:
         return f"vs-{self.key}"
 
 
-def compared_options(design: Design | UnaryEncoding) -> list[int]:
+AnyDesign = Design | UnaryEncoding | InstructedDesign
+
+
+def compared_options(design: AnyDesign) -> list[int]:
     """For yes/no the No option mirrors Yes: compare Yes only. Every item of
     check all that apply is compared."""
     if isinstance(design, UnaryEncoding):
         return list(range(design.m))
+    if isinstance(design, InstructedDesign):
+        return []
     return [1] if design.k == 2 else list(range(design.k))
 
 
@@ -137,9 +155,24 @@ def _differences(
     group: Group,
     reference: Group,
     option_labels: Sequence[str],
-    design: Design | UnaryEncoding,
+    design: AnyDesign,
     level: float,
 ) -> list[Difference]:
+    if group.pi is not None and reference.pi is not None:
+        pi = compare_pi(group.pi, reference.pi, level=level)
+        return [
+            Difference(
+                group=group.label,
+                option=PI_LABEL,
+                difference=pi.difference,
+                ci_lower=pi.ci_lower,
+                ci_upper=pi.ci_upper,
+                p_value=pi.p_value,
+                ratio=None,
+                ratio_lower=None,
+                ratio_upper=None,
+            )
+        ]
     if group.mean is not None and reference.mean is not None:
         mean = compare_means(group.mean, reference.mean, m=design.k - 1, level=level)
         return [
@@ -173,8 +206,10 @@ def _differences(
 
 
 def _compare(
-    group: Group, reference: Group, design: Design | UnaryEncoding, level: float
+    group: Group, reference: Group, design: AnyDesign, level: float
 ) -> Comparison:
+    if isinstance(design, InstructedDesign):
+        raise TypeError("a question with a device instruction is compared by pi")
     if isinstance(design, UnaryEncoding):
         return compare_items(
             (group.n, group.counts),
@@ -185,12 +220,15 @@ def _compare(
     return compare_groups(group.counts, reference.counts, design, level=level)
 
 
-def _heterogeneity(
-    groups: Sequence[Group], design: Design | UnaryEncoding
-) -> Heterogeneity | None:
+def _heterogeneity(groups: Sequence[Group], design: AnyDesign) -> Heterogeneity | None:
+    pis = [g.pi for g in groups]
+    if all(p is not None for p in pis):
+        return pi_heterogeneity([p for p in pis if p is not None])
     means = [g.mean for g in groups]
     if all(m is not None for m in means):
         return means_heterogeneity([m for m in means if m is not None])
+    if isinstance(design, InstructedDesign):
+        return None
     if isinstance(design, UnaryEncoding):
         return items_heterogeneity([(g.n, g.counts) for g in groups], design)
     return heterogeneity_test([g.counts for g in groups], design)
@@ -211,7 +249,7 @@ def breakdown_comparison(
     key: str,
     groups: Sequence[Group],
     option_labels: Sequence[str],
-    design: Design | UnaryEncoding,
+    design: AnyDesign,
     level: float,
     query: Mapping[str, str] | None = None,
 ) -> GroupComparison | None:
@@ -243,6 +281,7 @@ def breakdown_comparison(
         differences=tuple(differences),
         invalid=bad_reference or bad_versus,
         in_counts=reference.mean is not None,
+        in_pi=reference.pi is not None,
     )
 
 
@@ -271,6 +310,7 @@ def subgroups_comparison(
                 counts=tuple(o.reported for o in s.estimate.options),
                 n=s.estimate.n,
                 mean=_group_mean(s.estimate.n, s.estimate.mean),
+                pi=_subgroup_pi(s) if question.is_instructed else None,
             )
             for s in shown
         ),
@@ -314,6 +354,14 @@ def _remembered_comparison(
     )
 
 
+def _subgroup_pi(subgroup: ShownSubgroup) -> PiEstimate:
+    """A shown subgroup's pi from its compliance view (no estimate: neither)."""
+    for parameter in getattr(getattr(subgroup, "compliance", None), "parameters", ()):
+        if parameter.name == "pi":
+            return PiEstimate(parameter.estimate, parameter.std_error)
+    return PiEstimate(None, None)
+
+
 def _group_mean(n: int, mean: _Mean | None) -> GroupMean | None:
     if mean is None:
         return None
@@ -330,7 +378,7 @@ def group_mean(n: int, mean: Mapping[str, Any] | None) -> GroupMean | None:
 def comparison_export(
     groups: Sequence[Group],
     option_labels: Sequence[str],
-    design: Design | UnaryEncoding,
+    design: AnyDesign,
     level: float,
 ) -> dict[str, Any] | None:
     """The test across the shown groups, and every option's (item's, or for a
@@ -345,6 +393,16 @@ def comparison_export(
             "group_option_code": group.code,
             "group_option_label": group.label,
         }
+        if group.pi is not None and reference.pi is not None:
+            differences.append(
+                {
+                    **labels,
+                    "option_code": None,
+                    "option_label": "pi",
+                    **compare_pi(group.pi, reference.pi, level=level).to_dict(),
+                }
+            )
+            continue
         if group.mean is not None and reference.mean is not None:
             mean = compare_means(
                 group.mean, reference.mean, m=design.k - 1, level=level

@@ -1,6 +1,7 @@
 """Estimate-run rows for questions with a device instruction: the four report
 counts ``2 * group + answer`` into the pure compliance estimator
-(estimation/cheating.py). Overall only: no breakdowns by subgroup yet."""
+(estimation/cheating.py), overall and in every subgroup of the direct
+questions, each from its own stratum's counts."""
 
 from __future__ import annotations
 
@@ -19,9 +20,13 @@ def instructed_row(
     report_counts: dict[int, int],
     design: InstructedDesign,
     run: EstimateRun,
+    group: Question | None = None,
+    option: int | None = None,
 ) -> dict[str, Any]:
-    """A saved row's fields; ``compliance`` is None while a group has no
-    answers (both are needed to separate honest answers from cheating)."""
+    """A saved row's fields, overall or for the subgroup ``option`` of the
+    direct question ``group``; ``compliance`` has no parameters while a
+    randomization group has no answers (both are needed to separate honest
+    answers from cheating)."""
     reported = [report_counts.get(r, 0) for r in range(REPORTS)]
     warnings = []
     compliance = None
@@ -39,8 +44,8 @@ def instructed_row(
         )
     return {
         "question": question,
-        "group_question": None,
-        "group_option": None,
+        "group_question": group,
+        "group_option": option,
         "n": sum(reported),
         "epsilon": None,
         "warnings": warnings,

@@ -19,6 +19,7 @@ import numpy as np
 from django.db.models import Prefetch
 from django.http import Http404
 
+from estimation.compliance_comparisons import pi_sample_size, planning_shares
 from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.instructed import InstructedDesign
@@ -124,6 +125,9 @@ class Subgroup:
     estimate: EstimateView
     # The direct question's option that defines the group (its stratum level).
     code: int = 0
+    # A question with a device instruction: the group's compliance estimate,
+    # None while one of its two randomization groups has no answers.
+    compliance: ComplianceView | None = None
 
 
 @dataclass(frozen=True)
@@ -419,6 +423,63 @@ def breakdown(
     return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
 
 
+def compliance_breakdown(
+    by: Question, rows: dict[int, QuestionEstimate], min_size: int
+) -> Breakdown:
+    """A question with a device instruction within each answer to ``by``, with
+    :func:`breakdown`'s small-cell rule; a group large enough is shown even
+    without an estimate (one randomization group unanswered)."""
+    shown, hidden = [], 0
+    for option, group_label in enumerate(group_labels(by)):
+        row = rows.get(option)
+        if row is None or row.n == 0 or row.n < min_size:
+            hidden += 1
+            continue
+        shown.append(
+            Subgroup(
+                label=group_label,
+                estimate=EstimateView(n=row.n, options=(), warnings=()),
+                code=option,
+                compliance=compliance_view(row.compliance),
+            )
+        )
+    return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
+
+
+def compliance_plan(
+    design: InstructedDesign,
+    saved: dict[str, Any] | None,
+    *,
+    n: int,
+    target: float,
+    level: float,
+    responses: int | None = None,
+) -> Plan | None:
+    """Responses needed for a half-width ``target`` of pi, from the design's
+    expected information at the saved estimate; None without an estimate.
+    The half-width now is that of pi's saved (profile) interval."""
+    view = compliance_view(saved)
+    if view is None or n == 0:
+        return None
+    pi = next(p for p in view.parameters if p.name == "pi")
+    if pi.ci_lower is None or pi.ci_upper is None:
+        return None
+    a, b = planning_shares(design.model, saved)
+    needed = pi_sample_size(design, target, a, b, level=level)
+    half_width = (pi.ci_upper - pi.ci_lower) / 2
+    reached = half_width <= target
+    received = n if responses is None else max(responses, n)
+    if received > n:
+        needed = math.ceil(needed * received / n)
+    return Plan(
+        target=target,
+        half_width=half_width,
+        reached=reached,
+        needed_total=needed,
+        still_needed=0 if reached else max(needed - received, 1),
+    )
+
+
 def group_labels(by: Question) -> list[str]:
     """The subgroups of a direct question: its options, then "No answer" if
     it is optional (the stratum's level k, surveys/respond/strata.py)."""
@@ -536,14 +597,15 @@ def _question_result(
 ) -> QuestionResult:
     overall = rows.get((question.pk, None, None))
     if question.is_instructed:
-        # Overall only, from the compliance model: no options, breakdowns or plan.
-        return QuestionResult(
-            question=question,
-            estimate=None,
-            breakdowns=(),
-            plan=None,
+        return _compliance_result(
+            question,
+            direct,
+            rows,
+            run=run,
+            target=target,
+            min_size=min_size,
             answered=answered,
-            compliance=compliance_view(overall.compliance if overall else None),
+            query=query,
         )
     estimate = (
         estimate_view(
@@ -590,6 +652,58 @@ def _question_result(
         plan=plan,
         answered=answered,
         validation=validation_arm(question, overall, run),
+    )
+
+
+def _compliance_result(
+    question: Question,
+    direct: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    *,
+    run: EstimateRun | None,
+    target: float,
+    min_size: int,
+    answered: Answered | None,
+    query: Mapping[str, str] | None,
+) -> QuestionResult:
+    """A question with a device instruction: the compliance model overall and
+    by subgroup, pi compared between groups, and pi's plan."""
+    overall = rows.get((question.pk, None, None))
+    compliance = compliance_view(overall.compliance if overall else None)
+    breakdowns = []
+    if compliance is not None:
+        for group in direct:
+            by_option = {
+                option: row
+                for (qid, gid, option), row in rows.items()
+                if qid == question.pk and gid == group.pk and option is not None
+            }
+            shown = compliance_breakdown(group, by_option, min_size)
+            if run is not None:
+                comparison = subgroups_comparison(
+                    question, group, shown.shown, level=run.level, query=query
+                )
+                shown = replace(shown, comparison=comparison)
+            breakdowns.append(shown)
+    plan = (
+        compliance_plan(
+            question.get_design(),
+            overall.compliance,
+            n=overall.n,
+            target=target,
+            level=run.level,
+            responses=answered.of if answered is not None else None,
+        )
+        if overall is not None and run is not None
+        else None
+    )
+    return QuestionResult(
+        question=question,
+        estimate=None,
+        breakdowns=tuple(breakdowns),
+        plan=plan,
+        answered=answered,
+        compliance=compliance,
     )
 
 

@@ -176,9 +176,15 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
             EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
             continue
         if isinstance(design, InstructedDesign):
-            # Overall only: breakdowns of the compliance model come later.
-            row = instructed_row(question, counts.get(question.pk, {}), design, run)
-            rows.append(row)
+            # The compliance model overall and in every subgroup.
+            rows.append(
+                instructed_row(question, counts.get(question.pk, {}), design, run)
+            )
+            for group, option in _subgroups(direct):
+                by_report = groups.get((question.pk, group.pk), {}).get(option, {})
+                rows.append(
+                    instructed_row(question, by_report, design, run, group, option)
+                )
             EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
             continue
         # n per question: those who answered it (missing answers have no row).

@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from estimation import survey_epsilon
+from estimation.compliance_comparisons import pi_from_compliance
 from estimation.runs.group_comparisons import Group, comparison_export, group_mean
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.selectors import (
@@ -109,8 +110,10 @@ def _subgroups(
     for column, group in direct:
         for code, label in enumerate(group_labels(group)):
             row = rows.get((question.pk, group.pk, code))
-            # The dashboard's rule (estimation.runs.selectors.breakdown).
-            if row is None or row.n == 0 or row.n < min_size or not row.options.all():
+            # The dashboard's rule (estimation.runs.selectors.breakdown); a
+            # question with a device instruction has parameters, not options.
+            estimated = question.is_instructed or row is not None and row.options.all()
+            if row is None or row.n == 0 or row.n < min_size or not estimated:
                 hidden += 1
                 continue
             shown.append(
@@ -142,6 +145,9 @@ def _comparisons(
                 counts=tuple(o["reported"] for o in s["options"]),
                 n=s["n"],
                 mean=group_mean(s["n"], s.get("mean")),
+                pi=pi_from_compliance(s.get("compliance"))
+                if question.is_instructed
+                else None,
             )
             for s in subgroups
             if s["group_question_id"] == group.pk
@@ -206,7 +212,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "z-test, log-scale ratio interval) and a likelihood-ratio test across "
         "them; per item for check all that apply (the test: the smallest "
         "item's p-value times the items); for a count, of the mean (Welch "
-        "interval and t-test, Wald test of equal means) "
+        "interval and t-test, Wald test of equal means); for a question with a "
+        "device instruction, of pi (Wald interval from both groups' standard "
+        "errors, z-test, Wald test of equal pi; null where pi is at 0 or 1 in a "
+        "group: not estimable) "
         "(docs/methodology.md, 'Comparing subgroups')",
     }
     if finished is None:
@@ -217,9 +226,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
     questions = []
     for column, question in columns:
         # As on the dashboard: every randomized question by every direct one
-        # (check all that apply per item, a count with its mean), except a
-        # question with a device instruction, estimated overall only.
-        by_groups = question.is_sensitive and not question.is_instructed
+        # (check all that apply per item, a count with its mean, a question
+        # with a device instruction with its compliance estimates and pi).
+        by_groups = question.is_sensitive
         subgroups, hidden = (
             _subgroups(question, direct, rows, min_size) if by_groups else ([], 0)
         )
@@ -269,7 +278,7 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
         for group, estimate in groups:
             codes = ";".join(w.get("code", "") for w in estimate["warnings"])
             if "parameters" in (estimate.get("compliance") or {}):
-                yield from _compliance_lines(lead, estimate, run, codes)
+                yield from _compliance_lines(lead, group, estimate, run, codes)
                 continue
             for option in estimate["options"]:
                 yield csv_line(
@@ -292,7 +301,11 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
 
 
 def _compliance_lines(
-    lead: list[Any], estimate: dict[str, Any], run: dict[str, Any], codes: str
+    lead: list[Any],
+    group: dict[str, Any],
+    estimate: dict[str, Any],
+    run: dict[str, Any],
+    codes: str,
 ) -> Iterator[str]:
     """A question with a device instruction: one row per parameter (pi, gamma,
     beta or pi, t), named in ``option_label`` with no option code; its test of
@@ -301,7 +314,11 @@ def _compliance_lines(
         yield csv_line(
             [
                 *lead,
-                *([None] * 5),
+                group.get("group_column"),
+                group.get("group_question_id"),
+                group.get("group_question_text"),
+                group.get("group_option_code"),
+                group.get("group_option_label"),
                 estimate["n"],
                 None,
                 parameter["name"],

@@ -124,18 +124,38 @@ def test_the_command_line_reanalyses_the_export_to_the_dashboards_numbers(
         mine = by_column[column]
         assert mine["n"] == saved[column]["n"]
         assert mine["missing"] == saved[column]["missing"]
-        assert mine["subgroups"] == []
         compared += assert_same_compliance(saved[column], mine["result"])
-    assert compared == 4 * (3 + 2)
+        # Every subgroup the export shows, to the same numbers.
+        theirs = {
+            (g["group_column"], g["group_option_code"]): g for g in mine["subgroups"]
+        }
+        assert saved[column]["subgroups"]
+        for group in saved[column]["subgroups"]:
+            ours = theirs[(group["group_column"], group["group_option_code"])]
+            assert ours["n"] == group["n"]
+            compared += assert_same_compliance(group, ours["result"])
+    # Two parameters' four numbers overall, and in each shown group.
+    shown = sum(len(saved[c]["subgroups"]) for c in DESIGNS)
+    assert compared == 4 * (3 + 2) + 4 * 3 * len(
+        saved["q1"]["subgroups"]
+    ) + 4 * 2 * len(saved["q2"]["subgroups"])
+    assert shown >= 2
 
 
 def test_the_estimates_csv_has_a_row_per_parameter(estimated):
     rows = list(csv.DictReader(io.StringIO("".join(exports.estimates_csv(estimated)))))
-    labels = [r["option_label"] for r in rows if r["question_column"] in DESIGNS]
-    assert labels == ["pi", "gamma", "beta", "pi", "t"]
+    overall = [
+        r for r in rows if r["question_column"] in DESIGNS and not r["group_column"]
+    ]
+    assert [r["option_label"] for r in overall] == ["pi", "gamma", "beta", "pi", "t"]
+    # Each shown age group has its own rows, one per parameter.
+    by_group = [r for r in rows if r["question_column"] == "q1" and r["group_column"]]
+    assert [r["option_label"] for r in by_group][:3] == ["pi", "gamma", "beta"]
+    assert {r["group_option_label"] for r in by_group} <= {"Under 40", "40 or over"}
+    assert by_group
     saved = exports.estimates_export(estimated)["questions"][0]["compliance"]
     (pi,) = [
-        r for r in rows if r["question_column"] == "q1" and r["option_label"] == "pi"
+        r for r in overall if r["question_column"] == "q1" and r["option_label"] == "pi"
     ]
     assert float(pi["estimate"]) == saved["parameters"][0]["estimate"]
 

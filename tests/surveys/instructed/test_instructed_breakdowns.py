@@ -1,0 +1,210 @@
+"""Questions with a device instruction broken down by a direct question: the
+run's subgroup rows, the results page, the estimates export, the API and the
+CSV, with the small-cell rule of the other kinds, pi compared between groups
+(not estimable where it is at 0 or 1) and pi's plan."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from django.urls import reverse
+
+from estimation.compliance_comparisons import (
+    compare_pi,
+    pi_from_compliance,
+    pi_sample_size,
+    planning_shares,
+)
+from estimation.instructed import estimate_dict, simulate_instructed_counts
+from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.services import estimate_run_execute
+from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.respond.submissions import response_record
+from surveys.results import exports
+
+pytestmark = pytest.mark.django_db
+CDM = {"name": "cheating_detection", "p1": 0.3, "p2": 0.7, "group_share": 0.5}
+REGIONS = ["North", "South", "East", "Online"]
+
+
+def kinds(pi, gamma):
+    return (pi, 1 - pi - gamma, gamma)
+
+
+@pytest.fixture
+def survey(owner, settings):
+    settings.DASHBOARD_MIN_GROUP_SIZE = 20
+    return build_survey(owner)
+
+
+def build_survey(owner):
+    """Four regions: two estimable, one with pi at 0, one too small to show;
+    the run finished."""
+    survey = survey_create(owner=owner, title="Work")
+    question_create(
+        survey=survey,
+        text="Have you taken something from work?",
+        kind="instructed",
+        design=CDM,
+    )
+    question_create(
+        survey=survey,
+        text="Where do you work?",
+        kind="direct",
+        options=REGIONS,
+        design={"name": "direct", "k": 4},
+    )
+    survey = survey_publish(survey=survey)
+    instructed, direct = survey.questions.all()
+    design = instructed.get_design()
+    rng = np.random.default_rng(1998)
+    by_region = [
+        simulate_instructed_counts(design, kinds(0.4, 0.1), 150, rng),
+        simulate_instructed_counts(design, kinds(0.15, 0.1), 150, rng),
+        # Nobody says Yes: pi is 0 here, not estimable.
+        [20, 0, 20, 0],
+        # Too few to show.
+        [2, 1, 1, 1],
+    ]
+    index = 0
+    for region, counts in enumerate(by_region):
+        for report, count in enumerate(counts):
+            for _ in range(count):
+                index += 1
+                answers = [(instructed, report), (direct, region)]
+                response_record(
+                    survey=survey,
+                    payload={
+                        "respondent_key": f"{index:032x}",
+                        "answers": [
+                            {
+                                "question": q.pk,
+                                "report": r,
+                                "spec_version": q.spec_version,
+                            }
+                            for q, r in answers
+                        ],
+                    },
+                )
+    run = EstimateRun.objects.filter(survey=survey).first()
+    estimate_run_execute(run_id=run.pk)
+    survey.by_region = by_region
+    return survey
+
+
+def group_rows(survey):
+    instructed, direct = survey.questions.all()
+    return {
+        r.group_option: r
+        for r in QuestionEstimate.objects.filter(
+            question=instructed, group_question=direct
+        )
+    }
+
+
+def test_the_run_saves_each_subgroups_compliance_from_its_own_counts(survey):
+    instructed = survey.questions.all()[0]
+    rows = group_rows(survey)
+    assert sorted(rows) == [0, 1, 2, 3]
+    for region, counts in enumerate(survey.by_region):
+        row = rows[region]
+        assert row.n == sum(counts)
+        assert row.compliance["reported"] == counts
+        expected = estimate_dict(instructed.get_design(), counts, level=row.run.level)
+        for saved, ours in zip(
+            row.compliance["parameters"], expected["parameters"], strict=True
+        ):
+            assert saved["estimate"] == pytest.approx(ours["estimate"], abs=1e-12)
+            assert saved["ci_lower"] == pytest.approx(ours["ci_lower"], abs=1e-12)
+    assert pi_from_compliance(rows[2].compliance).estimate == 0.0
+
+
+def article(page, question):
+    html = page.content.decode()
+    return html.split(f'id="result-{question.pk}"')[1].split("</article>")[0]
+
+
+def test_the_results_page_shows_the_breakdown_the_comparison_and_the_plan(
+    as_owner, survey
+):
+    instructed, _ = survey.questions.all()
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk]))
+    block = article(page, instructed)
+    assert 'class="data breakdown compliance-breakdown"' in block
+    table = block.split("compliance-breakdown")[1].split("</table>")[0]
+    for region in REGIONS[:3]:
+        assert f">{region}</th>" in table
+    assert ">Online</th>" not in table
+    assert "1 group with fewer than 20 responses is hidden" in block
+    # North is the reference; South is compared, East has pi at 0.
+    rows = group_rows(survey)
+    north, south = (pi_from_compliance(rows[i].compliance) for i in (0, 1))
+    difference = compare_pi(south, north, level=rows[0].run.level)
+    comparison = block.split('class="comparison"')[1]
+    points = f"{100 * difference.difference:+.1f}".replace("-", "\u2212")
+    assert points in comparison
+    assert "not estimable: π is at 0 or 1 in a group" in comparison
+    assert "π is not estimable in at least one of them" in comparison
+    planning = page.content.decode().split('id="planning"')[1].split("</section>")[0]
+    overall = QuestionEstimate.objects.get(question=instructed, group_question=None)
+    needed = pi_sample_size(
+        instructed.get_design(),
+        0.05,
+        *planning_shares("cdm", overall.compliance),
+        level=overall.run.level,
+    )
+    assert instructed.text in planning
+    assert f">{needed}<" in planning
+
+
+def test_a_reference_group_can_be_chosen_and_the_wald_test_is_shown(
+    as_owner, survey, settings
+):
+    instructed, direct = survey.questions.all()
+    # With East withheld, the two groups shown are both estimable.
+    settings.DASHBOARD_MIN_GROUP_SIZE = 100
+    key = f"{instructed.pk}-{direct.pk}"
+    page = as_owner.get(
+        reverse("surveys:results", args=[survey.pk]), {f"ref-{key}": "1"}
+    )
+    comparison = article(page, instructed).split('class="comparison"')[1]
+    assert "Wald test that the 2 groups shown have the same π" in comparison
+    assert "Difference from “South”" in comparison
+
+
+def test_the_export_the_api_and_the_csv_carry_the_breakdown(as_owner, survey):
+    instructed, direct = survey.questions.all()
+    body = as_owner.get(f"/api/v1/surveys/{survey.pk}/estimates/").json()
+    assert body == json.loads(json.dumps(exports.estimates_export(survey)))
+    (question,) = [q for q in body["questions"] if q["question_id"] == instructed.pk]
+    assert [s["group_option_label"] for s in question["subgroups"]] == REGIONS[:3]
+    assert question["hidden_subgroups"] == 1
+    rows = group_rows(survey)
+    assert [s["compliance"] for s in question["subgroups"]] == [
+        rows[i].compliance for i in range(3)
+    ]
+    (compared,) = question["comparisons"]
+    assert compared["heterogeneity"] is None
+    south, east = compared["differences"]
+    assert south["option_label"] == "pi"
+    assert south["estimable"] is True
+    expected = compare_pi(
+        pi_from_compliance(rows[1].compliance),
+        pi_from_compliance(rows[0].compliance),
+        level=body["run"]["level"],
+    )
+    assert south["difference"] == pytest.approx(expected.difference, abs=1e-12)
+    assert south["ci_lower"] == pytest.approx(expected.ci_lower, abs=1e-12)
+    assert east["estimable"] is False
+    assert east["difference"] is None
+    assert east["ci_lower"] is None
+    lines = [
+        line
+        for line in exports.estimates_csv(survey)
+        if line.startswith(f"q1,{instructed.pk},") or f",{instructed.pk}," in line
+    ]
+    # Overall and three groups, three parameters (pi, gamma, beta) each.
+    assert len(lines) == 4 * 3
+    assert sum(f",{direct.pk}," in line for line in lines) == 3 * 3
