@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -618,21 +618,20 @@ def _question_result(
         if overall is not None
         else None
     )
-    breakdowns = []
-    if estimate is not None:
-        for group in direct:
-            by_option = {
-                option: row
-                for (qid, gid, option), row in rows.items()
-                if qid == question.pk and gid == group.pk and option is not None
-            }
-            shown = breakdown(group, by_option, question.options, min_size)
-            if run is not None:
-                comparison = subgroups_comparison(
-                    question, group, shown.shown, level=run.level, query=query
-                )
-                shown = replace(shown, comparison=comparison)
-            breakdowns.append(shown)
+    breakdowns = (
+        _group_breakdowns(
+            question,
+            direct,
+            rows,
+            run=run,
+            query=query,
+            shown_for=lambda group, by_option: breakdown(
+                group, by_option, question.options, min_size
+            ),
+        )
+        if estimate is not None
+        else []
+    )
     plan = (
         plan_for(
             question.get_design(),
@@ -655,6 +654,35 @@ def _question_result(
     )
 
 
+def _group_breakdowns(
+    question: Question,
+    direct: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    *,
+    run: EstimateRun | None,
+    query: Mapping[str, str] | None,
+    shown_for: Callable[[Question, dict[int, QuestionEstimate]], Any],
+) -> list[Any]:
+    """``question`` broken down by each direct question, as ``shown_for``
+    draws a kind's groups from their saved rows, and its groups compared
+    once a run has finished."""
+    breakdowns = []
+    for group in direct:
+        by_option = {
+            option: row
+            for (qid, gid, option), row in rows.items()
+            if qid == question.pk and gid == group.pk and option is not None
+        }
+        shown = shown_for(group, by_option)
+        if run is not None:
+            comparison = subgroups_comparison(
+                question, group, shown.shown, level=run.level, query=query
+            )
+            shown = replace(shown, comparison=comparison)
+        breakdowns.append(shown)
+    return breakdowns
+
+
 def _compliance_result(
     question: Question,
     direct: Sequence[Question],
@@ -670,21 +698,20 @@ def _compliance_result(
     by subgroup, pi compared between groups, and pi's plan."""
     overall = rows.get((question.pk, None, None))
     compliance = compliance_view(overall.compliance if overall else None)
-    breakdowns = []
-    if compliance is not None:
-        for group in direct:
-            by_option = {
-                option: row
-                for (qid, gid, option), row in rows.items()
-                if qid == question.pk and gid == group.pk and option is not None
-            }
-            shown = compliance_breakdown(group, by_option, min_size)
-            if run is not None:
-                comparison = subgroups_comparison(
-                    question, group, shown.shown, level=run.level, query=query
-                )
-                shown = replace(shown, comparison=comparison)
-            breakdowns.append(shown)
+    breakdowns = (
+        _group_breakdowns(
+            question,
+            direct,
+            rows,
+            run=run,
+            query=query,
+            shown_for=lambda group, by_option: compliance_breakdown(
+                group, by_option, min_size
+            ),
+        )
+        if compliance is not None
+        else []
+    )
     plan = (
         compliance_plan(
             question.get_design(),
