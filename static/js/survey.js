@@ -371,8 +371,12 @@ function receiptItem(question, answer) {
   const item = document.createElement("li");
   const text = document.createElement("span");
   text.className = "receipt-question";
-  // The page's heading holds the text after its number (the page data leaves it out).
-  text.textContent = byId(`q${question.id}-text`).textContent.replace(/^\d+\. /, "");
+  // The page's heading holds the text after its number (the page data leaves it
+  // out); its line breaks are <br> elements, read as spaces.
+  const heading = [...byId(`q${question.id}-text`).childNodes]
+    .map((node) => (node.nodeName === "BR" ? " " : node.textContent))
+    .join("");
+  text.textContent = heading.replace(/^\d+\. /, "");
   const missing = answer.report === null;
   const sent = document.createElement("strong");
   sent.textContent = missing ? words.noAnswer : reportLabel(question, answer.report);
