@@ -60,6 +60,9 @@ CSV_HEADER = (
     "level",
     "ci_method",
     "warnings",
+    # Check all that apply: the band that holds for all items at once.
+    "band_lower",
+    "band_upper",
 )
 
 Rows = dict[tuple[int, int | None, int | None], QuestionEstimate]
@@ -296,8 +299,12 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
                         run["level"],
                         run["ci_method"],
                         codes,
+                        option.get("band_lower"),
+                        option.get("band_upper"),
                     ]
                 )
+            if estimate.get("mean") is not None:
+                yield _mean_line(lead, group, estimate, run, codes)
 
 
 def _compliance_lines(
@@ -331,5 +338,44 @@ def _compliance_lines(
                 run["level"],
                 run["ci_method"],
                 codes,
+                None,
+                None,
             ]
         )
+
+
+def _mean_line(
+    lead: list[Any],
+    group: dict[str, Any],
+    estimate: dict[str, Any],
+    run: dict[str, Any],
+    codes: str,
+) -> str:
+    """A count's mean, after its distribution's rows: ``option_label`` mean,
+    no option code, its interval's method (Student's t on the unbiased
+    scores) in ``ci_method``."""
+    mean = estimate["mean"]
+    return csv_line(
+        [
+            *lead,
+            group.get("group_column"),
+            group.get("group_question_id"),
+            group.get("group_question_text"),
+            group.get("group_option_code"),
+            group.get("group_option_label"),
+            estimate["n"],
+            None,
+            "mean",
+            None,
+            mean["estimate"],
+            mean["unbiased"],
+            mean["std_error"],
+            mean["ci_lower"],
+            mean["ci_upper"],
+            run["level"],
+            mean.get("method", run["ci_method"]),
+            codes,
+            None,
+            None,
+        ]
+    )

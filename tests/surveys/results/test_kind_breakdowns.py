@@ -4,6 +4,7 @@ command line's re-analysis, with the same small-cell rule as other kinds."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 
@@ -188,6 +189,44 @@ def test_the_csv_has_a_row_per_item_in_every_group(survey):
     lines = [line for line in exports.estimates_csv(survey) if f",{multi.pk}," in line]
     # Overall and three groups, three items each.
     assert len(lines) == 4 * len(ITEMS)
+
+
+def csv_rows(survey, question):
+    rows = csv.DictReader(io.StringIO("".join(exports.estimates_csv(survey))))
+    return [row for row in rows if row["question_id"] == str(question.pk)]
+
+
+def test_the_csv_gives_each_groups_mean_count_after_its_distribution(survey):
+    count, _, group = questions(survey)
+    means = [row for row in csv_rows(survey, count) if row["option_label"] == "mean"]
+    overall = QuestionEstimate.objects.get(question=count, group_question=None)
+    saved = [overall, *group_rows(count, group).values()]
+    assert len(means) == len(saved) == 4
+    for row, estimate in zip(
+        means,
+        sorted(saved, key=lambda r: (r.group_option is not None, r.group_option or 0)),
+        strict=True,
+    ):
+        assert row["option_code"] == ""
+        assert int(row["n"]) == estimate.n
+        for name in ("estimate", "unbiased", "std_error", "ci_lower", "ci_upper"):
+            assert float(row[name]) == pytest.approx(estimate.mean[name], abs=1e-12)
+        assert row["ci_method"] == estimate.mean["method"]
+
+
+def test_the_csv_gives_each_items_simultaneous_band(survey):
+    _, multi, _ = questions(survey)
+    rows = csv_rows(survey, multi)
+    overall = QuestionEstimate.objects.get(question=multi, group_question=None)
+    items = list(overall.options.order_by("option"))
+    first = [row for row in rows if row["group_column"] == ""]
+    assert [float(r["band_lower"]) for r in first] == pytest.approx(
+        [o.band_lower for o in items], abs=1e-12
+    )
+    assert [float(r["band_upper"]) for r in first] == pytest.approx(
+        [o.band_upper for o in items], abs=1e-12
+    )
+    assert all(r["band_lower"] and r["band_upper"] for r in rows)
 
 
 def test_the_command_line_gives_the_saved_subgroup_means(survey, tmp_path):
