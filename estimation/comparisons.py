@@ -108,8 +108,9 @@ class Heterogeneity:
     p_value: float
     groups: int
     # "likelihood_ratio" (this module), "wald_means" (a count's means,
-    # mean_comparisons.py) or "bonferroni_items" (check all that apply: the
-    # smallest item's p-value times the number of items).
+    # mean_comparisons.py), "wald_pi" (compliance_comparisons.py) or
+    # "bonferroni_items" (check all that apply: the smallest item's p-value
+    # times the number of items).
     method: str = "likelihood_ratio"
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,6 +121,27 @@ class Heterogeneity:
             "groups": self.groups,
             "method": self.method,
         }
+
+
+def wald_heterogeneity(
+    estimates: Sequence[float], std_errors: Sequence[float], *, method: str
+) -> Heterogeneity:
+    """The Wald test that independent groups' estimates share one value:
+    ``W = sum_g w_g (x_g - x_w)^2`` with ``w_g = 1 / se_g^2`` and ``x_w`` the
+    weighted mean, chi-square with ``groups - 1`` degrees of freedom under the
+    hypothesis (Cochran 1954). Every standard error must be above 0."""
+    x = np.asarray(estimates, dtype=float)
+    weights = 1.0 / np.asarray(std_errors, dtype=float) ** 2
+    centre = float(weights @ x / weights.sum())
+    statistic = float(weights @ (x - centre) ** 2)
+    df = len(x) - 1
+    return Heterogeneity(
+        statistic=statistic,
+        df=df,
+        p_value=float(chdtrc(df, statistic)),
+        groups=len(x),
+        method=method,
+    )
 
 
 def compare_groups(

@@ -36,7 +36,7 @@ import numpy as np
 from scipy import stats
 
 from .cheating import CDM_PARAMETERS, SLD_PARAMETERS, GroupCounts, fit_triangle
-from .comparisons import Heterogeneity
+from .comparisons import Heterogeneity, wald_heterogeneity
 from .instructed import InstructedDesign
 from .intervals import validate_level
 
@@ -147,16 +147,9 @@ def pi_heterogeneity(groups: Sequence[PiEstimate]) -> Heterogeneity | None:
     groups are given and all are estimable."""
     if len(groups) < 2 or not all(g.estimable for g in groups):
         return None
-    estimates = np.array([g.estimate for g in groups], dtype=float)
-    weights = 1.0 / np.array([g.std_error for g in groups], dtype=float) ** 2
-    pooled = float(weights @ estimates / weights.sum())
-    statistic = float(weights @ (estimates - pooled) ** 2)
-    df = len(groups) - 1
-    return Heterogeneity(
-        statistic=statistic,
-        df=df,
-        p_value=float(stats.chi2.sf(statistic, df)),
-        groups=len(groups),
+    return wald_heterogeneity(
+        [g.estimate for g in groups if g.estimate is not None],
+        [g.std_error for g in groups if g.std_error is not None],
         method="wald_pi",
     )
 

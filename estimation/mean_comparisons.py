@@ -34,7 +34,7 @@ from typing import Any
 
 from scipy import stats
 
-from .comparisons import Heterogeneity
+from .comparisons import Heterogeneity, wald_heterogeneity
 from .intervals import validate_level
 
 
@@ -127,18 +127,8 @@ def means_heterogeneity(groups: Sequence[GroupMean]) -> Heterogeneity | None:
         )
     if any(g.std_error is None or g.std_error <= 0 for g in groups):
         return None
-    weights = [1 / g.std_error**2 for g in groups if g.std_error is not None]
-    centre = math.fsum(
-        w * g.unbiased for w, g in zip(weights, groups, strict=True)
-    ) / math.fsum(weights)
-    statistic = math.fsum(
-        w * (g.unbiased - centre) ** 2 for w, g in zip(weights, groups, strict=True)
-    )
-    df = len(groups) - 1
-    return Heterogeneity(
-        statistic=statistic,
-        df=df,
-        p_value=float(stats.chi2.sf(statistic, df)),
-        groups=len(groups),
+    return wald_heterogeneity(
+        [g.unbiased for g in groups],
+        [g.std_error for g in groups if g.std_error is not None],
         method="wald_means",
     )

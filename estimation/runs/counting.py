@@ -147,19 +147,19 @@ def counts_recount(survey: Survey) -> int:
     Gives the table that the catch-ups give (a test holds them to it), at
     about the cost of one GROUP BY over the answers. On PostgreSQL, unless
     called inside an outer transaction, it reads in one REPEATABLE READ
-    snapshot, so the count can be a plain (parallel) query; the rare
-    serialization failure, when a catch-up or another recount commits while
-    this one began (a survey's counts row created by another session, or
-    ``forget_arrival_order`` rewriting the responses), is retried.
+    snapshot, so the count can be a plain (parallel) query. The counts lock
+    keeps catch-ups out of that snapshot's way; the rare serialization
+    failure left (the counts row created by another session meanwhile, or
+    ``forget_arrival_order`` rewriting the responses) is retried.
     """
     for attempt in range(1, RECOUNT_ATTEMPTS + 1):
         try:
             return _recount_once(survey)
         except OperationalError as error:
-            cause = getattr(error, "__cause__", None)
-            if getattr(cause, "sqlstate", None) != SERIALIZATION_FAILURE:
-                raise
-            if attempt == RECOUNT_ATTEMPTS:
+            refused = (
+                getattr(error.__cause__, "sqlstate", None) == SERIALIZATION_FAILURE
+            )
+            if not refused or attempt == RECOUNT_ATTEMPTS:
                 raise
     raise AssertionError("unreachable")
 

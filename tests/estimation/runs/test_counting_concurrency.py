@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
@@ -39,21 +40,22 @@ def saved(survey: Survey) -> Counter:
     return Counter({(q, r, s): n for q, r, s, n in counting.saved_cells(survey)})
 
 
+def hold_open(step, ready: threading.Event, release: threading.Event) -> None:
+    """Run ``step`` in a transaction left open until ``release``."""
+    try:
+        with transaction.atomic():
+            step()
+            ready.set()
+            release.wait(timeout=30)
+    finally:
+        connections.close_all()
+
+
 def test_a_response_committed_after_a_catch_up_is_counted_by_the_next(open_survey):
     submit(open_survey, np.random.default_rng(21), 10)
-    stored, release, done = threading.Event(), threading.Event(), threading.Event()
-
-    def slow_submission() -> None:
-        try:
-            with transaction.atomic():
-                submit(open_survey, np.random.default_rng(22), 1)
-                stored.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-            done.set()
-
-    thread = threading.Thread(target=slow_submission)
+    stored, release = threading.Event(), threading.Event()
+    slow = partial(submit, open_survey, np.random.default_rng(22), 1)
+    thread = threading.Thread(target=hold_open, args=(slow, stored, release))
     thread.start()
     assert stored.wait(timeout=30)
     # The slow response is written but not committed: not visible, not marked,
@@ -61,7 +63,7 @@ def test_a_response_committed_after_a_catch_up_is_counted_by_the_next(open_surve
     assert counting.counts_catch_up(open_survey) == 10
     release.set()
     thread.join(timeout=30)
-    assert done.is_set()
+    assert not thread.is_alive()
     assert Response.objects.filter(survey=open_survey, counted=False).count() == 1
     assert counting.counts_catch_up(open_survey) == 1
     assert saved(open_survey) == fresh_cells(open_survey)
@@ -110,17 +112,8 @@ def test_a_recount_leaves_a_response_committing_meanwhile_for_the_next_catch_up(
     submit(open_survey, np.random.default_rng(51), 15)
     counting.counts_catch_up(open_survey)
     stored, release = threading.Event(), threading.Event()
-
-    def slow_submission() -> None:
-        try:
-            with transaction.atomic():
-                submit(open_survey, np.random.default_rng(52), 1)
-                stored.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=slow_submission)
+    slow = partial(submit, open_survey, np.random.default_rng(52), 1)
+    thread = threading.Thread(target=hold_open, args=(slow, stored, release))
     thread.start()
     assert stored.wait(timeout=30)
     assert counting.counts_recount(open_survey) == 15
@@ -145,17 +138,6 @@ def test_a_recount_reads_in_one_repeatable_read_snapshot(open_survey):
 
 def attempts(queries: CaptureQueriesContext) -> int:
     return sum(q["sql"].startswith("SET TRANSACTION") for q in queries.captured_queries)
-
-
-def hold_open(step, ready: threading.Event, release: threading.Event) -> None:
-    """Run ``step`` in a transaction left open until ``release``."""
-    try:
-        with transaction.atomic():
-            step()
-            ready.set()
-            release.wait(timeout=30)
-    finally:
-        connections.close_all()
 
 
 def test_a_recount_waits_for_a_running_catch_up_and_counts_what_it_added(
