@@ -1,7 +1,8 @@
 """The analysis bundle's scripts and README, written for one survey.
 
-``analysis.py`` runs our command line on the bundle's files and checks the
-result against the dashboard's saved estimates; ``analysis.R`` estimates each
+``analysis.py`` runs our command line (from the copy of the pure core the
+bundle carries in ``lib/``) on the bundle's files and checks the result
+against the dashboard's saved estimates; ``analysis.R`` estimates each
 yes/no question with ``RRreg::RRuni`` (Heck and Moshagen 2018), using the model
 and parameters the codebook's ``r_packages`` gives, and each other question
 with the moment estimate the dashboard calls "unbiased". The dashboard's own
@@ -17,27 +18,31 @@ from estimation import design_from_dict
 PYTHON_SCRIPT = '''#!/usr/bin/env python3
 """Reproduce the estimates of {title} from this folder's answers.csv and codebook.json.
 
-Runs the platform's command line (python -m estimation estimate), which
-needs the platform's `estimation` package (NumPy and SciPy): from a checkout
-of the platform, run
+Needs Python 3.11 or newer with NumPy and SciPy (pip install numpy scipy);
+the platform's statistical core, as it was when this bundle was made, is in
+lib/estimation and is used from there: no checkout of the platform is needed.
 
-    PYTHONPATH=/path/to/the/checkout python analysis.py
+    python analysis.py
 
-It prints each question's estimates with the interval method and level the
-dashboard used, then the largest difference from the dashboard's saved
-numbers in estimates.json, and exits with status 1 if that is above 1e-9.
+It runs the core's command line (python -m estimation estimate) with the
+interval method and level the dashboard used, prints each question's
+estimates, then the largest difference from the dashboard's saved numbers
+in estimates.json, and exits with status 1 if that is above 1e-9.
 --json prints the command line's whole output instead (subgroups too).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# First on the path: the core that produced the dashboard's numbers, not
+# another version that may be installed.
+sys.path.insert(0, str(HERE / "lib"))
 # The interval method and level of the run the dashboard shows (None: the
 # command line's defaults, as no run had finished when this was downloaded).
 CI_METHOD = {ci_method}
@@ -47,18 +52,22 @@ TOLERANCE = 1e-9
 
 
 def estimate() -> dict:
-    command = [sys.executable, "-m", "estimation", "estimate"]
-    command += ["--codebook", str(HERE / "codebook.json")]
+    try:
+        from estimation.__main__ import main as command_line
+    except ImportError as error:
+        sys.exit(
+            f"analysis.py needs NumPy and SciPy ({{error}}): pip install numpy scipy"
+        )
+    arguments = ["estimate", "--codebook", str(HERE / "codebook.json")]
     if CI_METHOD is not None:
-        command += ["--ci-method", CI_METHOD]
+        arguments += ["--ci-method", CI_METHOD]
     if LEVEL is not None:
-        command += ["--level", repr(LEVEL)]
-    done = subprocess.run(
-        [*command, str(HERE / "answers.csv")], capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        sys.exit(done.stderr.strip() or "python -m estimation estimate failed")
-    return json.loads(done.stdout)
+        arguments += ["--level", repr(LEVEL)]
+    output = io.StringIO()
+    status = command_line([*arguments, str(HERE / "answers.csv")], stdout=output)
+    if status != 0:
+        sys.exit(status)  # the command line has said why on standard error
+    return json.loads(output.getvalue())
 
 
 def differences(mine: dict, saved: dict):
@@ -457,6 +466,9 @@ What is inside
                    codebook.json with the dashboard's interval method and
                    level, prints the estimates and the largest difference from
                    estimates.json (exit status 1 above 1e-9).
+  lib/estimation/  the platform's statistical core (Python, NumPy and SciPy
+                   only) as it was when this bundle was made: analysis.py
+                   uses this copy.
   analysis.R       estimates every yes/no question with RRreg::RRuni (model
                    and parameters from the design) and every other question's
                    moment estimate in base R, and refits the dashboard's newest
@@ -464,9 +476,9 @@ What is inside
                    beside R's.
 
 How to run
-  Python: needs the platform's `estimation` package (NumPy, SciPy). From a
-          checkout of the platform:
-              PYTHONPATH=/path/to/the/checkout python analysis.py
+  Python: needs Python 3.11 or newer with NumPy and SciPy
+          (pip install numpy scipy); nothing else. From this folder:
+              python analysis.py
           python analysis.py --json prints every estimate, with subgroups.
   R:      install.packages("RRreg"), then from this folder:
               Rscript analysis.R

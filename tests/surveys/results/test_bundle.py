@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -62,7 +63,10 @@ def test_the_bundle_holds_the_exports_and_the_scripts(estimated, tmp_path):
         estimated, b"".join(bundle.bundle_zip(estimated)), tmp_path
     )
     root = bundle.folder(estimated)
-    assert sorted(archive.namelist()) == sorted(root + m for m in bundle.MEMBERS)
+    library = sorted(root + name for name in bundle.core_files())
+    assert sorted(archive.namelist()) == sorted(
+        [*(root + m for m in bundle.MEMBERS), *library]
+    )
     assert (folder / "answers.csv").read_bytes() == b"".join(
         exports.answers_csv(estimated)
     )
@@ -171,6 +175,29 @@ def test_the_r_scripts_moment_estimate_is_the_dashboards_unbiased(estimated):
         assert moment == pytest.approx(option["unbiased"], abs=1e-12)
 
 
+def test_the_bundle_carries_the_pure_core_and_nothing_else_of_the_package():
+    """Every module and sub-package of estimation/ found on disk, so moving
+    modules inside it needs no change to the bundle; not its Django side
+    (runs/), no compiled files."""
+    import estimation
+
+    files = bundle.core_files()
+    package = Path(estimation.__file__).resolve().parent
+    on_disk = {
+        "lib/estimation/" + p.relative_to(package).as_posix()
+        for p in package.rglob("*.py")
+        if "runs" not in p.relative_to(package).parts
+    }
+    assert on_disk <= set(files)
+    assert "lib/estimation/__main__.py" in files
+    assert "lib/estimation/py.typed" in files
+    assert not [n for n in files if "/runs/" in n or "__pycache__" in n]
+    assert not [n for n in files if n.endswith((".pyc", ".pyo"))]
+    assert files["lib/estimation/designs.py"] == (package / "designs.py").read_bytes()
+    # The sources compress to a few hundred kilobytes at most.
+    assert sum(len(data) for data in files.values()) < 1_500_000
+
+
 def test_r_strings_escape_quotes_backslashes_and_newlines():
     assert r_string('a "b" \\ c\nd') == '"a \\"b\\" \\\\ c\\nd"'
 
@@ -229,7 +256,7 @@ def test_an_analyst_downloads_the_bundle_and_it_is_logged(
         f'attachment; filename="{estimated.slug}-analysis-bundle.zip"'
     )
     archive, _ = unpack(estimated, b"".join(response.streaming_content), tmp_path)
-    assert len(archive.namelist()) == len(bundle.MEMBERS)
+    assert len(archive.namelist()) == len(bundle.MEMBERS) + len(bundle.core_files())
     event = AuditEvent.objects.filter(survey=estimated).latest("id")
     assert event.action == Action.ANSWERS_DOWNLOAD
     assert event.detail == {"format": "zip", "via": path}
