@@ -6,7 +6,8 @@ against the dashboard's saved estimates; ``analysis.R`` estimates each
 yes/no question with ``RRreg::RRuni`` (Heck and Moshagen 2018), using the model
 and parameters the codebook's ``r_packages`` gives, and each other question
 with the moment estimate the dashboard calls "unbiased". The dashboard's own
-numbers are written into both, so a reader sees at once whether they agree.
+numbers are written into both, and each script says whether they agree, to a
+stated tolerance (the R side's checks: :mod:`surveys.results.bundle_r_checks`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from estimation import design_from_dict
+from surveys.results.bundle_r_checks import R_CHECKS
 
 PYTHON_SCRIPT = '''#!/usr/bin/env python3
 """Reproduce the estimates of {title} from this folder's answers.csv and codebook.json.
@@ -147,28 +149,33 @@ R_HEAD = """# Reproduce the prevalence estimates of {title} in R.
 # Run from this folder: Rscript analysis.R
 # Needs RRreg (Heck and Moshagen 2018, JSS 85(2)): install.packages("RRreg")
 #
-# Yes/no questions: RRuni(response, model, p) with the model and parameters
-# of each question's design (codebook.json, r_packages). Its prevalence is the
-# estimate the dashboard shows (to the optimizer's tolerance); its standard
-# error can differ a little (for Warner RRuni divides by n - 1 where the
-# dashboard divides by n), and its interval is the Wald interval, so it
-# matches the dashboard's only when the dashboard uses the Wald method
-# ({method} at level {level} here). The dashboard's numbers are printed beside.
-# Other questions: RRuni has no model for these designs; the moment estimate
-# (the dashboard's "unbiased" column) is computed directly, and the
-# maximum-likelihood estimates with intervals come from `python analysis.py`
-# (the platform's command line).
+# What agrees with the dashboard, and to what tolerance:
+# - Yes/no questions and those with a device instruction: RRuni(response,
+#   model, p) with the model and parameters of each question's design
+#   (codebook.json, r_packages). When RRuni's moment estimate lies inside the
+#   parameter space it is the dashboard's estimate, to TOLERANCE (1e-9);
+#   when it does not, RRuni searches the likelihood with optim instead, good
+#   to SEARCH_TOLERANCE (1e-4).
+# - Standard errors: RRreg divides by n - 1 where the dashboard divides by n
+#   (the observed information), in every model (Warner, forced response,
+#   the unrelated question, crosswise, and in each group of cheating
+#   detection and the lie detector), so its standard errors are the
+#   dashboard's times sqrt(n / (n - 1)); the comparison applies that factor.
+#   After a likelihood search they are not compared (optim's Hessian at the
+#   boundary).
+# - A fit that fails (an estimate outside [0, 1], NaN, or a search that ended
+#   in a corner such as pi = 1 with gamma = -1) is reported as FAILED, not as
+#   an estimate; the dashboard's number is the maximum-likelihood estimate
+#   within the parameter space.
+# - Intervals: RRuni gives none. The dashboard's ({method} at level {level}
+#   here) come from `python analysis.py`.
+# - Other questions: RRuni has no model for these designs; the moment estimate
+#   (the dashboard's "unbiased" column) is computed directly and compared to
+#   TOLERANCE; the maximum-likelihood estimates with intervals come from
+#   `python analysis.py` (the platform's command line).
 
 library(RRreg)
 answers <- read.csv("answers.csv")
-
-# RRuni's FR model estimates every option: the last one is "Yes".
-compare <- function(column, fit, dashboard) {{
-  cat(sprintf(
-    "%s: prevalence %.6f (SE %.6f); dashboard %.6f (SE %.6f)\\n",
-    column, tail(fit$pi, 1), tail(fit$piSE, 1), dashboard[1], dashboard[2]
-  ))
-}}
 """
 
 
@@ -216,7 +223,8 @@ def _r_reports(entry: dict[str, Any]) -> str:
 
 
 def r_yes_no(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
-    """RRuni on one yes/no question, and the dashboard's estimate beside it."""
+    """RRuni on one yes/no question, checked against the dashboard's estimate
+    and standard error (``compare`` in :data:`R_CHECKS`)."""
     column, model = entry["column"], entry["r_packages"]["RRreg"]
     estimate = _dashboard(saved, "estimate")
     std_error = _dashboard(saved, "std_error")
@@ -225,21 +233,32 @@ def r_yes_no(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         if estimate
         else "c(NA, NA)"
     )
+    call = f'RRuni(response = {column}, model = "{model["model"]}", '
+    call += f"p = {r_value(model['p'])}"
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: RRreg model {model['model']}\n"
         f"{column} <- {_r_reports(entry)}\n"
-        f"fit_{column} <- RRuni(response = {column}, "
-        f'model = "{model["model"]}", p = {r_value(model["p"])})\n'
-        f"print(summary(fit_{column}))\n"
-        f'compare("{column}", fit_{column}, {dashboard})\n'
+        + _r_fits(column, call)
+        + f'compare("{column}", fit_{column}, moment_{column}, {dashboard}, '
+        f"length({column}))\n"
+    )
+
+
+def _r_fits(column: str, call: str) -> str:
+    """RRuni's fit, the same without its likelihood search (to tell whether it
+    searched), an error kept as a failed fit, and its summary when it is one."""
+    return (
+        f"fit_{column} <- tryCatch({call}), error = identity)\n"
+        f"moment_{column} <- tryCatch({call}, MLest = FALSE), error = identity)\n"
+        f"if (is.null(fit_problem(fit_{column}))) print(summary(fit_{column}))\n"
     )
 
 
 def r_instructed(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     """RRuni with RRreg's CDM or SLD model on the cells 2 * group + answer,
     and the dashboard's pi beside it (RRreg's standard errors divide by
-    n_g - 1, ours by n_g: docs/methodology.md)."""
+    n_g - 1, ours by n_g: the comparison takes the groups' sizes)."""
     column, model = entry["column"], entry["r_packages"]["RRreg"]
     compliance = (saved or {}).get("compliance") or {}
     pi = next((p for p in compliance.get("parameters", []) if p["name"] == "pi"), None)
@@ -248,15 +267,18 @@ def r_instructed(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         if pi
         else "c(NA, NA)"
     )
+    call = (
+        f"RRuni(response = {column} %% 2, model = "
+        f'"{model["model"]}", p = {r_value(model["p"])}, group = 1 + ({column} >= 2)'
+    )
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: RRreg model {model['model']}; "
         "the cell is 2 * group + answer\n"
         f"{column} <- answers${column}[!is.na(answers${column})]\n"
-        f"fit_{column} <- RRuni(response = {column} %% 2, model = "
-        f'"{model["model"]}", p = {r_value(model["p"])}, group = 1 + ({column} >= 2))\n'
-        f"print(summary(fit_{column}))\n"
-        f'compare("{column}", fit_{column}, {dashboard})\n'
+        + _r_fits(column, call)
+        + f'compare("{column}", fit_{column}, moment_{column}, {dashboard}, '
+        f"tabulate(1 + ({column} >= 2), nbins = 2))\n"
     )
 
 
@@ -290,9 +312,12 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         f"unbiased_{column} <- (shares_{column} - base_{column}) / "
         f"{float(design.diagonal)!r}\n"
         f"names(unbiased_{column}) <- {labels}\n"
+        f"dashboard_{column} <- "
+        f"c({', '.join(_r_number(u) for u in unbiased) or 'NA'})\n"
         f'cat("{column} moment estimates:\\n"); print(unbiased_{column})\n'
-        f'cat("dashboard (unbiased):\\n"); '
-        f"print(c({', '.join(_r_number(u) for u in unbiased) or 'NA'}))\n" + fr_model
+        f'cat("dashboard (unbiased):\\n"); print(dashboard_{column})\n'
+        f'agree("{column} moment estimates", unbiased_{column}, dashboard_{column})\n'
+        + fr_model
     )
 
 
@@ -325,7 +350,8 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
     RRlog maximises the same likelihood (checked against RRreg's own code to
     about 3e-5 in the coefficients, the tolerance of its optimizer), so its
     coefficients and standard errors are the dashboard's when the answers are
-    those the fit saw.
+    those the fit saw: the script says so to stated tolerances, and names a
+    fit with a NaN or infinite coefficient as failed.
     """
     result, outcome = fit["result"], entry["column"]
     covariates = result["covariates"]
@@ -376,9 +402,23 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
         f"dashboard_se <- c({', '.join(_r_number(v) for _, _, v in ours)})",
         f"names(dashboard_coef) <- names(dashboard_se) <- c({names})",
         "shown <- names(coef(fit_model))",
-        'cat(sprintf("%s: R %.8f (SE %.8f); dashboard %.8f (SE %.8f)\\n", shown,',
-        "    coef(fit_model), model_se[shown], dashboard_coef[shown], "
+        "if (!all(is.finite(c(coef(fit_model), model_se[shown])))) {",
+        '  cat("The model fit FAILED in R (a coefficient or standard error is NaN '
+        'or infinite): not estimates.\\n")',
+        "} else {",
+        '  cat(sprintf("%s: R %.8f (SE %.8f); dashboard %.8f (SE %.8f)\\n", shown,',
+        "      coef(fit_model), model_se[shown], dashboard_coef[shown], "
         'dashboard_se[shown]), sep = "")',
+        "  # The optimizer stops on the log-likelihood's relative change: the",
+        "  # coefficients agree to about 1e-4 per unit of standard error, and the",
+        "  # standard errors (the same likelihood's Hessian: no n - 1 here) to 2%.",
+        "  unit <- pmax(1, dashboard_se[shown])",
+        '  agree("model coefficients (per standard error)", coef(fit_model) / unit,',
+        "        dashboard_coef[shown] / unit, tolerance = 1e-4)",
+        '  agree("model standard errors (ratio)", model_se[shown] / '
+        "dashboard_se[shown],",
+        "        rep(1, length(shown)), tolerance = 0.02)",
+        "}",
     ]
     return "\n".join(lines) + "\n"
 
@@ -390,6 +430,7 @@ def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     column, k = entry["column"], len(entry["options"])
     values = ", ".join(repr(float(p)) for row in entry["matrix"] for p in row)
     mean = (saved or {}).get("mean") or {}
+    unbiased = _dashboard(saved, "unbiased")
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: P(report | truth) from the codebook\n"
@@ -402,6 +443,12 @@ def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         f'cat("{column} moment estimates:\\n"); print(unbiased_{column})\n'
         f'cat("{column} mean count (unbiased):", mean_{column}, "dashboard:", '
         f'{_r_number(mean.get("unbiased"))}, "\\n")\n'
+        f'agree("{column} mean count (unbiased)", mean_{column}, '
+        f"{_r_number(mean.get('unbiased'))})\n"
+        "# A linear solve's rounding grows with the matrix's condition number.\n"
+        f'agree("{column} moment estimates", unbiased_{column}, '
+        f"c({', '.join(_r_number(u) for u in unbiased) or 'NA'}), "
+        f"tolerance = max(TOLERANCE, 1e-11 * kappa(P_{column}, exact = TRUE)))\n"
     )
 
 
@@ -419,7 +466,8 @@ def r_script(
             title=_comment(book["survey"]["title"]),
             method=run["method_name"] if run else "no run yet",
             level=run["level"] if run else "-",
-        )
+        ),
+        R_CHECKS,
     ]
     for entry in book["questions"]:
         question = saved.get(entry["column"])
@@ -469,11 +517,12 @@ What is inside
   lib/estimation/  the platform's statistical core (Python, NumPy and SciPy
                    only) as it was when this bundle was made: analysis.py
                    uses this copy.
-  analysis.R       estimates every yes/no question with RRreg::RRuni (model
-                   and parameters from the design) and every other question's
-                   moment estimate in base R, and refits the dashboard's newest
-                   model with RRreg::RRlog, printing the dashboard's numbers
-                   beside R's.
+  analysis.R       estimates every yes/no question and every question with a
+                   device instruction with RRreg::RRuni (model and parameters
+                   from the design) and every other question's moment
+                   estimate in base R, refits the dashboard's newest model
+                   with RRreg::RRlog, and says for each whether it agrees with
+                   the dashboard's numbers, to a stated tolerance.
 
 How to run
   Python: needs Python 3.11 or newer with NumPy and SciPy
@@ -482,10 +531,26 @@ How to run
           python analysis.py --json prints every estimate, with subgroups.
   R:      install.packages("RRreg"), then from this folder:
               Rscript analysis.R
-          RRuni reproduces the dashboard's estimate and standard error of each
-          yes/no question; its interval is the Wald interval. The other
-          questions' maximum-likelihood estimates and intervals come from
-          analysis.py.
+          What agrees, and to what tolerance:
+          - RRuni's estimate is the dashboard's to 1e-9 when its moment
+            estimate lies inside the parameter space (the same closed form);
+            otherwise RRuni searches the likelihood with optim, good to 1e-4.
+          - RRuni's standard errors are NOT the dashboard's: RRreg divides by
+            n - 1 where the dashboard divides by n (the observed information),
+            in every model (Warner, forced response, the unrelated question,
+            crosswise, and each group of cheating detection and the lie
+            detector). RRreg's standard error is the dashboard's times
+            sqrt(n / (n - 1)) (with two groups, between the two groups'
+            factors); the script applies that factor before comparing. After
+            a likelihood search they are not compared.
+          - A fit that fails (an estimate outside [0, 1], NaN, or a search
+            that ended in a corner such as pi = 1 with gamma = -1) is printed
+            as FAILED, not as an estimate: use the dashboard's, which is the
+            maximum-likelihood estimate within the parameter space.
+          - RRuni gives no intervals; the other questions' moment estimates
+            agree to 1e-9 (a count's distribution to its matrix's condition
+            number times 1e-11), and their maximum-likelihood estimates and
+            intervals come from analysis.py.
 
 The reported codes are randomized: a count of reported "Yes" is not the
 number of people whose answer is Yes. Estimate with the design, as both
