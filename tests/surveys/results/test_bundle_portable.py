@@ -161,6 +161,16 @@ def test_analysis_py_reproduces_the_dashboard_with_only_numpy_and_scipy(
     assert _assert_table_is_the_dashboards(table, survey) > 100
 
 
+def _core_files(package: Path) -> set[str]:
+    return {
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*")
+        if path.is_file()
+        and path.suffix != ".pyc"
+        and not {"runs", "__pycache__"} & set(path.relative_to(package).parts)
+    }
+
+
 def test_the_pure_core_installs_alone_and_its_command_line_runs(clean_python, tmp_path):
     """packaging/rr-estimation, built from a copy of the sources (the checkout
     stays untouched), into the NumPy-and-SciPy environment; removed again
@@ -205,6 +215,9 @@ def test_the_pure_core_installs_alone_and_its_command_line_runs(clean_python, tm
         where, no_runs, frameworks = probe.stdout.splitlines()
         assert "site-packages" in where
         assert (no_runs, frameworks) == ("True", "[]")
+        # The wheel holds every file of the core (a data file added to it
+        # must be declared in its pyproject.toml) and nothing of runs/.
+        assert _core_files(Path(where).parent) == _core_files(source / "estimation")
         # Warner p = 0.75, 420 Yes of 1000: (0.42 - 0.25) / 0.5 = 0.34, and
         # its variance 0.42 * 0.58 / (1000 * 0.25) (docs/methodology.md).
         case = {"design": {"name": "warner", "p": 0.75}, "counts": [580, 420]}
