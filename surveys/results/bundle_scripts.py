@@ -54,11 +54,14 @@ TOLERANCE = 1e-9
 
 
 def estimate() -> dict:
+    if sys.version_info < (3, 11):
+        sys.exit("analysis.py needs Python 3.11 or newer")
     try:
         from estimation.__main__ import main as command_line
     except ImportError as error:
         sys.exit(
-            f"analysis.py needs NumPy and SciPy ({{error}}): pip install numpy scipy"
+            f"analysis.py could not load the statistical core in lib/ ({{error}}); "
+            "it needs NumPy and SciPy: pip install numpy scipy"
         )
     arguments = ["estimate", "--codebook", str(HERE / "codebook.json")]
     if CI_METHOD is not None:

@@ -24,7 +24,7 @@ from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
 from surveys.results import bundle, exports
 from tests.surveys.respond.responses import submit
-from tests.surveys.results.test_bundle import unpack
+from tests.surveys.results.test_bundle import estimated, unpack  # noqa: F401
 from tests.surveys.results.test_export_round_trip import REPO
 
 pytestmark = pytest.mark.slow
@@ -239,3 +239,22 @@ def test_the_pure_core_installs_alone_and_its_command_line_runs(clean_python, tm
             env=installing,
             cwd=tmp_path,
         )
+
+
+def test_without_numpy_analysis_py_says_what_to_install(estimated, tmp_path):  # noqa: F811
+    """A bare interpreter (a virtual environment without even pip) gets one
+    line naming what is missing, not a traceback."""
+    done = _run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")])
+    assert done.returncode == 0, done.stderr
+    _, folder = unpack(estimated, b"".join(bundle.bundle_zip(estimated)), tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    done = _run(
+        [str(tmp_path / "bare" / "bin" / "python"), "analysis.py"],
+        env=_bare_environment(home),
+        cwd=folder,
+    )
+    assert done.returncode == 1
+    assert "No module named 'numpy'" in done.stderr
+    assert done.stderr.strip().endswith("pip install numpy scipy")
+    assert "Traceback" not in done.stderr
