@@ -77,7 +77,7 @@ def randomizer_constants(source: str) -> dict[str, float]:
 
 @register()
 def randomizer_limits(app_configs: Any = None, **kwargs: Any) -> list[Error]:
-    """The randomizer the site serves states the server's limits: with a lower
+    """The randomizer in the static files states the server's limits: with a lower
     one, respondents' browsers refuse published surveys; with a higher one, the
     browser no longer guards the server's promise."""
     location = finders.find(RANDOMIZER_SCRIPT)
