@@ -139,9 +139,10 @@ function say(message, isError = false) {
 // have exactly that many, or some answer could not be sent or some report
 // could not be shown.
 function shownAnswers(question) {
-  const count = form.querySelector(`.count-answer[data-question="${question.id}"]`);
+  const id = CSS.escape(String(question.id));
+  const count = form.querySelector(`.count-answer[data-question="${id}"]`);
   if (count) return Number(count.dataset.max) + 1;
-  const group = form.querySelector(`.options[data-question="${question.id}"]`);
+  const group = form.querySelector(`.options[data-question="${id}"]`);
   return group?.querySelectorAll("[role=radio]:not([data-option=none]), [role=checkbox]").length ?? 0;
 }
 
