@@ -18,13 +18,14 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from estimation.comparisons import (
-    DIFFERENCE_FIELDS,
+    DIFFERENCE_EXPORT_FIELDS,
     Comparison,
     Heterogeneity,
     compare_groups,
     compare_items,
     heterogeneity_test,
     items_heterogeneity,
+    ratio_unbounded,
 )
 from estimation.compliance_comparisons import (
     PiEstimate,
@@ -107,7 +108,12 @@ class Difference:
     p_value: float | None
     ratio: float | None
     ratio_lower: float | None
+    # inf where the data cannot bound the ratio above.
     ratio_upper: float | None
+
+    @property
+    def ratio_unbounded(self) -> bool:
+        return ratio_unbounded(self.ratio_upper)
 
 
 @dataclass(frozen=True)
@@ -423,7 +429,7 @@ def comparison_export(
                 **labels,
                 "option_code": r,
                 "option_label": option_labels[r],
-                **{name: values[name][r] for name in DIFFERENCE_FIELDS},
+                **{name: values[name][r] for name in DIFFERENCE_EXPORT_FIELDS},
             }
             for r in range(len(result.difference))
         )

@@ -212,7 +212,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         f"question's subgroups end with '{NO_ANSWER}' for those who left it out",
         "comparison_rule": "comparisons use only the subgroups shown: each "
         "one's estimate minus the first shown's per option (Wald interval, "
-        "z-test, log-scale ratio interval) and a likelihood-ratio test across "
+        "z-test, ratio interval on the log scale or by Fieller's method, whose "
+        "ratio_upper is null with ratio_unbounded true where the data cannot "
+        "bound it above) and a likelihood-ratio test across "
         "them; per item for check all that apply (the test: the smallest "
         "item's p-value times the items); for a count, of the mean (Welch "
         "interval and t-test, Wald test of equal means); for a question with a "

@@ -101,6 +101,8 @@ def codebook_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 @require_GET
 def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_plain(request.user, pk, Need.ANALYSE)
+    # The page shows what codebook.json holds: read is as good as downloaded.
+    rows_downloaded(request, survey, Action.CODEBOOK_DOWNLOAD, "html")
     data = exports.codebook(survey)
     context = {"survey": survey, "codebook": data, "questions": page_questions(data)}
     return render(request, "surveys/codebook.html", context)

@@ -469,7 +469,9 @@ def test_downloads_read_from_the_replica_when_one_is_configured(open_survey, set
         assert text(export(survey)) == expected
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT query FROM pg_stat_activity WHERE application_name = %s",
+                # The name alone could match another suite's replica on this server.
+                "SELECT query FROM pg_stat_activity "
+                "WHERE application_name = %s AND datname = current_database()",
                 [REPLICA_APPLICATION_NAME],
             )
             (last_query,) = cursor.fetchone()
