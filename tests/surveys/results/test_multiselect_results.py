@@ -229,3 +229,21 @@ def test_the_codebook_page_lists_the_item_columns(as_owner, estimated):
     assert "One column per item, 1 = sent ticked" in html
     assert "_20</code> = Item 19." in html
     assert '<th scope="col" class="num">report 1: Ticked</th>' in html
+
+
+def test_the_bundles_python_script_reproduces_the_items_from_their_columns(
+    estimated, tmp_path, settings
+):
+    import re
+
+    from surveys.results import bundle
+    from tests.surveys.results.test_bundle import run_script, unpack
+
+    settings.DASHBOARD_MIN_GROUP_SIZE = 5
+    survey, _question = estimated
+    _, folder = unpack(survey, b"".join(bundle.bundle_zip(survey)), tmp_path)
+    assert "_20" in (folder / "answers.csv").read_text().splitlines()[0]
+    done = run_script(folder)
+    assert done.returncode == 0, done.stderr
+    largest = float(re.search(r"from the dashboard: (\S+)", done.stdout).group(1))
+    assert largest <= 1e-9
