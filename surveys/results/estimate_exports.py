@@ -27,7 +27,7 @@ from estimation.runs.selectors import (
 )
 from estimation.runs.validation_arm import direct_answers, validation_export
 from surveys.models import Question, Survey
-from surveys.respond.report_labels import reported_labels
+from surveys.respond.report_labels import report_codes, reported_labels
 from surveys.results.cells import csv_line
 from surveys.results.codebook import answer_columns
 
@@ -109,8 +109,12 @@ def _estimate(row: QuestionEstimate | None, question: Question) -> dict[str, Any
     if row.mean is not None:
         exported["mean"] = row.mean
     if row.compliance is not None:
-        # A question with a device instruction: its parameters, not options.
+        # A question with a device instruction: its parameters, not options,
+        # and what its four reported counts are, group and answer.
         exported["compliance"] = row.compliance
+        exported["reported_labels"] = [
+            label for _code, label in report_codes(question, question.survey.language)
+        ]
     return exported
 
 

@@ -199,3 +199,14 @@ def test_the_codebook_page_and_the_results_page_name_group_and_answer(
     html = results.content.decode()
     assert "Reports: Group 1, “No” " in html
     assert "Group 2, “Yes” " in html
+
+
+def test_the_estimates_name_the_four_reported_counts(estimated):
+    (question, *_) = exports.estimates_export(estimated)["questions"]
+    assert question["reported_labels"] == [
+        "Group 1, “No”",
+        "Group 1, “Yes”",
+        "Group 2, “No”",
+        "Group 2, “Yes”",
+    ]
+    assert len(question["compliance"]["reported"]) == 4
