@@ -197,8 +197,8 @@ def test_the_codebook_page_and_the_results_page_name_group_and_answer(
     )
     results = as_owner.get(reverse("surveys:results", args=[estimated.pk]))
     html = results.content.decode()
-    assert "Reports: Group 1, “No” " in html
-    assert "Group 2, “Yes” " in html
+    assert "Reports: Group 1, “No”: " in html
+    assert "Group 2, “Yes”: " in html
 
 
 def test_the_estimates_name_the_four_reported_counts(estimated):
