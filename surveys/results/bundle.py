@@ -24,6 +24,7 @@ from surveys.models import Survey
 from surveys.results.bundle_scripts import python_script, r_script, readme
 from surveys.results.estimate_exports import estimates_export
 from surveys.results.exports import CHUNK_BYTES, answers_csv, codebook
+from surveys.results.file_names import file_stem
 
 MEMBERS = (
     "README.txt",
@@ -60,8 +61,8 @@ class _Sink:
 
 
 def folder(survey: Survey) -> str:
-    """The folder the bundle unpacks into."""
-    return f"{survey.slug}-analysis/"
+    """The folder the bundle unpacks into, named as the zip is."""
+    return f"{file_stem(survey)}-analysis/"
 
 
 def core_files() -> dict[str, bytes]:

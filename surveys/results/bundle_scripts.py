@@ -326,8 +326,9 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
 
 def r_unary(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     """Check all that apply in base R: each item's moment estimate from the
-    share of masks with its bit set, and the dashboard's beside it."""
-    column, m = entry["column"], len(entry["options"])
+    share of its 0/1 column sent ticked, and the dashboard's beside it."""
+    column = entry["column"]
+    items = "c(" + ", ".join(r_string(i["column"]) for i in entry["item_columns"]) + ")"
     (_, q), (_, p) = entry["matrix"]
     labels = "c(" + ", ".join(r_string(o["label"]) for o in entry["options"]) + ")"
     dashboard = _dashboard(saved, "unbiased")
@@ -336,12 +337,11 @@ def r_unary(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     )
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
-        f"# design {entry['design']['name']}: check all that apply; cells are bit "
-        "masks (item i in bit i); each item's moment estimate is (share sent "
+        f"# design {entry['design']['name']}: check all that apply; one column "
+        "per item, 1 = sent ticked; each item's moment estimate is (share sent "
         "ticked - q) / (p - q)\n"
-        f"{column} <- answers${column}[!is.na(answers${column})]\n"
-        f"ticked_{column} <- sapply(0:{m - 1}, function(i) "
-        f"mean(bitwAnd({column}, 2^i) > 0))\n"
+        f"ticked_{column} <- sapply({items}, function(item) "
+        "mean(answers[[item]], na.rm = TRUE))\n"
         f"print(data.frame(item = {labels}, unbiased = (ticked_{column} - "
         f"{r_value(q)}) / ({r_value(p)} - {r_value(q)}), dashboard = {shown}))\n"
     )

@@ -27,6 +27,7 @@ from estimation.runs.selectors import (
 )
 from estimation.runs.validation_arm import direct_answers, validation_export
 from surveys.models import Question, Survey
+from surveys.respond.report_labels import report_codes, reported_labels
 from surveys.results.cells import csv_line
 from surveys.results.codebook import answer_columns
 
@@ -63,17 +64,27 @@ CSV_HEADER = (
     # Check all that apply: the band that holds for all items at once.
     "band_lower",
     "band_upper",
+    # What ``reported`` counts, as the respondent saw it (a crosswise
+    # question's pairing, an item sent ticked).
+    "reported_label",
 )
 
 Rows = dict[tuple[int, int | None, int | None], QuestionEstimate]
 
 
-def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any]]:
+def _options(
+    row: QuestionEstimate, labels: Sequence[str], reported: Sequence[str]
+) -> list[dict[str, Any]]:
     return [
         {
             "code": o.option,
             "label": labels[o.option] if o.option < len(labels) else str(o.option),
             **{name: getattr(o, name) for name in OPTION_FIELDS},
+            # What ``reported`` counts, as the respondent saw it: for a
+            # crosswise question the pairing, not the option estimated.
+            "reported_label": reported[o.option]
+            if o.option < len(reported)
+            else str(o.option),
             # Check all that apply: the band that holds for all items at once.
             **(
                 {"band_lower": o.band_lower, "band_upper": o.band_upper}
@@ -85,20 +96,25 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
     ]
 
 
-def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, Any]:
+def _estimate(row: QuestionEstimate | None, question: Question) -> dict[str, Any]:
     if row is None:
         return {"n": 0, "epsilon": None, "warnings": [], "options": []}
+    reported = reported_labels(question, question.survey.language)
     exported = {
         "n": row.n,
         "epsilon": row.epsilon,
         "warnings": row.warnings,
-        "options": _options(row, labels),
+        "options": _options(row, question.options, reported),
     }
     if row.mean is not None:
         exported["mean"] = row.mean
     if row.compliance is not None:
-        # A question with a device instruction: its parameters, not options.
+        # A question with a device instruction: its parameters, not options,
+        # and what its four reported counts are, group and answer.
         exported["compliance"] = row.compliance
+        exported["reported_labels"] = [
+            label for _code, label in report_codes(question, question.survey.language)
+        ]
     return exported
 
 
@@ -126,7 +142,7 @@ def _subgroups(
                     "group_question_text": group.text,
                     "group_option_code": code,
                     "group_option_label": label,
-                    **_estimate(row, question.options),
+                    **_estimate(row, question),
                 }
             )
     return shown, hidden
@@ -245,7 +261,7 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "kind": question.kind,
                 "sensitive": question.is_sensitive,
                 "optional": question.optional,
-                **_estimate(rows.get((question.pk, None, None)), question.options),
+                **_estimate(rows.get((question.pk, None, None)), question),
                 **_missing(rows.get((question.pk, None, None)), finished.n or 0),
                 "subgroups": subgroups,
                 "hidden_subgroups": hidden,
@@ -303,6 +319,7 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
                         codes,
                         option.get("band_lower"),
                         option.get("band_upper"),
+                        option["reported_label"],
                     ]
                 )
             if estimate.get("mean") is not None:
@@ -342,6 +359,7 @@ def _compliance_lines(
                 codes,
                 None,
                 None,
+                None,
             ]
         )
 
@@ -377,6 +395,7 @@ def _mean_line(
             run["level"],
             mean.get("method", run["ci_method"]),
             codes,
+            None,
             None,
             None,
         ]

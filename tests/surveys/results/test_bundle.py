@@ -22,6 +22,7 @@ from estimation.runs.services import estimate_run_execute
 from surveys.models import AuditEvent
 from surveys.results import bundle, exports
 from surveys.results.bundle_scripts import r_string
+from surveys.results.file_names import download_name
 from surveys.team.audit import Action
 from tests.surveys.optional_data import optional_survey, store_with_missing
 from tests.surveys.results.test_export_round_trip import REPO, assert_same
@@ -266,7 +267,7 @@ def test_an_analyst_downloads_the_bundle_and_it_is_logged(
     assert response.status_code == 200
     assert response["Content-Type"] == "application/zip"
     assert response["Content-Disposition"] == (
-        f'attachment; filename="{estimated.slug}-analysis-bundle.zip"'
+        f'attachment; filename="{download_name(estimated, "analysis-bundle.zip")}"'
     )
     archive, _ = unpack(estimated, b"".join(response.streaming_content), tmp_path)
     assert len(archive.namelist()) == len(bundle.MEMBERS) + len(bundle.core_files())
