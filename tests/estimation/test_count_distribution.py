@@ -204,7 +204,7 @@ TRUTHS = {"issue": issue_truth, "uniform": uniform_truth}
 # (m, epsilon, n): the grid at epsilon 1 and 3, where at these n only the mean
 # is identified, and the cells where bins are shown.
 GRID = [(m, e, n) for m in (10, 20) for e in (1.0, 3.0) for n in (30, 120, 500, 2000)]
-BINNED = [(10, 3.0, 5000), (10, 8.0, 500), (10, 8.0, 2000)]
+BINNED = [(10, 3.0, 5000), (10, 5.0, 2000), (10, 8.0, 500), (10, 8.0, 2000)]
 
 
 def coverage(m, epsilon, n, truth_name, replications=REPLICATIONS):
@@ -249,7 +249,7 @@ if __name__ == "__main__":
         for name in TRUTHS:
             mean, width, bins = coverage(m, epsilon, n, name)
             shown = (
-                f"{len(bins)} bins, lowest {100 * min(bins.values()):.1f}%"
+                f"{len(bins)} ranges, lowest {100 * min(bins.values()):.1f}%"
                 if bins
                 else "mean only"
             )
