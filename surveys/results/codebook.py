@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count
 
 from estimation import Crosswise, Design, survey_epsilon
+from estimation.count_distribution import MAX_HALF_WIDTH
 from estimation.instructed import InstructedDesign
 from estimation.unary import UnaryEncoding
 from surveys.languages import question_translation
@@ -253,7 +254,24 @@ def _count_entry(question: Question) -> dict[str, Any]:
             "mean": "estimated from each report's unbiased score w solving "
             "matrix @ w = (0, 1, ..., maximum), Student's t interval "
             "(docs/methodology.md, 'Counts')",
+            **_distribution_entry(question),
         }
+    }
+
+
+def _distribution_entry(question: Question) -> dict[str, str]:
+    """A count asked with noise: how far its distribution is shown."""
+    if not question.get_design().randomized:
+        return {}
+    return {
+        "distribution": "shown in ranges of neighbouring counts, the finest "
+        "whose intervals the design and the number of responses keep within "
+        f"±{100 * MAX_HALF_WIDTH:.0f} points before any data; each range's "
+        "share is the average of its reports' unbiased scores, Student's t "
+        "interval in [0, 1]. With no such split only the mean is identified "
+        "(warning distribution_not_identified), and the single counts' rows "
+        "are not estimates to read on their own (docs/methodology.md, "
+        "'Counts')",
     }
 
 

@@ -100,14 +100,18 @@ def _estimate(row: QuestionEstimate | None, question: Question) -> dict[str, Any
     if row is None:
         return {"n": 0, "epsilon": None, "warnings": [], "options": []}
     reported = reported_labels(question, question.survey.language)
-    exported = {
-        "n": row.n,
-        "epsilon": row.epsilon,
+    exported: dict[str, Any] = {"n": row.n, "epsilon": row.epsilon}
+    if row.mean is not None:
+        # A count leads with its mean.
+        exported["mean"] = row.mean
+    if row.distribution is not None:
+        # A count asked with noise: the ranges of counts its n identifies
+        # (estimation/count_distribution.py); the per-count options stay.
+        exported["distribution"] = row.distribution
+    exported |= {
         "warnings": row.warnings,
         "options": _options(row, question.options, reported),
     }
-    if row.mean is not None:
-        exported["mean"] = row.mean
     if row.compliance is not None:
         # A question with a device instruction: its parameters, not options,
         # and what its four reported counts are, group and answer.
@@ -301,6 +305,10 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
             if "parameters" in (estimate.get("compliance") or {}):
                 yield from _compliance_lines(lead, group, estimate, run, codes)
                 continue
+            if estimate.get("mean") is not None:
+                # A count leads with its mean, then the ranges its n identifies.
+                yield _mean_line(lead, group, estimate, run, codes)
+                yield from _bin_lines(lead, group, estimate, run, codes)
             for option in estimate["options"]:
                 yield csv_line(
                     [
@@ -322,8 +330,6 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
                         option["reported_label"],
                     ]
                 )
-            if estimate.get("mean") is not None:
-                yield _mean_line(lead, group, estimate, run, codes)
 
 
 def _compliance_lines(
@@ -371,7 +377,7 @@ def _mean_line(
     run: dict[str, Any],
     codes: str,
 ) -> str:
-    """A count's mean, after its distribution's rows: ``option_label`` mean,
+    """A count's mean, before its distribution's rows: ``option_label`` mean,
     no option code, its interval's method (Student's t on the unbiased
     scores) in ``ci_method``."""
     mean = estimate["mean"]
@@ -400,3 +406,43 @@ def _mean_line(
             None,
         ]
     )
+
+
+def _bin_lines(
+    lead: list[Any],
+    group: dict[str, Any],
+    estimate: dict[str, Any],
+    run: dict[str, Any],
+    codes: str,
+) -> Iterator[str]:
+    """A count asked with noise: one row per range of counts its n identifies,
+    ``option_label`` ``counts a-b`` (or ``counts a``), no option code, after
+    the mean and before the single counts (flagged in ``warnings`` when they
+    are not identified on their own)."""
+    for shown in (estimate.get("distribution") or {}).get("bins", []):
+        low, high = shown["low"], shown["high"]
+        yield csv_line(
+            [
+                *lead,
+                group.get("group_column"),
+                group.get("group_question_id"),
+                group.get("group_question_text"),
+                group.get("group_option_code"),
+                group.get("group_option_label"),
+                estimate["n"],
+                None,
+                f"counts {low}" if low == high else f"counts {low}-{high}",
+                None,
+                shown["estimate"],
+                shown["unbiased"],
+                shown["std_error"],
+                shown["ci_lower"],
+                shown["ci_upper"],
+                run["level"],
+                estimate["distribution"].get("method", run["ci_method"]),
+                codes,
+                None,
+                None,
+                None,
+            ]
+        )
