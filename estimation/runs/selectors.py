@@ -20,6 +20,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.compliance_comparisons import pi_sample_size, planning_shares
+from estimation.contract import Caution
 from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.instructed import InstructedDesign
@@ -29,6 +30,7 @@ from estimation.results import DEFAULT_LEVEL
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.readings import estimate_flags, group_cautions
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
 from estimation.unary import UnaryEncoding
 from estimation.unary_planning import item_sample_size
@@ -81,6 +83,9 @@ class Notice:
     code: str
     message: str
     prominent: bool
+    # The option (item) it concerns, or every item it concerns.
+    option: int | None = None
+    options: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,18 @@ class EstimateView:
     def items(self) -> bool:
         """Check all that apply: one option per item, each with its band."""
         return self.options[0].band_lower is not None
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The results contract's flags of this estimate (estimation/runs/readings.py)."""
+        return estimate_flags(
+            self.options,
+            (
+                {"code": w.code, "option": w.option, "options": w.options}
+                for w in self.warnings
+            ),
+            self.mean,
+        )
 
     @property
     def half_width(self) -> float:
@@ -140,6 +157,11 @@ class Breakdown:
     min_size: int
     # Between the shown groups only; None with fewer than two.
     comparison: GroupComparison | None = None
+
+    @property
+    def cautions(self) -> tuple[Caution, ...]:
+        """One caution per cause for the shown groups, naming them."""
+        return group_cautions([(g.label, g.estimate.flags) for g in self.shown])
 
 
 @dataclass(frozen=True)
@@ -261,6 +283,10 @@ def _planned_options(estimate: EstimateView) -> Sequence[OptionResult]:
     return estimate.options
 
 
+def _option_code(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def estimate_view(
     n: int,
     labels: Sequence[str],
@@ -293,6 +319,8 @@ def estimate_view(
                 code=str(w.get("code", "")),
                 message=str(w.get("message", "")),
                 prominent=w.get("code") in PROMINENT_WARNINGS,
+                option=_option_code(w.get("option")),
+                options=tuple(int(o) for o in w.get("options") or ()),
             )
             for w in warnings
         ),

@@ -18,6 +18,12 @@ from estimation import survey_epsilon
 from estimation.compliance_comparisons import pi_from_compliance
 from estimation.runs.group_comparisons import Group, comparison_export, group_mean
 from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.readings import (
+    estimate_flags,
+    mean_reading,
+    option_reading,
+    parameter_reading,
+)
 from estimation.runs.selectors import (
     METHOD_NAMES,
     NO_ANSWER,
@@ -63,6 +69,8 @@ CSV_HEADER = (
     # Check all that apply: the band that holds for all items at once.
     "band_lower",
     "band_upper",
+    # The results contract's flags of this row (estimation/contract.py).
+    "flags",
 )
 
 Rows = dict[tuple[int, int | None, int | None], QuestionEstimate]
@@ -74,6 +82,7 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
             "code": o.option,
             "label": labels[o.option] if o.option < len(labels) else str(o.option),
             **{name: getattr(o, name) for name in OPTION_FIELDS},
+            "flags": list(option_reading(o, row.warnings, o.option).flags),
             # Check all that apply: the band that holds for all items at once.
             **(
                 {"band_lower": o.band_lower, "band_upper": o.band_upper}
@@ -87,7 +96,7 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
 
 def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, Any]:
     if row is None:
-        return {"n": 0, "epsilon": None, "warnings": [], "options": []}
+        return {"n": 0, "epsilon": None, "warnings": [], "flags": [], "options": []}
     exported = {
         "n": row.n,
         "epsilon": row.epsilon,
@@ -95,11 +104,28 @@ def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, 
         "options": _options(row, labels),
     }
     if row.mean is not None:
-        exported["mean"] = row.mean
+        exported["mean"] = {
+            **row.mean,
+            "flags": list(mean_reading(row.mean, max(len(labels) - 1, 1)).flags),
+        }
+    exported["flags"] = list(estimate_flags(row.options.all(), row.warnings, row.mean))
     if row.compliance is not None:
         # A question with a device instruction: its parameters, not options.
-        exported["compliance"] = row.compliance
+        exported["compliance"] = _compliance(row.compliance)
     return exported
+
+
+def _compliance(compliance: dict[str, Any]) -> dict[str, Any]:
+    """A device instruction's parameters, each with its contract flags."""
+    if "parameters" not in compliance:
+        return compliance
+    return {
+        **compliance,
+        "parameters": [
+            {**p, "flags": list(parameter_reading(p).flags)}
+            for p in compliance["parameters"]
+        ],
+    }
 
 
 def _subgroups(
@@ -301,6 +327,7 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
                         codes,
                         option.get("band_lower"),
                         option.get("band_upper"),
+                        ";".join(option.get("flags", [])),
                     ]
                 )
             if estimate.get("mean") is not None:
@@ -340,6 +367,7 @@ def _compliance_lines(
                 codes,
                 None,
                 None,
+                ";".join(parameter.get("flags", [])),
             ]
         )
 
@@ -377,5 +405,6 @@ def _mean_line(
             codes,
             None,
             None,
+            ";".join(mean.get("flags", [])),
         ]
     )
