@@ -20,7 +20,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.compliance_comparisons import pi_sample_size, planning_shares
-from estimation.contract import Caution
+from estimation.contract import SHARE, Caution, interval_text, read
 from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.instructed import InstructedDesign
@@ -76,6 +76,19 @@ class OptionResult:
     # Check all that apply: the interval that holds for all items at once.
     band_lower: float | None = None
     band_upper: float | None = None
+
+    @property
+    def interval_text(self) -> str:
+        """The interval under the results contract: "not estimable" for a
+        zero-width one, equal ends one number (estimation/contract.py)."""
+        return interval_text(
+            read(
+                estimate=self.estimate,
+                ci_lower=self.ci_lower,
+                ci_upper=self.ci_upper,
+                bounds=SHARE,
+            )
+        )
 
 
 @dataclass(frozen=True)
