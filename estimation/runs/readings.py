@@ -90,3 +90,42 @@ def parameter_reading(parameter: Mapping[str, Any]) -> Reading:
 def group_cautions(groups: Sequence[tuple[str, Iterable[str]]]) -> tuple[Caution, ...]:
     """One caution per cause for a breakdown's shown groups."""
     return cautions(groups)
+
+
+# Notices an estimate may give once per option; the card says each cause once.
+PER_OPTION = ("beyond_design", "at_boundary", "interval_replaced")
+
+
+def merged_notices(
+    warnings: Iterable[Mapping[str, Any]], labels: Sequence[str]
+) -> list[dict[str, Any]]:
+    """An estimate's notices with one per cause: several options' notices of
+    one code become the first one's message followed by the other options'
+    names, and keep every option in ``options``."""
+    merged: list[dict[str, Any]] = []
+    by_code: dict[str, dict[str, Any]] = {}
+    for w in warnings:
+        code = str(w.get("code", ""))
+        first = by_code.get(code)
+        if code not in PER_OPTION or first is None:
+            entry = dict(w)
+            option = w.get("option")
+            entry["options"] = list(
+                w.get("options") or ([option] if isinstance(option, int) else [])
+            )
+            entry["others"] = []
+            merged.append(entry)
+            by_code.setdefault(code, entry)
+            continue
+        option = w.get("option")
+        if isinstance(option, int):
+            first["options"].append(option)
+            first["others"].append(
+                labels[option] if option < len(labels) else str(option + 1)
+            )
+    for entry in merged:
+        others = entry.pop("others")
+        if others:
+            names = ", ".join(f"“{name}”" for name in others)
+            entry["message"] = f"{entry['message']} The same holds for {names}."
+    return merged

@@ -30,7 +30,7 @@ from estimation.results import DEFAULT_LEVEL
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
-from estimation.runs.readings import estimate_flags, group_cautions
+from estimation.runs.readings import estimate_flags, group_cautions, merged_notices
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
 from estimation.unary import UnaryEncoding
 from estimation.unary_planning import item_sample_size
@@ -335,7 +335,7 @@ def estimate_view(
                 option=_option_code(w.get("option")),
                 options=tuple(int(o) for o in w.get("options") or ()),
             )
-            for w in warnings
+            for w in merged_notices(warnings, labels)
         ),
         mean=None
         if mean is None

@@ -14,9 +14,16 @@ import numpy as np
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from hypothesis import example, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
+from estimation.covariates import Factor
+from estimation.designs import Direct, Warner
+from estimation.regression import fit_logistic
 from estimation.runs.fit_selectors import (
     CoefficientRow,
+    coefficient_rows,
     fit_cautions,
     predicted_rows,
 )
@@ -241,3 +248,53 @@ def test_cheating_detection_without_cheating_gives_one_prevalence():
     assert "p = 1.000" in html
     assert "between 10.8% and 14.2%" in _compliance(0.108, 0.142, 0.0004)
     assert "p &lt; 0.001" in _compliance(0.108, 0.142, 0.0004)
+
+
+AGE = Factor("q4", ("18-29", "30-44", "45+"))
+SEX = Factor("q5", ("woman", "man"))
+PATTERNS = np.array([[i, j] for i in range(3) for j in range(2)])
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=6, max_size=6
+    ).filter(lambda rows: all(sum(r) > 0 for r in rows)),
+    st.sampled_from(["warner", "direct"]),
+)
+@hypothesis_settings(max_examples=40, deadline=None)
+@example([(50, 50), (40, 60), (30, 70), (20, 80), (160, 40), (10, 30)], "warner")
+@example([(50, 0), (40, 60), (30, 70), (20, 80), (16, 40), (0, 30)], "direct")
+def test_a_fit_on_any_patterns_shows_no_zero_width_interval_and_each_cause_once(
+    rows, name
+):
+    design = Warner(p=0.75) if name == "warner" else Direct(k=2)
+    fit = fit_logistic(
+        design=design, factors=[AGE, SEX], patterns=PATTERNS, reports=rows
+    ).to_dict()
+    predicted = predicted_rows(fit, {})
+    for row in predicted:
+        if row.has_interval:
+            assert 0 <= row.ci_lower <= row.estimate <= row.ci_upper <= 1
+            assert row.ci_lower < row.ci_upper
+    coefficients = coefficient_rows(fit, {})
+    said = fit_cautions(fit["warnings"], coefficients, predicted)
+    assert len(said) == len(set(said))
+    assert sum(s.startswith("Not estimable") for s in said) <= 1
+    for row in coefficients:
+        if row.note:
+            assert row.note not in said
+
+
+def test_the_card_says_each_cause_once_for_all_options():
+    from estimation import KaryRR, estimate_question
+    from estimation.runs.readings import merged_notices
+
+    # Two options below what k-RR can report: two beyond-design notices.
+    result = estimate_question([0, 0, 30, 30], KaryRR(k=4, epsilon=3.0))
+    saved = [w.to_dict() for w in result.warnings]
+    assert [w["code"] for w in saved].count("beyond_design") == 2
+    merged = merged_notices(saved, ["A", "B", "C", "D"])
+    beyond = [w for w in merged if w["code"] == "beyond_design"]
+    assert len(beyond) == 1
+    assert beyond[0]["options"] == [0, 1]
+    assert "The same holds for “B”." in beyond[0]["message"]
