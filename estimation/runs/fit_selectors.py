@@ -13,7 +13,13 @@ from typing import Any
 
 from django.http import Http404
 
-from estimation.contract import NOT_ESTIMABLE, SHARE, once, read
+from estimation.contract import (
+    HARDLY_INFORMED_FLAG,
+    NOT_ESTIMABLE,
+    SHARE,
+    once,
+    read,
+)
 from estimation.contract import p_value_text as _p_value_text
 from estimation.runs.model_fits import (
     column_names,
@@ -92,6 +98,10 @@ class PredictedRow:
     @property
     def not_estimable(self) -> bool:
         return NOT_ESTIMABLE in self.flags
+
+    @property
+    def hardly_informed(self) -> bool:
+        return HARDLY_INFORMED_FLAG in self.flags
 
 
 @dataclass(frozen=True)
@@ -182,6 +192,16 @@ ZERO_WIDTH = (
 )
 
 
+HARDLY = (
+    "The predicted prevalence of {count} is hardly informed by the data: its "
+    "interval covers more than half of 0-100% (marked in the table)."
+)
+
+
+def _patterns(count: int) -> str:
+    return "1 covariate pattern" if count == 1 else f"{count} covariate patterns"
+
+
 def fit_cautions(
     warnings: Sequence[str],
     coefficients: Sequence[CoefficientRow],
@@ -199,14 +219,12 @@ def fit_cautions(
         said.append(SEPARATION.format(terms="; ".join(unbounded)))
     if empty:
         said.append(EMPTY_LEVEL.format(terms="; ".join(empty)))
+    vague = sum(1 for p in predicted if HARDLY_INFORMED_FLAG in p.flags)
+    if vague:
+        said.append(HARDLY.format(count=_patterns(vague)))
     collapsed = sum(1 for p in predicted if p.not_estimable and not p.at_boundary)
     if collapsed:
-        patterns = (
-            "1 covariate pattern"
-            if collapsed == 1
-            else f"{collapsed} covariate patterns"
-        )
-        said.append(ZERO_WIDTH.format(count=patterns))
+        said.append(ZERO_WIDTH.format(count=_patterns(collapsed)))
     return once(said)
 
 

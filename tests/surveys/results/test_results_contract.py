@@ -298,3 +298,23 @@ def test_the_card_says_each_cause_once_for_all_options():
     assert len(beyond) == 1
     assert beyond[0]["options"] == [0, 1]
     assert "The same holds for “B”." in beyond[0]["message"]
+
+
+def test_a_prediction_the_data_hardly_inform_is_cautioned_once():
+    predicted = predicted_rows(
+        {
+            "predicted": [
+                {"pattern": {"a": "x"}, "n": 5, "prevalence": 0.4, "ci": [0.05, 0.9]},
+                {"pattern": {"a": "y"}, "n": 5, "prevalence": 0.5, "ci": [0.1, 0.95]},
+                {"pattern": {"a": "z"}, "n": 90, "prevalence": 0.3, "ci": [0.2, 0.4]},
+            ]
+        },
+        {},
+    )
+    assert [p.hardly_informed for p in predicted] == [True, True, False]
+    said = fit_cautions([], (), predicted)
+    assert said == (
+        "The predicted prevalence of 2 covariate patterns is hardly informed by "
+        "the data: its interval covers more than half of 0-100% (marked in the "
+        "table).",
+    )
