@@ -78,6 +78,15 @@ class OptionResult:
     band_upper: float | None = None
 
     @property
+    def shown_std_error(self) -> float:
+        """The standard error, at most half of 0-100% (estimation/contract.py)."""
+        return min(self.std_error, SHARE.max_std_error)
+
+    @property
+    def std_error_capped(self) -> bool:
+        return self.std_error > SHARE.max_std_error
+
+    @property
     def interval_text(self) -> str:
         """The interval under the results contract: "not estimable" for a
         zero-width one, equal ends one number (estimation/contract.py)."""

@@ -69,6 +69,17 @@ def signed_points(value: float | None) -> str:
 
 
 @register.filter
+def share_std_error(value: float | None) -> str:
+    """A share's standard error in points, capped at 50 (half of 0-100%) and
+    saying so: no share's estimator has a larger one (estimation/contract.py)."""
+    if value is None:
+        return contract.DASH
+    if value > contract.SHARE.max_std_error:
+        return f"{contract.points_text(contract.SHARE.max_std_error)} (capped)"
+    return contract.points_text(value)
+
+
+@register.filter
 def count(value: float | None) -> str:
     """A mean count, or a difference of mean counts, with two decimals."""
     return contract.count_text(value)

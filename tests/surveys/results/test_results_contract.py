@@ -104,6 +104,9 @@ def test_every_interval_on_the_page_keeps_the_contract(client, owner, survey):
     for low, high in POINTS.findall(html):
         for end in (low, high):
             assert -100 <= float(end.replace("−", "-")) <= 100
+    # A share's standard error is at most 50 points (half of 0-100%).
+    for error in re.findall(r'data-label="Standard error" class="num">([\d.]+)', html):
+        assert float(error) <= 50
     # One p-value rule: "< 0.001" or three decimals.
     for shown in re.findall(r"p (?:= )?(\d\.\d+)\b(?! by chance)", html):
         assert len(shown.split(".")[1]) == 3
