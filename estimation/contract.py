@@ -323,6 +323,28 @@ class Caution:
     concerns: tuple[str, ...] = ()
 
 
+# The flags a reader must act on, each said once: a title and why.
+CAUTION_WORDS = {
+    NOT_ESTIMABLE: (
+        "Not estimable",
+        "The data cannot estimate these: there is no number, or an interval "
+        "of zero width where the quantity is not known exactly.",
+    ),
+    BEYOND_DESIGN: (
+        "Beyond the design",
+        "The reports imply a value outside the possible range, more extreme "
+        "than the design allows (by chance with few responses, or because some "
+        "respondents did not follow the randomization); the estimates shown "
+        "are kept inside it.",
+    ),
+    HARDLY_INFORMED_FLAG: (
+        "Hardly informed",
+        "Their intervals cover more than half of the possible range: the data "
+        "say little about these.",
+    ),
+}
+
+
 def cautions(flagged: Sequence[tuple[str, Iterable[str]]]) -> tuple[Caution, ...]:
     """One caution per cause among named quantities (each with its flags),
     listing the names it concerns.
@@ -333,11 +355,11 @@ def cautions(flagged: Sequence[tuple[str, Iterable[str]]]) -> tuple[Caution, ...
     """
     said = []
     sets = [(name, set(flags)) for name, flags in flagged]
-    for flag in (NOT_ESTIMABLE, BEYOND_DESIGN, HARDLY_INFORMED_FLAG):
+    for flag, (title, explanation) in CAUTION_WORDS.items():
         names = tuple(dict.fromkeys(name for name, found in sets if flag in found))
         if names:
             listed = ", ".join(f"“{name}”" for name in names)
-            said.append(Caution(flag, f"{listed}: {FLAG_MEANINGS[flag]}.", names))
+            said.append(Caution(flag, f"{title}: {listed}. {explanation}", names))
     return tuple(said)
 
 

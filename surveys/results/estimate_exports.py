@@ -245,7 +245,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "device instruction, of pi (Wald interval from both groups' standard "
         "errors, z-test, Wald test of equal pi; null where pi is at 0 or 1 in a "
         "group: not estimable) "
-        "(docs/methodology.md, 'Comparing subgroups')",
+        "(docs/methodology.md, 'Comparing subgroups'); every interval is cut "
+        "to what the difference can be ([-1, 1] for shares and pi, [-m, m] for "
+        "a count's means) and each difference carries the results contract's "
+        "flags",
     }
     if finished is None:
         return {**head, "run": None, "message": NO_RUN, "questions": []}

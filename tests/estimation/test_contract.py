@@ -150,7 +150,8 @@ def test_one_caution_per_cause_names_every_quantity_it_concerns():
     )
     assert [c.code for c in said] == [BEYOND_DESIGN, HARDLY_INFORMED_FLAG]
     assert said[0].concerns == ("Men", "Women")
-    assert "“Men”, “Women”" in said[0].message
+    assert said[0].message.startswith("Beyond the design: “Men”, “Women”.")
+    assert said[1].message.startswith("Hardly informed: “Women”.")
 
 
 # -- every kind's estimates, on edge data ------------------------------------------
@@ -294,3 +295,30 @@ def test_device_instruction_parameters_read_under_the_contract(name, counts):
 def test_a_tiny_reference_estimate_reads_under_the_contract():
     result = estimate_question([0, 4, 7, 19], KaryRR(k=4, epsilon=1.0))
     assert all(0 <= v <= 1 for v in result.estimate)
+
+
+@given(
+    st.sampled_from(DESIGNS),
+    st.lists(st.integers(0, 40), min_size=10, max_size=10),
+    st.sampled_from(["mid_p", "wald", "wilson", "profile"]),
+)
+@settings(max_examples=80, deadline=None)
+def test_any_counts_of_any_design_read_under_the_contract(spec, raw, method):
+    design = design_from_dict(spec)
+    counts = raw[: design.k] + [0] * max(design.k - len(raw), 0)
+    if not sum(counts):
+        counts[0] = 1
+    result = estimate_question(counts, design, ci_method=method)
+    exact = spec["name"] == "direct"
+    for r in range(design.k):
+        assert_keeps_the_contract(
+            read(
+                estimate=result.estimate[r],
+                ci_lower=result.ci_lower[r],
+                ci_upper=result.ci_upper[r],
+                std_error=result.std_error[r],
+                bounds=SHARE,
+                exact=exact,
+            ),
+            exact=exact,
+        )
