@@ -20,7 +20,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.compliance_comparisons import pi_sample_size, planning_shares
-from estimation.contract import SHARE, Caution, interval_text, read
+from estimation.contract import SHARE, Caution, Reading, interval_text, read
 from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.instructed import InstructedDesign
@@ -90,13 +90,20 @@ class OptionResult:
     def interval_text(self) -> str:
         """The interval under the results contract: "not estimable" for a
         zero-width one, equal ends one number (estimation/contract.py)."""
-        return interval_text(
-            read(
-                estimate=self.estimate,
-                ci_lower=self.ci_lower,
-                ci_upper=self.ci_upper,
-                bounds=SHARE,
-            )
+        return interval_text(self._reading)
+
+    @property
+    def interval_short(self) -> str:
+        """:attr:`interval_text` for a table cell: ``0%–10.1%``."""
+        return interval_text(self._reading, separator="–")
+
+    @property
+    def _reading(self) -> Reading:
+        return read(
+            estimate=self.estimate,
+            ci_lower=self.ci_lower,
+            ci_upper=self.ci_upper,
+            bounds=SHARE,
         )
 
 
