@@ -321,3 +321,38 @@ def test_a_prediction_the_data_hardly_inform_is_cautioned_once():
         "the data: its interval covers more than half of 0-100% (marked in the "
         "table).",
     )
+
+
+def test_a_device_instructions_wide_parameter_is_marked_hardly_informed():
+    from estimation.runs.instructed_estimates import compliance_view
+
+    def parameter(name, low, high):
+        return {
+            "name": name,
+            "estimate": (low + high) / 2,
+            "std_error": 0.1,
+            "ci_lower": low,
+            "ci_upper": high,
+        }
+
+    view = compliance_view(
+        {
+            "model": "cdm",
+            "reported": [10, 5, 8, 7],
+            "level": 0.95,
+            "compliance_test": {"statistic": 0.0, "p_value": 1.0},
+            "parameters": [
+                parameter("pi", 0.0, 0.8),
+                parameter("gamma", 0.0, 0.2),
+                parameter("beta", 0.3, 0.6),
+            ],
+        }
+    )
+    assert [p.hardly_informed for p in view.parameters] == [True, False, False]
+    assert view.hardly_informed
+    html = render_to_string(
+        "surveys/_compliance.html",
+        {"compliance": view, "result": {"question": {"pk": 1}, "breakdowns": []}},
+    )
+    assert html.count("(hardly informed)") == 1
+    assert "p = 1.000" in html
