@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden clean serve cluster docker-check lock
+.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden core-wheel clean serve cluster docker-check lock
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,11 @@ golden: $(STAMP)
 	$(PY) -m estimation golden > tests/fixtures/designs.json
 	$(PY) -m estimation golden --instructed > tests/fixtures/instructed_designs.json
 	$(PY) -m estimation golden-unary > tests/fixtures/unary_designs.json
+
+## The statistical core alone as a wheel in dist/ (NumPy and SciPy only;
+## packaging/rr-estimation): pip install dist/rr_estimation-*.whl
+core-wheel: $(STAMP)
+	$(PY) -m pip wheel --quiet --no-deps -w dist ./packaging/rr-estimation
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

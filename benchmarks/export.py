@@ -162,11 +162,10 @@ def measure_size(
 ) -> dict[str, Any]:
     from django.urls import reverse
 
-    from surveys.results.codebook import answer_columns
-    from surveys.results.exports import _pivot_sql
+    from surveys.results.exports import _cells, _pivot_sql
 
     path = reverse("surveys:export_answers_csv", args=[survey.pk])
-    sql = _pivot_sql(survey, [q for _, q in answer_columns(survey)], "csv")
+    sql = _pivot_sql(survey, *_cells(survey), "csv")
     samples: dict[str, list[dict[str, Any]]] = {"export": [], "copy": []}
     with server(database_url) as (port, process):
         # Warm up: imports, connection, plan; then one untimed download.

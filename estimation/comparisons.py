@@ -7,9 +7,16 @@ groups' estimates are independent.
 Two groups, per option: the difference of maximum-likelihood prevalences with
 a Wald interval and a two-sided z-test, its standard error
 ``sqrt(se_a^2 + se_b^2)`` from each group's expected Fisher information; and
-the ratio with a delta-method interval on the log scale (Agresti 2013, sec.
-3.1.4), ``exp(log(a / b) +- z sqrt((se_a / a)^2 + (se_b / b)^2))``, undefined
-when either prevalence is 0.
+the ratio ``a / b``, undefined when either prevalence is 0, with an interval
+in ``[0, inf]``. Where both prevalences are told apart from 0 at the level
+(``a > z se_a`` and ``b > z se_b``), the delta-method interval on the log scale
+(Agresti 2013, sec. 3.1.4), ``exp(log(a / b) +- z sqrt((se_a / a)^2 +
+(se_b / b)^2))``. Elsewhere that interval is no longer a confidence interval
+(its ends run to 0 and to numbers like 1e14, or past the largest float), and
+Fieller's (1954) confidence set is used: the ratios ``r >= 0`` with
+``(a - r b)^2 <= z^2 (se_a^2 + r^2 se_b^2)``. It reaches 0 exactly when
+``a <= z se_a``, and it has no upper bound (``inf``) exactly when
+``b <= z se_b``: the data cannot rule out a denominator of 0.
 
 All groups at once: the likelihood-ratio test of one distribution for every
 group against a distribution per group,
@@ -24,6 +31,8 @@ the likelihood (van den Hout & van der Heijden 2002).
 References
 ----------
 Agresti, A. (2013). Categorical Data Analysis, 3rd ed. Wiley.
+Fieller, E. C. (1954). Some problems in interval estimation. Journal of the
+Royal Statistical Society B 16(2), 175-185.
 Wilks, S. S. (1938). The large-sample distribution of the likelihood ratio for
 testing composite hypotheses. Annals of Mathematical Statistics 9(1), 60-62.
 van den Hout, A., van der Heijden, P. G. M. (2002). Randomized response,
@@ -68,6 +77,12 @@ DIFFERENCE_FIELDS = (
     "ratio_upper",
 )
 PER_OPTION_FIELDS = ("estimate_a", "estimate_b", *DIFFERENCE_FIELDS)
+# As exported (Comparison.to_dict): ratio_upper null and this true where the
+# ratio has no upper bound.
+DIFFERENCE_EXPORT_FIELDS = (*DIFFERENCE_FIELDS, "ratio_unbounded")
+# A prevalence below this is 0 for a ratio: its square, in Fieller's set,
+# would underflow, and a ratio of 1e150 or more says nothing a 0 does not.
+NEGLIGIBLE = 1e-150
 
 
 @dataclass(frozen=True)
@@ -76,7 +91,9 @@ class Comparison:
 
     ``None`` where a quantity is undefined: a test or interval when both
     standard errors are 0 (a design without noise and both groups unanimous),
-    a ratio when a prevalence is 0.
+    a ratio when a prevalence is 0. ``ratio_upper`` is ``inf`` where the data
+    cannot bound the ratio above; :meth:`to_dict` writes that as ``null`` with
+    ``ratio_unbounded`` true, since JSON has no infinity.
     """
 
     level: float
@@ -93,10 +110,22 @@ class Comparison:
     ratio_upper: tuple[float | None, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "level": self.level,
             **{name: list(getattr(self, name)) for name in PER_OPTION_FIELDS},
         }
+        data["ratio_upper"] = [_finite_or_none(v) for v in self.ratio_upper]
+        data["ratio_unbounded"] = [ratio_unbounded(v) for v in self.ratio_upper]
+        return data
+
+
+def ratio_unbounded(upper: float | None) -> bool:
+    """Whether a ratio's upper bound is infinite: the data cannot bound it."""
+    return upper is not None and math.isinf(upper)
+
+
+def _finite_or_none(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -202,11 +231,48 @@ def _fit(
 def _ratio(
     a: float, b: float, se_a: float, se_b: float, z_level: float
 ) -> tuple[float | None, float | None, float | None]:
-    if a <= 0 or b <= 0:
+    """``a / b`` and its interval (module docstring): ``None`` when either
+    estimate is 0 (below :data:`NEGLIGIBLE`), an upper bound of ``inf`` when
+    ``b`` could be 0."""
+    if a < NEGLIGIBLE or b < NEGLIGIBLE:
         return None, None, None
-    log_ratio = math.log(a / b)
-    spread = z_level * math.hypot(se_a / a, se_b / b)
-    return a / b, math.exp(log_ratio - spread), math.exp(log_ratio + spread)
+    a, b, se_a, se_b = float(a), float(b), float(se_a), float(se_b)
+    ratio = a / b
+    if a > z_level * se_a and b > z_level * se_b:
+        # Each relative error is below 1 / z: the spread is below sqrt(2).
+        log_ratio = math.log(a) - math.log(b)
+        spread = z_level * math.hypot(se_a / a, se_b / b)
+        lower, upper = _exp(log_ratio - spread), _exp(log_ratio + spread)
+    else:
+        lower, upper = _fieller(a, b, se_a, se_b, z_level)
+    # Rounding must not put the point outside its own interval.
+    return ratio, min(lower, ratio), max(upper, ratio)
+
+
+def _fieller(
+    a: float, b: float, se_a: float, se_b: float, z_level: float
+) -> tuple[float, float]:
+    """Fieller's (1954) set for ``a / b`` among the ratios >= 0, as an
+    interval: the ``r`` with ``A r^2 - 2 B r + C <= 0``."""
+    z2 = z_level * z_level
+    quadratic = b * b - z2 * se_b * se_b  # A: > 0 iff b is told apart from 0
+    constant = a * a - z2 * se_a * se_a  # C: > 0 iff a is
+    linear = a * b  # B
+    discriminant = z2 * (
+        a * a * se_b * se_b + b * b * se_a * se_a - z2 * (se_a * se_b) ** 2
+    )
+    root = math.sqrt(max(discriminant, 0.0))
+    # The smaller root written as C / (B + sqrt(D)): no cancellation when A ~ 0.
+    lower = constant / (linear + root) if constant > 0 else 0.0
+    upper = (linear + root) / quadratic if quadratic > 0 else math.inf
+    return max(lower, 0.0), upper
+
+
+def _exp(value: float) -> float:
+    try:
+        return math.exp(value)
+    except OverflowError:
+        return math.inf
 
 
 def _floats(values: NDArray[np.float64]) -> tuple[float, ...]:

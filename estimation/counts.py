@@ -31,12 +31,11 @@ scores are bounded, so the central limit theorem applies quickly; the coverage
 tests in ``tests/estimation/test_counts.py`` measure it), intersected with
 ``[0, m]``.
 
-**The distribution's intervals** are Wald intervals from the unbiased
-estimate ``pi_u`` solving ``P^T pi_u = s`` (``s`` the report shares) and its
-covariance ``P^-T (diag(s) - s s^T) P^-1 / n``, intersected with [0, 1] and
-widened to contain the maximum-likelihood estimate. They are approximate
-per-option intervals; the mean's interval is the one the coverage targets hold
-for.
+**The distribution** is shown only as far as the design and ``n`` identify
+it, in bins of neighbouring counts, each with an interval from its own report
+scores: :mod:`estimation.count_distribution`. The unbiased estimate ``pi_u``
+solving ``P^T pi_u = s`` (``s`` the report shares) and its covariance
+``P^-T (diag(s) - s s^T) P^-1 / n`` are kept for re-analysis.
 
 References
 ----------
@@ -277,17 +276,6 @@ def general_unbiased(
     return estimate, covariance
 
 
-def wald_intervals(
-    estimate: FloatArray, covariance: FloatArray, point: FloatArray, level: float
-) -> tuple[FloatArray, FloatArray]:
-    """Per-option Wald intervals, in [0, 1] and containing ``point``."""
-    z = float(stats.norm.ppf(0.5 + level / 2))
-    se = np.sqrt(np.clip(np.diag(covariance), 0.0, None))
-    lower = np.clip(estimate - z * se, 0.0, 1.0)
-    upper = np.clip(estimate + z * se, 0.0, 1.0)
-    return np.minimum(lower, point), np.maximum(upper, point)
-
-
 @dataclass(frozen=True)
 class MeanEstimate:
     """The mean true count with its interval, from the reports' scores."""
@@ -336,25 +324,55 @@ def mean_count(
     One response gives the whole range.
     """
     m = float(matrix.shape[0] - 1)
-    scores = count_scores(matrix)
+    point = min(max(float(distribution @ np.arange(m + 1)), 0.0), m)
+    unbiased, std_error, lower, upper = score_interval(
+        count_scores(matrix), counts, distribution @ matrix, point, level, m
+    )
+    return MeanEstimate(point, unbiased, std_error, lower, upper, level)
+
+
+def score_interval(
+    scores: FloatArray,
+    counts: FloatArray,
+    fitted_shares: FloatArray,
+    point: float,
+    level: float,
+    top: float,
+    *,
+    beyond_at_end: bool = False,
+) -> tuple[float, float, float, float]:
+    """``(unbiased, std_error, lower, upper)`` of the mean of report scores.
+
+    Student's t with the larger of the sample variance and the variance under
+    ``fitted_shares`` (the fitted report shares), in ``[0, top]`` and
+    containing ``point``. When the interval misses ``[0, top]`` altogether it
+    is centred on ``point``; with ``beyond_at_end``, whenever the unbiased mean
+    lies beyond ``[0, top]`` it is centred on the nearest end.
+    """
     n = float(counts.sum())
     unbiased = float(counts @ scores / n)
-    point = min(max(float(distribution @ np.arange(m + 1)), 0.0), m)
     if n < 2:
-        return MeanEstimate(point, unbiased, math.inf, 0.0, m, level)
+        return unbiased, math.inf, 0.0, top
     sample = float(counts @ (scores - unbiased) ** 2) / (n - 1)
-    shares = distribution @ matrix
-    model = float(shares @ (scores - float(shares @ scores)) ** 2)
+    model = float(fitted_shares @ (scores - float(fitted_shares @ scores)) ** 2)
     std_error = math.sqrt(max(sample, model) / n)
     half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * std_error
-    centre = unbiased
-    if unbiased + half < 0 or unbiased - half > m:
+    if beyond_at_end:
+        # Reports beyond what the design allows put the unbiased estimate
+        # outside [0, top], where Student's interval, cut at the range, can
+        # leave a sliver ([0, 0.01] from 30 noisy reports). Centred on the
+        # nearest end it keeps its half-width and contains the cut interval,
+        # so it covers at least as often.
+        centre = min(max(unbiased, 0.0), top)
+    elif unbiased + half < 0 or unbiased - half > top:
         # The reports are more extreme than the design allows at any mean:
-        # the interval would miss [0, m], so it is taken around the point.
+        # the interval would miss [0, top], so it is taken around the point.
         centre = point
-    lower = min(max(centre - half, 0.0), m, point)
-    upper = max(min(max(centre + half, 0.0), m), point)
-    return MeanEstimate(point, unbiased, std_error, lower, upper, level)
+    else:
+        centre = unbiased
+    lower = min(max(centre - half, 0.0), top, point)
+    upper = max(min(max(centre + half, 0.0), top), point)
+    return unbiased, std_error, lower, upper
 
 
 def expected_mean_half_width(

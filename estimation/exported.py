@@ -1,7 +1,9 @@
 """Re-analyse a survey from its exported answers and codebook, without the platform.
 
 Reads the codebook (JSON) and the answers (CSV or JSON lines, one row per
-response, one column per question holding the reported option's code), tallies
+response, one column per question holding the reported option's code, and for
+check all that apply one 0/1 column per item, the codebook's ``item_columns``;
+an older export's single bit-mask column is read too), tallies
 each question's reports overall and within each answer to the direct questions,
 and estimates them exactly as the platform does: the same counts into the same
 :func:`~estimation.results.estimate_question` give the same numbers.
@@ -91,6 +93,14 @@ class Column:
 
     # The options are the counts 0..k-1: the mean count is estimated too.
     count: bool = False
+    # Check all that apply: the 0/1 column of each item, in item order;
+    # empty for an export with one bit-mask column.
+    items: tuple[str, ...] = ()
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """The export columns this question's reports are read from."""
+        return self.items or (self.name,)
 
     @property
     def group_labels(self) -> tuple[str, ...]:
@@ -140,6 +150,7 @@ def read_codebook(data: Any) -> list[Column]:
             )
         try:
             direct_percent = validate_direct_percent(entry.get("direct_percent", 0))
+            items = _item_columns(entry, design)
         except ValueError as error:
             raise UsageError(f"{where} ({entry['column']}): {error}") from error
         columns.append(
@@ -153,12 +164,35 @@ def read_codebook(data: Any) -> list[Column]:
                 optional=entry.get("optional") is True,
                 direct_percent=direct_percent,
                 count=entry.get("kind") == "count",
+                items=items,
             )
         )
-    names = [c.name for c in columns]
+    names = [name for c in columns for name in {c.name, *c.cells}]
     if len(set(names)) != len(names):
         raise UsageError("the codebook names a column twice")
     return columns
+
+
+def _item_columns(
+    entry: Mapping[str, Any], design: Design | UnaryEncoding | InstructedDesign
+) -> tuple[str, ...]:
+    """Check all that apply: each item's column name, in item order."""
+    listed = entry.get("item_columns")
+    if listed is None:
+        return ()
+    if not isinstance(design, UnaryEncoding):
+        raise ValueError("item_columns are for check all that apply only")
+    try:
+        names = {int(i["code"]): str(i["column"]) for i in listed}
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(
+            "item_columns must list a column and a code per item"
+        ) from None
+    if sorted(names) != list(range(design.m)):
+        raise ValueError(
+            f"item_columns must give one column to each of {design.m} items"
+        )
+    return tuple(names[code] for code in range(design.m))
 
 
 def _design(data: Any) -> Design | UnaryEncoding | InstructedDesign:
@@ -237,6 +271,34 @@ def code_of(value: Any, column: Column, where: str) -> int | None:
     return code
 
 
+def report_of(row: Mapping[str, Any], column: Column, where: str) -> int | None:
+    """One question's report in one row: its cell's code, or for check all
+    that apply exported per item the bit mask of the items sent ticked (item
+    ``i`` in bit ``i``, as stored); None when unanswered, which is every item
+    column empty, never some."""
+    if not column.items:
+        return code_of(row.get(column.name), column, where)
+    bits = [_bit(row.get(name), name, where) for name in column.items]
+    if all(bit is None for bit in bits):
+        return None
+    if any(bit is None for bit in bits):
+        raise UsageError(
+            f"{where}: {column.name}'s items are partly empty; a missing answer "
+            f"is empty in every item column ({', '.join(column.items)})"
+        )
+    return sum(bit << item for item, bit in enumerate(bits) if bit is not None)
+
+
+def _bit(value: Any, name: str, where: str) -> int | None:
+    if value is None or value == "":
+        return None
+    if value in (0, 1, "0", "1") and not isinstance(value, bool | float):
+        return int(value)
+    raise UsageError(
+        f"{where}, column {name}: {value!r} is not 0 or 1 (an item sent ticked or not)"
+    )
+
+
 def tally(
     columns: Sequence[Column], rows: Iterable[tuple[str, Mapping[str, Any]]]
 ) -> Tally:
@@ -261,13 +323,13 @@ def tally(
     checked = False
     for where, row in rows:
         if not checked:
-            missing = [c.name for c in columns if c.name not in row]
+            missing = [name for c in columns for name in c.cells if name not in row]
             if missing:
                 raise UsageError(
                     f"{where}: no column {', '.join(missing)}, which the codebook lists"
                 )
             checked = True
-        codes = {c.name: code_of(row.get(c.name), c, where) for c in columns}
+        codes = {c.name: report_of(row, c, where) for c in columns}
         result.responses += 1
         for column in columns:
             code = codes[column.name]

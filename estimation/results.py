@@ -14,12 +14,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .count_distribution import (
+    ShownDistribution,
+    per_count_intervals,
+    shown_distribution,
+)
 from .counts import (
     MeanEstimate,
     general_maximum_likelihood,
     general_unbiased,
     mean_count,
-    wald_intervals,
 )
 from .designs import Design
 from .estimators import (
@@ -43,6 +47,9 @@ DEFAULT_LEVEL = 0.95
 USEFUL_WIDTH = 0.5
 # Unbiased estimates within this of [0, 1] are rounding, not data beyond the design.
 BOUNDARY_SLACK = 1e-12
+# A count's per-count and per-bin intervals: Student's t on report scores
+# (estimation/count_distribution.py), as the mean's.
+COUNT_CI_METHOD = "student_t"
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,9 @@ class QuestionEstimate:
     warnings: tuple[Notice, ...]
     # For a count question (options are the counts 0..k-1): the mean count.
     mean: MeanEstimate | None = None
+    # For a count asked with noise: the bins of counts the data identify
+    # (estimation/count_distribution.py); the per-count rows above are kept.
+    distribution: ShownDistribution | None = None
 
     @property
     def n(self) -> int:
@@ -109,6 +119,8 @@ class QuestionEstimate:
         }
         if self.mean is not None:
             data["mean"] = self.mean.to_dict()
+        if self.distribution is not None:
+            data["distribution"] = self.distribution.to_dict()
         return data
 
 
@@ -207,26 +219,29 @@ def _general_estimate(
     array: FloatArray, design: Design, level: float, labels: Sequence[str] | None
 ) -> QuestionEstimate:
     """A design with a general matrix (estimation/counts.py): maximum
-    likelihood, Wald intervals per option, and the mean count."""
+    likelihood, the mean count, the bins of counts that ``n`` identifies
+    (estimation/count_distribution.py), and each count's own interval from
+    its report scores, kept for the exports."""
     matrix = design.matrix
     point, solver = general_maximum_likelihood(array, matrix)
     moment, covariance = general_unbiased(array, matrix)
-    lower, upper = wald_intervals(moment, covariance, point, level)
+    std_error, lower, upper = per_count_intervals(array, matrix, point, level)
     result = QuestionEstimate(
         design=design,
         counts=tuple(int(c) for c in array),
         level=level,
-        ci_method="wald",
+        ci_method=COUNT_CI_METHOD,
         simultaneous=False,
         estimate=point,
         unbiased=moment,
         unbiased_covariance=covariance,
-        std_error=np.sqrt(np.clip(np.diag(covariance), 0.0, None)),
+        std_error=std_error,
         ci_lower=lower,
         ci_upper=upper,
         solver=solver,
         warnings=(),
         mean=mean_count(array, matrix, level, point),
+        distribution=shown_distribution(array, matrix, point, level),
     )
     return replace(result, warnings=_count_notices(result))
 
@@ -248,6 +263,8 @@ def _count_notices(result: QuestionEstimate) -> tuple[Notice, ...]:
                 "wide to be useful. Collect more responses.",
             )
         )
+    if result.distribution is not None:
+        notices.extend(_distribution_notices(result, result.distribution))
     if not result.solver.converged:
         notices.append(
             Notice(
@@ -257,6 +274,40 @@ def _count_notices(result: QuestionEstimate) -> tuple[Notice, ...]:
             )
         )
     return tuple(notices)
+
+
+def _distribution_notices(
+    result: QuestionEstimate, shown: ShownDistribution
+) -> list[Notice]:
+    """Say once how far the counts' distribution is identified: not at all
+    (only the mean is), or in bins of neighbouring counts."""
+    m = result.design.k - 1
+    responses = plural(result.n, "response")
+    bound = f"±{100 * shown.max_half_width:.0f} points"
+    if not shown.identified:
+        assert shown.needed_for_split is not None
+        return [
+            Notice(
+                "distribution_not_identified",
+                f"With {responses} at this privacy level the reports cannot tell "
+                f"the counts apart: no split of 0-{m} into two ranges would have "
+                f"an interval within {bound} (that takes about "
+                f"{shown.needed_for_split:,} responses). Read the mean; the share "
+                "at each single count is not estimated to any useful precision.",
+            )
+        ]
+    if shown.single_counts:
+        return []
+    bins = ", ".join(b.label for b in shown.bins)
+    return [
+        Notice(
+            "distribution_coarsened",
+            f"With {responses} at this privacy level the distribution is shown "
+            f"in ranges of neighbouring counts ({bins}), the finest whose "
+            f"intervals are within {bound}: a single count's share is not "
+            "told apart from its neighbours'.",
+        )
+    ]
 
 
 def _notices(

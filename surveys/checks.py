@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core.checks import Error, register
 
 from estimation.bands import RANDOMIZER_MAX_EPSILON
+from estimation.validation import MAX_DIRECT_PERCENT
+
+RANDOMIZER_SCRIPT = "js/rr.js"
+# The limits the browser's randomizer ships as constants, and the server's
+# number each must equal: the browser refuses beyond them whatever it is sent.
+RANDOMIZER_LIMITS: dict[str, float] = {
+    "MAX_EPSILON": RANDOMIZER_MAX_EPSILON,
+    "MAX_DIRECT_PERCENT": MAX_DIRECT_PERCENT,
+}
 
 
 def _positive(name: str, check_id: str) -> Error | None:
@@ -55,3 +67,34 @@ def privacy_limits(app_configs: Any = None, **kwargs: Any) -> list[Error]:
             )
         )
     return errors
+
+
+def randomizer_constants(source: str) -> dict[str, float]:
+    """The numeric ``export const NAME = number;`` lines of the randomizer."""
+    found = re.findall(r"^export const ([A-Z_]+) = ([0-9.]+);$", source, re.MULTILINE)
+    return {name: float(value) for name, value in found}
+
+
+@register()
+def randomizer_limits(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """The randomizer in the static files states the server's limits: with a lower
+    one, respondents' browsers refuse published surveys; with a higher one, the
+    browser no longer guards the server's promise."""
+    location = finders.find(RANDOMIZER_SCRIPT)
+    if not isinstance(location, str):
+        return [
+            Error(
+                f"The randomizer {RANDOMIZER_SCRIPT} was not found.", id="surveys.E005"
+            )
+        ]
+    stated = randomizer_constants(Path(location).read_text(encoding="utf-8"))
+    return [
+        Error(
+            f"{RANDOMIZER_SCRIPT} states {name} = {stated.get(name)!r}, but the "
+            f"server's limit is {limit:g}.",
+            hint=f"Make {name} in {RANDOMIZER_SCRIPT} {limit:g}.",
+            id="surveys.E006",
+        )
+        for name, limit in RANDOMIZER_LIMITS.items()
+        if stated.get(name) != limit
+    ]

@@ -166,6 +166,32 @@ def test_an_analysts_download_of_answers_is_recorded(client, analyst, open_surve
     assert event.detail == {"format": "csv", "via": "web"}
 
 
+@pytest.mark.parametrize(
+    ("path", "file_format"),
+    [("export/codebook.json", "json"), ("export/codebook/", "html")],
+)
+def test_an_analysts_reading_of_the_codebook_is_recorded(
+    client, analyst, open_survey, path, file_format
+):
+    """The page shows what the file holds: both are recorded, the page too."""
+    client.force_login(analyst)
+    response = client.get(f"/surveys/{open_survey.pk}/{path}")
+    assert response.status_code == 200
+    event = AuditEvent.objects.get(action="codebook.download")
+    assert (event.actor_id, event.survey_id) == (analyst.pk, open_survey.pk)
+    assert event.detail == {"format": file_format, "via": "web"}
+
+
+def test_a_codebook_page_refused_to_a_viewer_is_not_recorded(
+    client, django_user_model, open_survey
+):
+    viewer = django_user_model.objects.create_user("vi")
+    Membership.objects.create(survey=open_survey, user=viewer, role=Role.VIEWER)
+    client.force_login(viewer)
+    assert client.get(f"/surveys/{open_survey.pk}/export/codebook/").status_code == 403
+    assert not AuditEvent.objects.filter(action="codebook.download").exists()
+
+
 def test_respondents_leave_no_trace_in_the_log(client, open_survey):
     from tests.surveys.access.conftest import body, post
 

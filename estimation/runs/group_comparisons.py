@@ -18,13 +18,14 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from estimation.comparisons import (
-    DIFFERENCE_FIELDS,
+    DIFFERENCE_EXPORT_FIELDS,
     Comparison,
     Heterogeneity,
     compare_groups,
     compare_items,
     heterogeneity_test,
     items_heterogeneity,
+    ratio_unbounded,
 )
 from estimation.compliance_comparisons import (
     PiEstimate,
@@ -113,6 +114,7 @@ class Difference:
     p_value: float | None
     ratio: float | None
     ratio_lower: float | None
+    # inf where the data cannot bound the ratio above.
     ratio_upper: float | None
     # The results contract's flags of the difference (estimation/contract.py).
     flags: tuple[str, ...] = ()
@@ -120,6 +122,10 @@ class Difference:
     # can show them beside it (the table above shows the fitted means).
     group_mean: float | None = None
     reference_mean: float | None = None
+
+    @property
+    def ratio_unbounded(self) -> bool:
+        return ratio_unbounded(self.ratio_upper)
 
 
 def _bounded(difference: Difference, bounds: Bounds) -> Difference:
@@ -498,7 +504,7 @@ def comparison_export(
                 "option_code": r,
                 "option_label": option_labels[r],
                 **bounded_export(
-                    {name: values[name][r] for name in DIFFERENCE_FIELDS},
+                    {name: values[name][r] for name in DIFFERENCE_EXPORT_FIELDS},
                     DIFFERENCE,
                 ),
             }

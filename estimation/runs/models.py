@@ -82,6 +82,9 @@ class QuestionEstimate(models.Model):
     direct_reported = models.JSONField(null=True, blank=True)
     # A count question's mean count with its interval (MeanEstimate.to_dict).
     mean = models.JSONField(null=True, blank=True)
+    # A count asked with noise: the bins of counts its n identifies, with
+    # their intervals (ShownDistribution.to_dict, estimation/count_distribution.py).
+    distribution = models.JSONField(null=True, blank=True)
     # A question with a device instruction (cheating detection, the lie
     # detector): ComplianceEstimate.to_dict() with the four report counts
     # under "reported"; such a row has no option rows.

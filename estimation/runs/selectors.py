@@ -27,6 +27,7 @@ from estimation.instructed import InstructedDesign
 from estimation.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
+from estimation.runs.count_distribution import DistributionView, distribution_view
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
@@ -59,7 +60,13 @@ METHOD_NOTES = {
 }
 # The core's notices a researcher must not miss.
 PROMINENT_WARNINGS = frozenset(
-    {"few_responses", "at_boundary", "beyond_design", "interval_replaced"}
+    {
+        "few_responses",
+        "at_boundary",
+        "beyond_design",
+        "interval_replaced",
+        "distribution_not_identified",
+    }
 )
 IN_PROGRESS = (EstimateRun.Status.QUEUED, EstimateRun.Status.RUNNING)
 
@@ -138,6 +145,8 @@ class EstimateView:
     options: tuple[OptionResult, ...]
     warnings: tuple[Notice, ...]
     mean: MeanView | None = None
+    # A count asked with noise: the bins its n identifies (count_distribution.py).
+    distribution: DistributionView | None = None
 
     @property
     def items(self) -> bool:
@@ -322,6 +331,7 @@ def estimate_view(
     options: Iterable[OptionEstimate],
     warnings: Iterable[dict[str, object]],
     mean: Mapping[str, Any] | None = None,
+    distribution: Mapping[str, Any] | None = None,
 ) -> EstimateView | None:
     """The saved rows of one estimate; None when it had no responses."""
     saved = sorted(options, key=lambda o: o.option)
@@ -362,6 +372,7 @@ def estimate_view(
             std_error=None if mean["std_error"] is None else float(mean["std_error"]),
             unbiased=float(mean["unbiased"]),
         ),
+        distribution=distribution_view(distribution),
     )
 
 
@@ -469,7 +480,14 @@ def breakdown(
     for option, group_label in enumerate(group_labels(by)):
         row = rows.get(option)
         view = (
-            estimate_view(row.n, labels, row.options.all(), row.warnings, row.mean)
+            estimate_view(
+                row.n,
+                labels,
+                row.options.all(),
+                row.warnings,
+                row.mean,
+                row.distribution,
+            )
             if row is not None
             else None
         )
@@ -671,6 +689,7 @@ def _question_result(
             overall.options.all(),
             overall.warnings,
             overall.mean,
+            overall.distribution,
         )
         if overall is not None
         else None

@@ -285,6 +285,9 @@ def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
             warnings=[w.to_dict() for w in result.warnings] if result else [],
             solver=result.solver.to_dict() if result else {},
             mean=result.mean.to_dict() if result and result.mean else None,
+            distribution=result.distribution.to_dict()
+            if result and result.distribution
+            else None,
             **row,
         )
         if result is None:

@@ -10,6 +10,9 @@ import { MAX_EPSILON, SpecRefused, cryptoSource, uniformBelow } from "./rr.js";
 
 const SPEC_FORMAT = 1;
 const EPSILON_SLACK = 1e-9;
+// The designs this procedure runs (estimation/instructed.py): a spec named
+// otherwise, given the procedure to send its true answer, is refused.
+const DESIGNS = ["cheating_detection", "lie_detector"];
 let sharedSource = null;
 const defaultSource = () => (sharedSource ??= cryptoSource())();
 
@@ -21,6 +24,9 @@ function checkShape(spec) {
   const { denominator: d, group_threshold: g, forced_yes: f } = spec ?? {};
   if (spec?.procedure !== "instructed") throw malformed("procedure must be instructed");
   if (spec.format !== SPEC_FORMAT) throw malformed(`format must be ${SPEC_FORMAT}`);
+  if (!DESIGNS.includes(spec.design)) throw malformed(`design must be one of ${DESIGNS.join(", ")}`);
+  if (spec.k !== 2) throw malformed("k must be 2 (No and Yes)");
+  if (spec.direct_arm != null) throw malformed("an instructed question has no validation arm");
   if (!Number.isInteger(d) || d < 1 || d > 2 ** 32) throw malformed("denominator must be 1 to 2**32");
   if (!Number.isInteger(g) || g < 1 || g >= d) throw malformed("group_threshold must be inside (0, denominator)");
   if (!Array.isArray(f) || f.length !== 2 || !f.every((c) => Number.isInteger(c) && c >= 1 && c < d)) {
@@ -41,23 +47,37 @@ export function yesEpsilon(spec) {
 }
 
 /**
- * Checks an instructed spec before anything is drawn with it.
+ * Checks an instructed spec before anything is drawn with it: its design and
+ * shape, the group threshold and both groups' "answer Yes" thresholds strictly
+ * inside (0, denominator) and different, what a Yes reveals within
+ * MAX_EPSILON, and the stated yes_epsilon the one those thresholds give.
  *
  * @param {object} spec
+ * @param {number} [answers] how many answers the question shows (2)
  * @returns {"instructed"}
  * @throws {SpecRefused} when malformed or when a Yes is protected less than MAX_EPSILON
  */
-export function checkInstructedSpec(spec) {
+export function checkInstructedSpec(spec, answers = undefined) {
   let epsilon;
   try {
     epsilon = yesEpsilon(spec);
   } catch (error) {
     throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
   }
+  if (answers !== undefined && answers !== spec.k) {
+    throw new SpecRefused(`its design has ${spec.k} answers, but the question shows ${answers}`);
+  }
   if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
     throw new SpecRefused(
       `its design would protect a Yes less than this page allows ` +
         `(epsilon ${epsilon.toFixed(2)}, above the limit of ${MAX_EPSILON})`,
+    );
+  }
+  const stated = spec.yes_epsilon;
+  if (stated !== undefined && !(Math.abs(stated - epsilon) <= EPSILON_SLACK * Math.max(1, epsilon))) {
+    throw new SpecRefused(
+      `its design states epsilon ${JSON.stringify(stated)} for a Yes, ` +
+        `but its thresholds give ${epsilon.toFixed(2)}`,
     );
   }
   return "instructed";

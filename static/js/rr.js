@@ -23,8 +23,24 @@ const SPEC_FORMAT = 1;
  * number (RANDOMIZER_MAX_EPSILON), and tests prove the two agree.
  */
 export const MAX_EPSILON = 10;
+/**
+ * The largest share of respondents, in percent, that a validation arm may ask
+ * directly, without protection. Also part of the pinned code: an arm above it
+ * (up to everyone, with the question relabelled "chosen at random to answer
+ * directly") is refused before anything is drawn. estimation/validation.py
+ * holds the same number (MAX_DIRECT_PERCENT), and tests prove the two agree.
+ */
+export const MAX_DIRECT_PERCENT = 50;
 // Python and JavaScript may differ in the last bit of a logarithm.
 const EPSILON_SLACK = 1e-9;
+// Designs whose report the respondent produces, with the procedure the page
+// must follow for each: the device must never draw noise over such a report,
+// nor send a device-randomized design's true answer as if it were one.
+const RESPONDENT_PRODUCED = Object.freeze({
+  crosswise: "crosswise",
+  cheating_detection: "instructed",
+  lie_detector: "instructed",
+});
 
 /** A spec this randomizer will not run; the message is for the respondent. */
 export class SpecRefused extends Error {
@@ -250,36 +266,120 @@ export function isPlain(spec) {
   return rowCounts(spec).every((row, t) => row[t] === spec.denominator);
 }
 
+// What is malformed in a validation arm, or null when it is well formed.
+function armProblem(arm, bits = 32) {
+  if (arm === null || typeof arm !== "object" || arm.format !== 1) {
+    return `expected format 1, got ${show(arm?.format)}`;
+  }
+  const { denominator, direct_below: below } = arm;
+  if (!Number.isInteger(denominator) || denominator < 1 || denominator > 2 ** bits) {
+    return `denominator ${show(denominator)}`;
+  }
+  if (!Number.isInteger(below) || below < 0 || below > denominator) {
+    return `direct_below ${show(below)}`;
+  }
+  return null;
+}
+
+// Whether a well-formed arm asks more than MAX_DIRECT_PERCENT directly; in
+// integers on both sides, so exact at the limit.
+const armTooLarge = (arm) => arm.direct_below * 100 > MAX_DIRECT_PERCENT * arm.denominator;
+
+/**
+ * Checks a validation arm (a spec's direct_arm) before it is drawn with: well
+ * formed, and asking at most MAX_DIRECT_PERCENT of respondents directly.
+ *
+ * @param {object} arm the spec's direct_arm
+ * @throws {SpecRefused} for a malformed arm or one above the limit
+ */
+export function checkArm(arm) {
+  const problem = armProblem(arm);
+  if (problem !== null) {
+    throw new SpecRefused(`the page sent an unreadable validation arm (${problem})`);
+  }
+  if (armTooLarge(arm)) {
+    const share = Math.ceil((100 * arm.direct_below) / arm.denominator);
+    throw new SpecRefused(
+      `it would ask ${share}% of respondents directly, without protection, ` +
+        `above the limit of ${MAX_DIRECT_PERCENT}%`,
+    );
+  }
+}
+
+// The stated epsilon (the server's words) must be the thresholds' own: a
+// design cannot claim more protection than the code that runs gives.
+function checkStated(stated, epsilon, what) {
+  if (stated === undefined) return;
+  if (
+    typeof stated !== "number" ||
+    !(Math.abs(stated - epsilon) <= EPSILON_SLACK * Math.max(1, epsilon))
+  ) {
+    throw new SpecRefused(
+      `its design states epsilon ${show(stated)} for ${what}, ` +
+        `but its thresholds give ${epsilon.toFixed(2)}`,
+    );
+  }
+}
+
+function tooLoose(epsilon, what = "") {
+  const shown = Number.isFinite(epsilon) ? epsilon.toFixed(2) : "unbounded";
+  return new SpecRefused(
+    `its design would protect your answer less than this page allows ` +
+      `(epsilon ${shown}${what}, above the limit of ${MAX_EPSILON})`,
+  );
+}
+
+// Everything but the procedure: the arm, the thresholds (every row), the
+// number of answers the page shows, the cap, and the stated epsilon.
+function checkMechanism(spec, answers) {
+  if (spec?.direct_arm != null) checkArm(spec.direct_arm);
+  let epsilon;
+  let plain;
+  try {
+    plain = isPlain(spec);
+    epsilon = plain ? 0 : specEpsilon(spec);
+  } catch (error) {
+    throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
+  }
+  if (answers !== undefined && spec.k !== answers) {
+    throw new SpecRefused(
+      `its design has ${show(spec.k)} answers, but the question shows ${show(answers)}`,
+    );
+  }
+  // The page marks a plain question itself, whatever the server says of it.
+  if (plain) return "plain";
+  if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) throw tooLoose(epsilon);
+  checkStated(spec.epsilon, epsilon, "an answer");
+  return "randomized";
+}
+
 /**
  * Checks a spec before any answer is drawn with it: either asked plainly
  * (returns "plain") or randomized within MAX_EPSILON (returns "randomized").
+ * Every row of thresholds is checked, the stated epsilon must be the one the
+ * thresholds give, and a validation arm must be well formed and within
+ * MAX_DIRECT_PERCENT.
  *
  * @param {object} spec a client spec
+ * @param {number} [answers] how many answers the question shows; the spec's k
+ *   must be that number
  * @returns {"plain" | "randomized"}
  * @throws {SpecRefused} for a spec that randomizes too little to protect the
  *   answer, or is malformed
  */
-export function checkSpec(spec) {
+export function checkSpec(spec, answers = undefined) {
   // A spec with a procedure is not one to randomize with: a page that knew
   // only this function would otherwise draw noise over a crosswise answer.
   if (spec?.procedure !== undefined) {
     throw new SpecRefused(`the page cannot run the procedure ${show(spec.procedure)}`);
   }
-  let epsilon;
-  try {
-    if (isPlain(spec)) return "plain";
-    epsilon = specEpsilon(spec);
-  } catch (error) {
-    throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
-  }
-  if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
-    const shown = Number.isFinite(epsilon) ? epsilon.toFixed(2) : "unbounded";
+  // Nor is one whose report the respondent produces, stripped of its procedure.
+  if (typeof spec?.design === "string" && Object.hasOwn(RESPONDENT_PRODUCED, spec.design)) {
     throw new SpecRefused(
-      `its design would protect your answer less than this page allows ` +
-        `(epsilon ${shown}, above the limit of ${MAX_EPSILON})`,
+      `its design ${show(spec.design)} is answered by you, not randomized by this device`,
     );
   }
-  return "randomized";
+  return checkMechanism(spec, answers);
 }
 
 // -- crosswise: the respondent, not the device, produces the report ---------
@@ -306,21 +406,30 @@ export function crosswiseReport(sensitive, innocuous) {
 }
 
 /**
- * checkSpec for specs without a procedure, and the same cap for crosswise.
+ * checkSpec for specs without a procedure, and the same checks for crosswise,
+ * whose design must be crosswise, with two answers and no validation arm.
  *
  * @param {object} spec a client spec
+ * @param {number} [answers] how many answers the question shows
  * @returns {"plain" | "randomized" | "crosswise"}
  * @throws {SpecRefused} for any other procedure, or as checkSpec does
  */
-export function checkAnySpec(spec) {
+export function checkAnySpec(spec, answers = undefined) {
   if (spec?.procedure === "crosswise") {
-    const { procedure, ...thresholds } = spec;
-    if (checkSpec(thresholds) !== "randomized") {
+    const { procedure, design, direct_arm: arm, ...thresholds } = spec;
+    // A Warner spec relabelled crosswise would send the true answer as given.
+    if (design !== "crosswise") {
+      throw new SpecRefused(`the design ${show(design)} cannot be asked as a crosswise pairing`);
+    }
+    if (arm !== undefined) {
+      throw new SpecRefused("a crosswise pairing cannot be asked directly");
+    }
+    if (checkMechanism(thresholds, answers) !== "randomized" || thresholds.k !== 2) {
       throw new SpecRefused("the page sent an unreadable design (crosswise)");
     }
     return procedure;
   }
-  return checkSpec(spec);
+  return checkSpec(spec, answers);
 }
 
 /**
@@ -335,20 +444,13 @@ export function checkAnySpec(spec) {
  * @param {() => number} [source] uniform integers; crypto by default
  * @param {number} [bits=32] uniform bits per source value (tests enumerate 8)
  * @returns {"direct" | "randomized"}
- * @throws {TypeError} on a malformed arm spec
+ * @throws {TypeError} on a malformed arm spec, or one above MAX_DIRECT_PERCENT
  */
 export function assignArm(arm, source = defaultSource, bits = 32) {
-  if (arm === null || typeof arm !== "object" || arm.format !== 1) {
-    throw new TypeError(`malformed direct arm: expected format 1, got ${show(arm?.format)}`);
-  }
-  const { denominator, direct_below: below } = arm;
-  if (!Number.isInteger(denominator) || denominator < 1 || denominator > 2 ** bits) {
-    throw new TypeError(`malformed direct arm: denominator ${show(denominator)}`);
-  }
-  if (!Number.isInteger(below) || below < 0 || below > denominator) {
-    throw new TypeError(`malformed direct arm: direct_below ${show(below)}`);
-  }
-  return uniformBelow(denominator, source, bits) < below ? "direct" : "randomized";
+  const problem = armProblem(arm, bits);
+  if (problem !== null) throw new TypeError(`malformed direct arm: ${problem}`);
+  if (armTooLarge(arm)) throw new TypeError(`direct arm above ${MAX_DIRECT_PERCENT}%`);
+  return uniformBelow(arm.denominator, source, bits) < arm.direct_below ? "direct" : "randomized";
 }
 
 /**
@@ -383,6 +485,9 @@ const MAX_ITEMS = 30;
 function itemCount(spec) {
   if (spec === null || typeof spec !== "object") {
     throw new TypeError(`malformed unary spec: expected an object, got ${String(spec)}`);
+  }
+  if (spec.format !== SPEC_FORMAT) {
+    throw new TypeError(`malformed unary spec: format ${show(spec.format)} is not ${SPEC_FORMAT}`);
   }
   const { m } = spec;
   if (!Number.isInteger(m) || m < 2 || m > MAX_ITEMS) {
@@ -428,14 +533,25 @@ export function unaryEpsilon(spec) {
 }
 
 /**
- * Checks a unary spec before any tick is randomized with it.
+ * Checks a unary spec before any tick is randomized with it: no procedure and
+ * no validation arm (neither exists for check all that apply), one item per
+ * box the page shows, the bit checked as checkSpec checks a yes/no spec, the
+ * whole answer within MAX_EPSILON, and the stated epsilons (whole answer and
+ * one item) the ones the bit's thresholds give.
  *
  * @param {object} spec a unary spec
+ * @param {number} [items] how many boxes the question shows; m must be that
  * @returns {"randomized"}
  * @throws {SpecRefused} when the bit is sent as given, the spec is malformed,
  *   or the whole answer's epsilon is above MAX_EPSILON
  */
-export function checkUnarySpec(spec) {
+export function checkUnarySpec(spec, items = undefined) {
+  if (spec?.procedure !== undefined) {
+    throw new SpecRefused(`the page cannot run the procedure ${show(spec.procedure)}`);
+  }
+  if (spec?.direct_arm != null || spec?.bit?.direct_arm != null) {
+    throw new SpecRefused("a check-all-that-apply question cannot be asked directly");
+  }
   let epsilon;
   try {
     if (checkSpec(spec.bit) !== "randomized") {
@@ -446,11 +562,13 @@ export function checkUnarySpec(spec) {
     if (error instanceof SpecRefused) throw error;
     throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
   }
-  if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
-    throw new SpecRefused(
-      `its design would protect your ticks less than this page allows ` +
-        `(epsilon ${epsilon.toFixed(2)} for all items together, above the limit of ${MAX_EPSILON})`,
-    );
+  if (items !== undefined && spec.m !== items) {
+    throw new SpecRefused(`its design has ${show(spec.m)} items, but the question shows ${show(items)}`);
   }
+  if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
+    throw tooLoose(epsilon, " for all items together");
+  }
+  checkStated(spec.epsilon, epsilon, "all items together");
+  checkStated(spec.epsilon_item, epsilon / spec.m, "one item");
   return "randomized";
 }

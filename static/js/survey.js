@@ -134,21 +134,35 @@ function say(message, isError = false) {
 
 // -- the page's own check of what the server sent -----------------------------
 
+// How many answers the page shows for a question: its boxes, its options
+// (not "Prefer not to answer"), or the counts 0 to its maximum. A spec must
+// have exactly that many, or some answer could not be sent or some report
+// could not be shown.
+function shownAnswers(question) {
+  const id = CSS.escape(String(question.id));
+  const count = form.querySelector(`.count-answer[data-question="${id}"]`);
+  if (count) return Number(count.dataset.max) + 1;
+  const group = form.querySelector(`.options[data-question="${id}"]`);
+  return group?.querySelectorAll("[role=radio]:not([data-option=none]), [role=checkbox]").length ?? 0;
+}
+
 // Decided here from each spec, not from the server's words: a question whose
 // spec sends answers as given is marked "asked plainly" whatever the server
-// says, and a spec above the randomizer's cap stops the page before anything
-// is drawn or sent.
+// says, and a spec above the randomizer's cap, a validation arm above its
+// limit, a procedure that does not fit the design, or a spec whose answers
+// are not the question's stops the page before anything is drawn or sent.
 function checkQuestions() {
   config.questions.forEach((question, index) => {
     let kind;
     try {
+      const answers = shownAnswers(question);
       // Instructed specs are refused by checkAnySpec: only their own check,
       // on a page that shows the instruction, lets them through.
       kind = isMulti(question)
-        ? checkUnarySpec(question.spec)
+        ? checkUnarySpec(question.spec, answers)
         : instructed && question.spec?.procedure === "instructed"
-          ? instructed.checkInstructedSpec(question.spec)
-          : checkAnySpec(question.spec);
+          ? instructed.checkInstructedSpec(question.spec, answers)
+          : checkAnySpec(question.spec, answers);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));

@@ -21,6 +21,7 @@ from surveys.access.services import (
 )
 from surveys.builder.selectors import survey_plain
 from surveys.models import Invitation, Survey
+from surveys.results.file_names import download_name
 from surveys.team.audit import Action, audit_record
 from surveys.team.roles import Need
 
@@ -115,7 +116,7 @@ def invitations_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     which = "unused-invitations" if request.GET.get("unused") else "invitations"
     response["Content-Disposition"] = (
-        f'attachment; filename="{survey.slug}-{which}.csv"'
+        f'attachment; filename="{download_name(survey, which + ".csv")}"'
     )
     writer = csv.writer(response)
     writer.writerow(["label", "link"])

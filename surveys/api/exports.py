@@ -51,8 +51,9 @@ class AnswersCsv(ExportView):
         responses=_file(
             "text/csv",
             "One row per response (respondent key omitted): response, received_on, "
-            "then q1..qN holding each reported option's code. The codebook says "
-            "what the codes and columns mean.",
+            "then q1..qN holding each reported option's code (check all that "
+            "apply: qN_1..qN_m, 1 if the item was sent ticked, 0 if not). The "
+            "codebook says what the codes and columns mean.",
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
@@ -79,9 +80,10 @@ class AnswersSav(ExportView):
             SAV,
             "The answers as an SPSS file: the CSV's columns and codes, missing "
             "answers system missing, each question's text as its variable label "
-            "(cut to 256 bytes), its options as value labels, the survey title "
-            "as the file label and every question's design and matrix in the "
-            "file's documents.",
+            "(cut to 256 bytes), its reports as the respondent saw them as value "
+            "labels (the codebook's report_codes; items Not ticked / Ticked), "
+            "the survey title as the file label and every question's design "
+            "and matrix in the file's documents.",
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
@@ -95,9 +97,9 @@ class AnswersDta(ExportView):
         responses=_file(
             DTA,
             "The answers as a Stata 15 file: the CSV's columns and codes, missing "
-            "answers missing (.), options as value labels, the survey title as "
-            "the data label; each variable label is the question text followed "
-            "by its design in brackets, within Stata's 80 characters.",
+            "answers missing (.), value labels as in the SPSS file, the survey "
+            "title as the data label; each variable label is the question text "
+            "followed by its design in brackets, within Stata's 80 characters.",
         )
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:

@@ -9,7 +9,14 @@ alone moves the rows but keeps their ``xmin``. So every row is rewritten in one
 transaction (they all get the same ``xmin``), ``VACUUM`` drops the old
 versions, and ``CLUSTER`` on the primary key, whose ids are random, lays the
 rows out in no meaningful order. The access ledger's old versions (each one
-credential shorter than the next) go with ``VACUUM FULL``.
+credential shorter than the next) go with ``VACUUM``, and ``VACUUM FULL``
+rewrites its file without their bytes.
+
+Only a plain ``VACUUM`` can drop old versions while a transaction of another
+database on the same server is open: its horizon counts the sessions of this
+database only, whereas ``VACUUM FULL`` and ``CLUSTER`` run on a snapshot, whose
+horizon counts every running transaction of the server, and copy the versions
+that snapshot could still see. So each table is vacuumed before it is rewritten.
 """
 
 from __future__ import annotations
@@ -42,8 +49,8 @@ def arrival_order_forget(using: str = "default") -> list[Rewritten]:
     nor their writing transactions follow the order of arrival.
 
     Takes an exclusive lock on each table while it is clustered (submissions
-    wait); run it after a study closes, with no long transaction open, or
-    ``VACUUM`` cannot drop the old versions.
+    wait); run it after a study closes, with no long transaction open in this
+    database, or ``VACUUM`` cannot drop the old versions.
     """
     connection = connections[using]
     if connection.vendor != "postgresql":
@@ -70,7 +77,9 @@ def arrival_order_forget(using: str = "default") -> list[Rewritten]:
             )
             rows, writers = cursor.fetchone()
             results.append(Rewritten(table, rows, writers))
-        cursor.execute(f"VACUUM FULL {quote(AccessLedger._meta.db_table)}")
+        ledger = quote(AccessLedger._meta.db_table)
+        cursor.execute(f"VACUUM {ledger}")
+        cursor.execute(f"VACUUM FULL {ledger}")
     return results
 
 

@@ -22,6 +22,7 @@ from estimation.unary import UnaryEncoding
 from estimation.words import Translator, format_epsilon, percent
 from surveys.languages import question_wording, respondent_languages
 from surveys.models import Survey
+from surveys.respond.report_labels import crosswise_choices
 from surveys.words import active_translator, band_name
 
 
@@ -135,14 +136,6 @@ def _instructed_item(
         "spec": spec,
         "spec_version": question.spec_version,
     }
-
-
-def crosswise_choices() -> list[str]:
-    """The two answers of a crosswise question, in the order of their codes."""
-    return [
-        gettext("Exactly one of the two statements is true"),
-        gettext("Both statements are true, or both are false"),
-    ]
 
 
 def receipt_note(design: Design | UnaryEncoding, tr: Translator) -> str:

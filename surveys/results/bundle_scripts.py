@@ -1,11 +1,13 @@
 """The analysis bundle's scripts and README, written for one survey.
 
-``analysis.py`` runs our command line on the bundle's files and checks the
-result against the dashboard's saved estimates; ``analysis.R`` estimates each
+``analysis.py`` runs our command line (from the copy of the pure core the
+bundle carries in ``lib/``) on the bundle's files and checks the result
+against the dashboard's saved estimates; ``analysis.R`` estimates each
 yes/no question with ``RRreg::RRuni`` (Heck and Moshagen 2018), using the model
 and parameters the codebook's ``r_packages`` gives, and each other question
 with the moment estimate the dashboard calls "unbiased". The dashboard's own
-numbers are written into both, so a reader sees at once whether they agree.
+numbers are written into both, and each script says whether they agree, to a
+stated tolerance (the R side's checks: :mod:`surveys.results.bundle_r_checks`).
 """
 
 from __future__ import annotations
@@ -13,31 +15,36 @@ from __future__ import annotations
 from typing import Any
 
 from estimation import design_from_dict
+from surveys.results.bundle_r_checks import R_CHECKS
 
 PYTHON_SCRIPT = '''#!/usr/bin/env python3
 """Reproduce the estimates of {title} from this folder's answers.csv and codebook.json.
 
-Runs the platform's command line (python -m estimation estimate), which
-needs the platform's `estimation` package (NumPy and SciPy): from a checkout
-of the platform, run
+Needs Python 3.11 or newer with NumPy and SciPy (pip install numpy scipy);
+the platform's statistical core, as it was when this bundle was made, is in
+lib/estimation and is used from there: no checkout of the platform is needed.
 
-    PYTHONPATH=/path/to/the/checkout python analysis.py
+    python analysis.py
 
-It prints each question's estimates with the interval method and level the
-dashboard used, then the largest difference from the dashboard's saved
-numbers in estimates.json, and exits with status 1 if that is above 1e-9.
+It runs the core's command line (python -m estimation estimate) with the
+interval method and level the dashboard used, prints each question's
+estimates, then the largest difference from the dashboard's saved numbers
+in estimates.json, and exits with status 1 if that is above 1e-9.
 --json prints the command line's whole output instead (subgroups too).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# First on the path: the core that produced the dashboard's numbers, not
+# another version that may be installed.
+sys.path.insert(0, str(HERE / "lib"))
 # The interval method and level of the run the dashboard shows (None: the
 # command line's defaults, as no run had finished when this was downloaded).
 CI_METHOD = {ci_method}
@@ -47,18 +54,25 @@ TOLERANCE = 1e-9
 
 
 def estimate() -> dict:
-    command = [sys.executable, "-m", "estimation", "estimate"]
-    command += ["--codebook", str(HERE / "codebook.json")]
+    if sys.version_info < (3, 11):
+        sys.exit("analysis.py needs Python 3.11 or newer")
+    try:
+        from estimation.__main__ import main as command_line
+    except ImportError as error:
+        sys.exit(
+            f"analysis.py could not load the statistical core in lib/ ({{error}}); "
+            "it needs NumPy and SciPy: pip install numpy scipy"
+        )
+    arguments = ["estimate", "--codebook", str(HERE / "codebook.json")]
     if CI_METHOD is not None:
-        command += ["--ci-method", CI_METHOD]
+        arguments += ["--ci-method", CI_METHOD]
     if LEVEL is not None:
-        command += ["--level", repr(LEVEL)]
-    done = subprocess.run(
-        [*command, str(HERE / "answers.csv")], capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        sys.exit(done.stderr.strip() or "python -m estimation estimate failed")
-    return json.loads(done.stdout)
+        arguments += ["--level", repr(LEVEL)]
+    output = io.StringIO()
+    status = command_line([*arguments, str(HERE / "answers.csv")], stdout=output)
+    if status != 0:
+        sys.exit(status)  # the command line has said why on standard error
+    return json.loads(output.getvalue())
 
 
 def differences(mine: dict, saved: dict):
@@ -138,28 +152,33 @@ R_HEAD = """# Reproduce the prevalence estimates of {title} in R.
 # Run from this folder: Rscript analysis.R
 # Needs RRreg (Heck and Moshagen 2018, JSS 85(2)): install.packages("RRreg")
 #
-# Yes/no questions: RRuni(response, model, p) with the model and parameters
-# of each question's design (codebook.json, r_packages). Its prevalence is the
-# estimate the dashboard shows (to the optimizer's tolerance); its standard
-# error can differ a little (for Warner RRuni divides by n - 1 where the
-# dashboard divides by n), and its interval is the Wald interval, so it
-# matches the dashboard's only when the dashboard uses the Wald method
-# ({method} at level {level} here). The dashboard's numbers are printed beside.
-# Other questions: RRuni has no model for these designs; the moment estimate
-# (the dashboard's "unbiased" column) is computed directly, and the
-# maximum-likelihood estimates with intervals come from `python analysis.py`
-# (the platform's command line).
+# What agrees with the dashboard, and to what tolerance:
+# - Yes/no questions and those with a device instruction: RRuni(response,
+#   model, p) with the model and parameters of each question's design
+#   (codebook.json, r_packages). When RRuni's moment estimate lies inside the
+#   parameter space it is the dashboard's estimate, to TOLERANCE (1e-9);
+#   when it does not, RRuni searches the likelihood with optim instead, good
+#   to SEARCH_TOLERANCE (1e-4).
+# - Standard errors: RRreg divides by n - 1 where the dashboard divides by n
+#   (the observed information), in every model (Warner, forced response,
+#   the unrelated question, crosswise, and in each group of cheating
+#   detection and the lie detector), so its standard errors are the
+#   dashboard's times sqrt(n / (n - 1)); the comparison applies that factor.
+#   After a likelihood search they are not compared (optim's Hessian at the
+#   boundary).
+# - A fit that fails (an estimate outside [0, 1], NaN, or a search that ended
+#   in a corner such as pi = 1 with gamma = -1) is reported as FAILED, not as
+#   an estimate; the dashboard's number is the maximum-likelihood estimate
+#   within the parameter space.
+# - Intervals: RRuni gives none. The dashboard's ({method} at level {level}
+#   here) come from `python analysis.py`.
+# - Other questions: RRuni has no model for these designs; the moment estimate
+#   (the dashboard's "unbiased" column) is computed directly and compared to
+#   TOLERANCE; the maximum-likelihood estimates with intervals come from
+#   `python analysis.py` (the platform's command line).
 
 library(RRreg)
 answers <- read.csv("answers.csv")
-
-# RRuni's FR model estimates every option: the last one is "Yes".
-compare <- function(column, fit, dashboard) {{
-  cat(sprintf(
-    "%s: prevalence %.6f (SE %.6f); dashboard %.6f (SE %.6f)\\n",
-    column, tail(fit$pi, 1), tail(fit$piSE, 1), dashboard[1], dashboard[2]
-  ))
-}}
 """
 
 
@@ -207,7 +226,8 @@ def _r_reports(entry: dict[str, Any]) -> str:
 
 
 def r_yes_no(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
-    """RRuni on one yes/no question, and the dashboard's estimate beside it."""
+    """RRuni on one yes/no question, checked against the dashboard's estimate
+    and standard error (``compare`` in :data:`R_CHECKS`)."""
     column, model = entry["column"], entry["r_packages"]["RRreg"]
     estimate = _dashboard(saved, "estimate")
     std_error = _dashboard(saved, "std_error")
@@ -216,21 +236,32 @@ def r_yes_no(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         if estimate
         else "c(NA, NA)"
     )
+    call = f'RRuni(response = {column}, model = "{model["model"]}", '
+    call += f"p = {r_value(model['p'])}"
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: RRreg model {model['model']}\n"
         f"{column} <- {_r_reports(entry)}\n"
-        f"fit_{column} <- RRuni(response = {column}, "
-        f'model = "{model["model"]}", p = {r_value(model["p"])})\n'
-        f"print(summary(fit_{column}))\n"
-        f'compare("{column}", fit_{column}, {dashboard})\n'
+        + _r_fits(column, call)
+        + f'compare("{column}", fit_{column}, moment_{column}, {dashboard}, '
+        f"length({column}))\n"
+    )
+
+
+def _r_fits(column: str, call: str) -> str:
+    """RRuni's fit, the same without its likelihood search (to tell whether it
+    searched), an error kept as a failed fit, and its summary when it is one."""
+    return (
+        f"fit_{column} <- tryCatch({call}), error = identity)\n"
+        f"moment_{column} <- tryCatch({call}, MLest = FALSE), error = identity)\n"
+        f"if (is.null(fit_problem(fit_{column}))) print(summary(fit_{column}))\n"
     )
 
 
 def r_instructed(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     """RRuni with RRreg's CDM or SLD model on the cells 2 * group + answer,
     and the dashboard's pi beside it (RRreg's standard errors divide by
-    n_g - 1, ours by n_g: docs/methodology.md)."""
+    n_g - 1, ours by n_g: the comparison takes the groups' sizes)."""
     column, model = entry["column"], entry["r_packages"]["RRreg"]
     compliance = (saved or {}).get("compliance") or {}
     pi = next((p for p in compliance.get("parameters", []) if p["name"] == "pi"), None)
@@ -239,15 +270,18 @@ def r_instructed(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         if pi
         else "c(NA, NA)"
     )
+    call = (
+        f"RRuni(response = {column} %% 2, model = "
+        f'"{model["model"]}", p = {r_value(model["p"])}, group = 1 + ({column} >= 2)'
+    )
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: RRreg model {model['model']}; "
         "the cell is 2 * group + answer\n"
         f"{column} <- answers${column}[!is.na(answers${column})]\n"
-        f"fit_{column} <- RRuni(response = {column} %% 2, model = "
-        f'"{model["model"]}", p = {r_value(model["p"])}, group = 1 + ({column} >= 2))\n'
-        f"print(summary(fit_{column}))\n"
-        f'compare("{column}", fit_{column}, {dashboard})\n'
+        + _r_fits(column, call)
+        + f'compare("{column}", fit_{column}, moment_{column}, {dashboard}, '
+        f"tabulate(1 + ({column} >= 2), nbins = 2))\n"
     )
 
 
@@ -281,16 +315,20 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         f"unbiased_{column} <- (shares_{column} - base_{column}) / "
         f"{float(design.diagonal)!r}\n"
         f"names(unbiased_{column}) <- {labels}\n"
+        f"dashboard_{column} <- "
+        f"c({', '.join(_r_number(u) for u in unbiased) or 'NA'})\n"
         f'cat("{column} moment estimates:\\n"); print(unbiased_{column})\n'
-        f'cat("dashboard (unbiased):\\n"); '
-        f"print(c({', '.join(_r_number(u) for u in unbiased) or 'NA'}))\n" + fr_model
+        f'cat("dashboard (unbiased):\\n"); print(dashboard_{column})\n'
+        f'agree("{column} moment estimates", unbiased_{column}, dashboard_{column})\n'
+        + fr_model
     )
 
 
 def r_unary(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     """Check all that apply in base R: each item's moment estimate from the
-    share of masks with its bit set, and the dashboard's beside it."""
-    column, m = entry["column"], len(entry["options"])
+    share of its 0/1 column sent ticked, and the dashboard's beside it."""
+    column = entry["column"]
+    items = "c(" + ", ".join(r_string(i["column"]) for i in entry["item_columns"]) + ")"
     (_, q), (_, p) = entry["matrix"]
     labels = "c(" + ", ".join(r_string(o["label"]) for o in entry["options"]) + ")"
     dashboard = _dashboard(saved, "unbiased")
@@ -299,12 +337,11 @@ def r_unary(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     )
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
-        f"# design {entry['design']['name']}: check all that apply; cells are bit "
-        "masks (item i in bit i); each item's moment estimate is (share sent "
+        f"# design {entry['design']['name']}: check all that apply; one column "
+        "per item, 1 = sent ticked; each item's moment estimate is (share sent "
         "ticked - q) / (p - q)\n"
-        f"{column} <- answers${column}[!is.na(answers${column})]\n"
-        f"ticked_{column} <- sapply(0:{m - 1}, function(i) "
-        f"mean(bitwAnd({column}, 2^i) > 0))\n"
+        f"ticked_{column} <- sapply({items}, function(item) "
+        "mean(answers[[item]], na.rm = TRUE))\n"
         f"print(data.frame(item = {labels}, unbiased = (ticked_{column} - "
         f"{r_value(q)}) / ({r_value(p)} - {r_value(q)}), dashboard = {shown}))\n"
     )
@@ -316,7 +353,8 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
     RRlog maximises the same likelihood (checked against RRreg's own code to
     about 3e-5 in the coefficients, the tolerance of its optimizer), so its
     coefficients and standard errors are the dashboard's when the answers are
-    those the fit saw.
+    those the fit saw: the script says so to stated tolerances, and names a
+    fit with a NaN or infinite coefficient as failed.
     """
     result, outcome = fit["result"], entry["column"]
     covariates = result["covariates"]
@@ -367,9 +405,23 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
         f"dashboard_se <- c({', '.join(_r_number(v) for _, _, v in ours)})",
         f"names(dashboard_coef) <- names(dashboard_se) <- c({names})",
         "shown <- names(coef(fit_model))",
-        'cat(sprintf("%s: R %.8f (SE %.8f); dashboard %.8f (SE %.8f)\\n", shown,',
-        "    coef(fit_model), model_se[shown], dashboard_coef[shown], "
+        "if (!all(is.finite(c(coef(fit_model), model_se[shown])))) {",
+        '  cat("The model fit FAILED in R (a coefficient or standard error is NaN '
+        'or infinite): not estimates.\\n")',
+        "} else {",
+        '  cat(sprintf("%s: R %.8f (SE %.8f); dashboard %.8f (SE %.8f)\\n", shown,',
+        "      coef(fit_model), model_se[shown], dashboard_coef[shown], "
         'dashboard_se[shown]), sep = "")',
+        "  # The optimizer stops on the log-likelihood's relative change: the",
+        "  # coefficients agree to about 1e-4 per unit of standard error, and the",
+        "  # standard errors (the same likelihood's Hessian: no n - 1 here) to 2%.",
+        "  unit <- pmax(1, dashboard_se[shown])",
+        '  agree("model coefficients (per standard error)", coef(fit_model) / unit,',
+        "        dashboard_coef[shown] / unit, tolerance = 1e-4)",
+        '  agree("model standard errors (ratio)", model_se[shown] / '
+        "dashboard_se[shown],",
+        "        rep(1, length(shown)), tolerance = 0.02)",
+        "}",
     ]
     return "\n".join(lines) + "\n"
 
@@ -381,6 +433,7 @@ def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     column, k = entry["column"], len(entry["options"])
     values = ", ".join(repr(float(p)) for row in entry["matrix"] for p in row)
     mean = (saved or {}).get("mean") or {}
+    unbiased = _dashboard(saved, "unbiased")
     return (
         f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
         f"# design {entry['design']['name']}: P(report | truth) from the codebook\n"
@@ -393,6 +446,12 @@ def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         f'cat("{column} moment estimates:\\n"); print(unbiased_{column})\n'
         f'cat("{column} mean count (unbiased):", mean_{column}, "dashboard:", '
         f'{_r_number(mean.get("unbiased"))}, "\\n")\n'
+        f'agree("{column} mean count (unbiased)", mean_{column}, '
+        f"{_r_number(mean.get('unbiased'))})\n"
+        "# A linear solve's rounding grows with the matrix's condition number.\n"
+        f'agree("{column} moment estimates", unbiased_{column}, '
+        f"c({', '.join(_r_number(u) for u in unbiased) or 'NA'}), "
+        f"tolerance = max(TOLERANCE, 1e-11 * kappa(P_{column}, exact = TRUE)))\n"
     )
 
 
@@ -410,7 +469,8 @@ def r_script(
             title=_comment(book["survey"]["title"]),
             method=run["method_name"] if run else "no run yet",
             level=run["level"] if run else "-",
-        )
+        ),
+        R_CHECKS,
     ]
     for entry in book["questions"]:
         question = saved.get(entry["column"])
@@ -457,23 +517,43 @@ What is inside
                    codebook.json with the dashboard's interval method and
                    level, prints the estimates and the largest difference from
                    estimates.json (exit status 1 above 1e-9).
-  analysis.R       estimates every yes/no question with RRreg::RRuni (model
-                   and parameters from the design) and every other question's
-                   moment estimate in base R, and refits the dashboard's newest
-                   model with RRreg::RRlog, printing the dashboard's numbers
-                   beside R's.
+  lib/estimation/  the platform's statistical core (Python, NumPy and SciPy
+                   only) as it was when this bundle was made: analysis.py
+                   uses this copy.
+  analysis.R       estimates every yes/no question and every question with a
+                   device instruction with RRreg::RRuni (model and parameters
+                   from the design) and every other question's moment
+                   estimate in base R, refits the dashboard's newest model
+                   with RRreg::RRlog, and says for each whether it agrees with
+                   the dashboard's numbers, to a stated tolerance.
 
 How to run
-  Python: needs the platform's `estimation` package (NumPy, SciPy). From a
-          checkout of the platform:
-              PYTHONPATH=/path/to/the/checkout python analysis.py
+  Python: needs Python 3.11 or newer with NumPy and SciPy
+          (pip install numpy scipy); nothing else. From this folder:
+              python analysis.py
           python analysis.py --json prints every estimate, with subgroups.
   R:      install.packages("RRreg"), then from this folder:
               Rscript analysis.R
-          RRuni reproduces the dashboard's estimate and standard error of each
-          yes/no question; its interval is the Wald interval. The other
-          questions' maximum-likelihood estimates and intervals come from
-          analysis.py.
+          What agrees, and to what tolerance:
+          - RRuni's estimate is the dashboard's to 1e-9 when its moment
+            estimate lies inside the parameter space (the same closed form);
+            otherwise RRuni searches the likelihood with optim, good to 1e-4.
+          - RRuni's standard errors are NOT the dashboard's: RRreg divides by
+            n - 1 where the dashboard divides by n (the observed information),
+            in every model (Warner, forced response, the unrelated question,
+            crosswise, and each group of cheating detection and the lie
+            detector). RRreg's standard error is the dashboard's times
+            sqrt(n / (n - 1)) (with two groups, between the two groups'
+            factors); the script applies that factor before comparing. After
+            a likelihood search they are not compared.
+          - A fit that fails (an estimate outside [0, 1], NaN, or a search
+            that ended in a corner such as pi = 1 with gamma = -1) is printed
+            as FAILED, not as an estimate: use the dashboard's, which is the
+            maximum-likelihood estimate within the parameter space.
+          - RRuni gives no intervals; the other questions' moment estimates
+            agree to 1e-9 (a count's distribution to its matrix's condition
+            number times 1e-11), and their maximum-likelihood estimates and
+            intervals come from analysis.py.
 
 The reported codes are randomized: a count of reported "Yes" is not the
 number of people whose answer is Yes. Estimate with the design, as both

@@ -12,11 +12,13 @@ from typing import Any
 
 from django.db.models import Count
 
-from estimation import Design, survey_epsilon
+from estimation import Crosswise, Design, survey_epsilon
+from estimation.count_distribution import MAX_HALF_WIDTH
 from estimation.instructed import InstructedDesign
 from estimation.unary import UnaryEncoding
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
+from surveys.respond.report_labels import item_values, report_codes
 
 CODEBOOK_FORMAT = 1
 ORIENTATION = (
@@ -54,6 +56,29 @@ def question_number(column: str) -> int:
     return int(column[1:])
 
 
+def item_column(column: str, code: int) -> str:
+    """Check all that apply: the export column of item ``code`` (0-based) of
+    the question in ``column``, numbered from 1 as the items are shown."""
+    return f"{column}_{code + 1}"
+
+
+def export_columns(survey: Survey) -> list[tuple[str, Question, int | None]]:
+    """The answers export's columns after ``response`` and ``received_on``:
+    ``(name, question, item)``, one per question (``item`` None), and for
+    check all that apply one per item instead (``q3_1 .. q3_m``, ``item`` its
+    code) holding 0 or 1, so that SPSS and Stata users need not decode a mask."""
+    columns: list[tuple[str, Question, int | None]] = []
+    for name, question in answer_columns(survey):
+        if question.kind != Question.Kind.MULTI_SELECT:
+            columns.append((name, question, None))
+            continue
+        columns += [
+            (item_column(name, item), question, item)
+            for item in range(len(question.options))
+        ]
+    return columns
+
+
 def layout(survey: Survey) -> dict[str, Any]:
     """The columns of the CSV and JSON lines exports and what they hold."""
     columns = [
@@ -63,13 +88,17 @@ def layout(survey: Survey) -> dict[str, Any]:
         },
         {"name": "received_on", "meaning": "date the response arrived (ISO 8601)"},
     ]
+    number = {q.pk: question_number(name) for name, q in answer_columns(survey)}
     columns += [
         {
             "name": name,
-            "meaning": f"reported option code of question {question_number(name)} "
-            "(numbered as on the survey page)",
+            "meaning": f"reported option code of question {number[q.pk]} "
+            "(numbered as on the survey page)"
+            if item is None
+            else f"question {number[q.pk]}, item {item + 1}: 1 if the item was "
+            "sent ticked, 0 if not (a randomized report, not the tick)",
         }
-        for name, _ in answer_columns(survey)
+        for name, q, item in export_columns(survey)
     ]
     return {
         "row": "one response",
@@ -78,7 +107,13 @@ def layout(survey: Survey) -> dict[str, Any]:
         "options (0 = No, 1 = Yes for yes/no), which is the matrix's column; "
         "an empty cell (CSV) or null (JSON) is a missing answer; a question "
         "with a validation arm also has codes k..2k-1, its direct answers (see "
-        "its direct_codes)",
+        "its direct_codes). Each question's report_codes label every code as "
+        "the respondent saw it: a crosswise question's reports are the pairing "
+        "of its two statements (0 exactly one is true, 1 both or neither), not "
+        "No and Yes; a question with a device instruction reports group and "
+        "answer. Check all that apply has one 0/1 column per item (its "
+        "item_columns), 1 = sent ticked; a missing answer is empty in every "
+        "item column",
         "missing": MISSING,
         "respondent_key": "omitted",
         "question_numbers": "questions are numbered 1..N in the survey's order, "
@@ -140,6 +175,7 @@ def question_entry(
         "description": design.describe(labels=question.options),
         "r_packages": _r_packages(design),
         "translations": _translations(question),
+        **_report_entry(question),
         **validation_arm_entry(question),
         **_count_entry(question),
     }
@@ -163,6 +199,25 @@ def _entry_head(
         ),
         "answered": answered,
     }
+
+
+def _report_entry(question: Question) -> dict[str, Any]:
+    """Every code a cell may hold, labelled as the respondent saw it in the
+    survey's language (surveys/respond/report_labels.py): the value labels of
+    SPSS and Stata, and the words of the results page."""
+    entry: dict[str, Any] = {
+        "report_codes": [
+            {"code": code, "label": label}
+            for code, label in report_codes(question, question.survey.language)
+        ]
+    }
+    if isinstance(question.get_design(), Crosswise):
+        entry["report_coding"] = (
+            "the pairing the respondent reported: 0 exactly one of the two "
+            "statements is true, 1 both are true or both false; options are the "
+            "sensitive statement's true answers, which the estimate is of"
+        )
+    return entry
 
 
 def validation_arm_entry(question: Question) -> dict[str, Any]:
@@ -199,22 +254,48 @@ def _count_entry(question: Question) -> dict[str, Any]:
             "mean": "estimated from each report's unbiased score w solving "
             "matrix @ w = (0, 1, ..., maximum), Student's t interval "
             "(docs/methodology.md, 'Counts')",
+            **_distribution_entry(question),
         }
+    }
+
+
+def _distribution_entry(question: Question) -> dict[str, str]:
+    """A count asked with noise: how far its distribution is shown."""
+    if not question.get_design().randomized:
+        return {}
+    return {
+        "distribution": "shown in ranges of neighbouring counts, the finest "
+        "whose intervals the design and the number of responses keep within "
+        f"±{100 * MAX_HALF_WIDTH:.0f} points before any data; each range's "
+        "share is the average of its reports' unbiased scores, Student's t "
+        "interval in [0, 1]. With no such split only the mean is identified "
+        "(warning distribution_not_identified), and the single counts' rows "
+        "are not estimates to read on their own (docs/methodology.md, "
+        "'Counts')",
     }
 
 
 def _unary_entry(
     column: str, question: Question, design: UnaryEncoding, answered: int | None
 ) -> dict[str, Any]:
-    """Check all that apply: the cell is a bit mask, and every item's bit
+    """Check all that apply: one 0/1 column per item, and every item's bit
     went through the same two-by-two matrix."""
     return {
         **_entry_head(column, question, answered),
         "options": [
             {"code": i, "label": label} for i, label in enumerate(question.options)
         ],
-        "report_coding": "bit mask: the cell is the sum of 2**code over the items "
-        "sent ticked (item code i in bit i); 0 = nothing sent ticked",
+        "report_coding": "one column per item (item_columns), 1 if the item "
+        "was sent ticked and 0 if not: randomized reports, not what the "
+        "respondent ticked; a missing answer is empty in every item column",
+        "item_columns": [
+            {"column": item_column(column, code), "code": code, "label": label}
+            for code, label in enumerate(question.options)
+        ],
+        "item_values": [
+            {"code": code, "label": label}
+            for code, label in item_values(question.survey.language).items()
+        ],
         "design": design.to_dict(),
         "matrix": design.bit_design.matrix.tolist(),
         "matrix_orientation": "per item: rows are not ticked / ticked, columns are "
@@ -245,11 +326,6 @@ def _instructed_entry(
         "report_coding": "2 * group + answer: 0 group 1 and No, 1 group 1 and "
         "Yes, 2 group 2 and No, 3 group 2 and Yes; the device's instruction is "
         "never sent or stored",
-        "report_codes": [
-            {"code": 2 * g + a, "label": f"group {g + 1}, {label}"}
-            for g in (0, 1)
-            for a, label in enumerate((no, yes))
-        ],
         "design": design.to_dict(),
         "forced_yes": list(design.forced_yes),
         "matrix": design.matrix.tolist(),
@@ -270,6 +346,7 @@ def _instructed_entry(
             }
         },
         "translations": _translations(question),
+        **_report_entry(question),
     }
 
 
@@ -358,8 +435,20 @@ def simulated(
 
 
 def page_questions(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The codebook's questions with each matrix row beside its true answer."""
-    return [
-        {**q, "matrix_rows": list(zip(q["options"], q["matrix"], strict=True))}
-        for q in data["questions"]
-    ]
+    """The codebook's questions with each matrix row beside its true answer
+    and each column headed by the report it is, as the respondent saw it
+    (check all that apply: one item's two-by-two matrix)."""
+    return [{**q, **_matrix_labels(q)} for q in data["questions"]]
+
+
+def _matrix_labels(entry: dict[str, Any]) -> dict[str, Any]:
+    if "item_values" in entry:
+        truths = columns = entry["item_values"]
+    else:
+        truths = entry["options"]
+        width = len(entry["matrix"][0])
+        columns = [c for c in entry["report_codes"] if c["code"] < width]
+    return {
+        "matrix_columns": columns,
+        "matrix_rows": list(zip(truths, entry["matrix"], strict=True)),
+    }

@@ -33,6 +33,7 @@ from estimation.runs.selectors import (
 )
 from estimation.runs.validation_arm import direct_answers, validation_export
 from surveys.models import Question, Survey
+from surveys.respond.report_labels import report_codes, reported_labels
 from surveys.results.cells import csv_line
 from surveys.results.codebook import answer_columns
 
@@ -69,6 +70,9 @@ CSV_HEADER = (
     # Check all that apply: the band that holds for all items at once.
     "band_lower",
     "band_upper",
+    # What ``reported`` counts, as the respondent saw it (a crosswise
+    # question's pairing, an item sent ticked).
+    "reported_label",
     # The results contract's flags of this row (estimation/contract.py).
     "flags",
 )
@@ -76,12 +80,19 @@ CSV_HEADER = (
 Rows = dict[tuple[int, int | None, int | None], QuestionEstimate]
 
 
-def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any]]:
+def _options(
+    row: QuestionEstimate, labels: Sequence[str], reported: Sequence[str]
+) -> list[dict[str, Any]]:
     return [
         {
             "code": o.option,
             "label": labels[o.option] if o.option < len(labels) else str(o.option),
             **{name: getattr(o, name) for name in OPTION_FIELDS},
+            # What ``reported`` counts, as the respondent saw it: for a
+            # crosswise question the pairing, not the option estimated.
+            "reported_label": reported[o.option]
+            if o.option < len(reported)
+            else str(o.option),
             "flags": list(option_reading(o, row.warnings, o.option).flags),
             # Check all that apply: the band that holds for all items at once.
             **(
@@ -94,24 +105,34 @@ def _options(row: QuestionEstimate, labels: Sequence[str]) -> list[dict[str, Any
     ]
 
 
-def _estimate(row: QuestionEstimate | None, labels: Sequence[str]) -> dict[str, Any]:
+def _estimate(row: QuestionEstimate | None, question: Question) -> dict[str, Any]:
     if row is None:
         return {"n": 0, "epsilon": None, "warnings": [], "flags": [], "options": []}
-    exported = {
-        "n": row.n,
-        "epsilon": row.epsilon,
-        "warnings": row.warnings,
-        "options": _options(row, labels),
-    }
+    reported = reported_labels(question, question.survey.language)
+    exported: dict[str, Any] = {"n": row.n, "epsilon": row.epsilon}
     if row.mean is not None:
+        # A count leads with its mean (with the results contract's flags).
+        maximum = max(len(question.options) - 1, 1)
         exported["mean"] = {
             **row.mean,
-            "flags": list(mean_reading(row.mean, max(len(labels) - 1, 1)).flags),
+            "flags": list(mean_reading(row.mean, maximum).flags),
         }
-    exported["flags"] = list(estimate_flags(row.options.all(), row.warnings, row.mean))
+    if row.distribution is not None:
+        # A count asked with noise: the ranges of counts its n identifies
+        # (estimation/count_distribution.py); the per-count options stay.
+        exported["distribution"] = row.distribution
+    exported |= {
+        "warnings": row.warnings,
+        "flags": list(estimate_flags(row.options.all(), row.warnings, row.mean)),
+        "options": _options(row, question.options, reported),
+    }
     if row.compliance is not None:
-        # A question with a device instruction: its parameters, not options.
+        # A question with a device instruction: its parameters, not options,
+        # and what its four reported counts are, group and answer.
         exported["compliance"] = _compliance(row.compliance)
+        exported["reported_labels"] = [
+            label for _code, label in report_codes(question, question.survey.language)
+        ]
     return exported
 
 
@@ -152,7 +173,7 @@ def _subgroups(
                     "group_question_text": group.text,
                     "group_option_code": code,
                     "group_option_label": label,
-                    **_estimate(row, question.options),
+                    **_estimate(row, question),
                 }
             )
     return shown, hidden
@@ -238,7 +259,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         f"question's subgroups end with '{NO_ANSWER}' for those who left it out",
         "comparison_rule": "comparisons use only the subgroups shown: each "
         "one's estimate minus the first shown's per option (Wald interval, "
-        "z-test, log-scale ratio interval) and a likelihood-ratio test across "
+        "z-test, ratio interval on the log scale or by Fieller's method, whose "
+        "ratio_upper is null with ratio_unbounded true where the data cannot "
+        "bound it above) and a likelihood-ratio test across "
         "them; per item for check all that apply (the test: the smallest "
         "item's p-value times the items); for a count, of the mean (Welch "
         "interval and t-test, Wald test of equal means); for a question with a "
@@ -272,7 +295,7 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "kind": question.kind,
                 "sensitive": question.is_sensitive,
                 "optional": question.optional,
-                **_estimate(rows.get((question.pk, None, None)), question.options),
+                **_estimate(rows.get((question.pk, None, None)), question),
                 **_missing(rows.get((question.pk, None, None)), finished.n or 0),
                 "subgroups": subgroups,
                 "hidden_subgroups": hidden,
@@ -312,6 +335,10 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
             if "parameters" in (estimate.get("compliance") or {}):
                 yield from _compliance_lines(lead, group, estimate, run, codes)
                 continue
+            if estimate.get("mean") is not None:
+                # A count leads with its mean, then the ranges its n identifies.
+                yield _mean_line(lead, group, estimate, run, codes)
+                yield from _bin_lines(lead, group, estimate, run, codes)
             for option in estimate["options"]:
                 yield csv_line(
                     [
@@ -330,11 +357,10 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
                         codes,
                         option.get("band_lower"),
                         option.get("band_upper"),
+                        option["reported_label"],
                         ";".join(option.get("flags", [])),
                     ]
                 )
-            if estimate.get("mean") is not None:
-                yield _mean_line(lead, group, estimate, run, codes)
 
 
 def _compliance_lines(
@@ -370,6 +396,7 @@ def _compliance_lines(
                 codes,
                 None,
                 None,
+                None,
                 ";".join(parameter.get("flags", [])),
             ]
         )
@@ -382,7 +409,7 @@ def _mean_line(
     run: dict[str, Any],
     codes: str,
 ) -> str:
-    """A count's mean, after its distribution's rows: ``option_label`` mean,
+    """A count's mean, before its distribution's rows: ``option_label`` mean,
     no option code, its interval's method (Student's t on the unbiased
     scores) in ``ci_method``."""
     mean = estimate["mean"]
@@ -408,6 +435,48 @@ def _mean_line(
             codes,
             None,
             None,
+            None,
             ";".join(mean.get("flags", [])),
         ]
     )
+
+
+def _bin_lines(
+    lead: list[Any],
+    group: dict[str, Any],
+    estimate: dict[str, Any],
+    run: dict[str, Any],
+    codes: str,
+) -> Iterator[str]:
+    """A count asked with noise: one row per range of counts its n identifies,
+    ``option_label`` ``counts a-b`` (or ``counts a``), no option code, after
+    the mean and before the single counts (flagged in ``warnings`` when they
+    are not identified on their own)."""
+    for shown in (estimate.get("distribution") or {}).get("bins", []):
+        low, high = shown["low"], shown["high"]
+        yield csv_line(
+            [
+                *lead,
+                group.get("group_column"),
+                group.get("group_question_id"),
+                group.get("group_question_text"),
+                group.get("group_option_code"),
+                group.get("group_option_label"),
+                estimate["n"],
+                None,
+                f"counts {low}" if low == high else f"counts {low}-{high}",
+                None,
+                shown["estimate"],
+                shown["unbiased"],
+                shown["std_error"],
+                shown["ci_lower"],
+                shown["ci_upper"],
+                run["level"],
+                estimate["distribution"].get("method", run["ci_method"]),
+                codes,
+                None,
+                None,
+                None,
+                ";".join(parameter_reading(shown).flags),
+            ]
+        )

@@ -20,6 +20,7 @@ from surveys.builder.selectors import survey_plain
 from surveys.models import Survey
 from surveys.results import bundle, exports, stat_files
 from surveys.results.codebook import page_questions
+from surveys.results.file_names import download_name
 from surveys.team.audit import Action, audit_record
 from surveys.team.roles import Need
 
@@ -35,7 +36,7 @@ def download(
     survey: Survey, name: str, content: Iterable[bytes | str], content_type: str
 ) -> StreamingHttpResponse:
     response = StreamingHttpResponse(content, content_type=content_type)
-    filename = f"{survey.slug}-{name}"
+    filename = download_name(survey, name)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
     return response
@@ -101,6 +102,8 @@ def codebook_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 @require_GET
 def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_plain(request.user, pk, Need.ANALYSE)
+    # The page shows what codebook.json holds: read is as good as downloaded.
+    rows_downloaded(request, survey, Action.CODEBOOK_DOWNLOAD, "html")
     data = exports.codebook(survey)
     context = {"survey": survey, "codebook": data, "questions": page_questions(data)}
     return render(request, "surveys/codebook.html", context)

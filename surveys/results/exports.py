@@ -1,7 +1,8 @@
 """Exports of a survey: its randomized answers, codebook and estimates.
 
 The answers are one row per response, one column per question holding the
-reported option's code; never the respondent key. They are streamed: on
+reported option's code (check all that apply: one 0/1 column per item, see
+:func:`~surveys.results.codebook.export_columns`); never the respondent key. They are streamed: on
 PostgreSQL the server pivots the answers and writes the rows itself
 (``COPY ... TO STDOUT``), which we pass on block by block, so memory stays flat
 and the export runs near the speed of a bare COPY. Elsewhere (SQLite on a
@@ -22,7 +23,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from surveys.models import Question, Response, Survey
 from surveys.results.cells import csv_line
-from surveys.results.codebook import answer_columns, codebook
+from surveys.results.codebook import answer_columns, codebook, export_columns
 from surveys.results.estimate_exports import estimates_csv, estimates_export
 
 __all__ = [
@@ -45,40 +46,55 @@ def _reader() -> BaseDatabaseWrapper:
     return connections[settings.EXPORTS_DATABASE]
 
 
-def _header(survey: Survey) -> list[str]:
-    return ["response", "received_on", *(name for name, _ in answer_columns(survey))]
+# An export column: its name, its question's index, and for check all that
+# apply the item whose bit it holds (None: the report's code itself).
+Cell = tuple[str, int, int | None]
+
+
+def _cells(survey: Survey) -> tuple[list[Question], list[Cell]]:
+    """The questions in order and the export's columns over them."""
+    questions = [q for _, q in answer_columns(survey)]
+    index = {q.pk: i for i, q in enumerate(questions)}
+    return questions, [(n, index[q.pk], item) for n, q, item in export_columns(survey)]
+
+
+def _header(cells: Sequence[Cell]) -> list[str]:
+    return ["response", "received_on", *(name for name, _, _ in cells)]
 
 
 def answers_csv(survey: Survey) -> Iterator[bytes]:
     """The answers as CSV (UTF-8, ``\\n`` line ends), header first."""
-    questions = [q for _, q in answer_columns(survey)]
-    yield csv_line(_header(survey)).encode()
+    questions, cells = _cells(survey)
+    yield csv_line(_header(cells)).encode()
     reader = _reader()
     if reader.vendor == "postgresql":
-        yield from _copy_chunks(reader, _pivot_sql(survey, questions, "csv"))
+        yield from _copy_chunks(reader, _pivot_sql(survey, questions, cells, "csv"))
         return
-    yield from _batched_lines(_portable_rows(reader, survey, questions), _csv_row)
+    rows = _portable_rows(reader, survey, questions, cells)
+    yield from _batched_lines(rows, _csv_row)
 
 
 def answers_jsonl(survey: Survey) -> Iterator[bytes]:
     """The answers as JSON lines: one object per response, keys as the CSV header."""
-    questions = [q for _, q in answer_columns(survey)]
+    questions, cells = _cells(survey)
     reader = _reader()
     if reader.vendor == "postgresql":
-        yield from _copy_chunks(reader, _pivot_sql(survey, questions, "jsonl"))
+        yield from _copy_chunks(reader, _pivot_sql(survey, questions, cells, "jsonl"))
         return
-    names = _header(survey)
+    names = _header(cells)
 
     def line(row: Sequence[Any]) -> str:
         return json.dumps(dict(zip(names, row, strict=True)), separators=(",", ":"))
 
-    yield from _batched_lines(_portable_rows(reader, survey, questions), line)
+    yield from _batched_lines(_portable_rows(reader, survey, questions, cells), line)
 
 
 # -- PostgreSQL: the server pivots and formats ---------------------------------
 
 
-def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
+def _pivot_sql(
+    survey: Survey, questions: Sequence[Question], cells: Sequence[Cell], fmt: str
+) -> str:
     """``COPY`` of the answers pivoted to one row per response, in id order.
 
     The responses LEFT JOIN their answers, so a response with every question
@@ -96,11 +112,16 @@ def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
         "FROM surveys_response r LEFT JOIN surveys_answer a ON a.response_id = r.id "
         f"WHERE r.survey_id = {int(survey.pk)} GROUP BY r.id"
     )
-    names = [f"q{i}" for i in range(1, len(questions) + 1)]
+    # An item's column is its bit of the mask; a missing answer stays NULL.
+    values = [
+        f"p.q{i + 1}" if item is None else f"((p.q{i + 1} >> {int(item)}) & 1)"
+        for _, i, item in cells
+    ]
+    names = [name for name, _, _ in cells]
     number = "row_number() OVER (ORDER BY p.response_id)"
     day = "to_char(p.received_on, 'YYYY-MM-DD')"
     if fmt == "csv":
-        select = ", ".join([number, day, *(f"p.{n}" for n in names)])
+        select = ", ".join([number, day, *values])
         options = "(FORMAT csv)"
     else:
         # Codes and ISO dates need no JSON escaping; text COPY leaves them as is.
@@ -108,7 +129,10 @@ def _pivot_sql(survey: Survey, questions: Sequence[Question], fmt: str) -> str:
             f"'{{\"response\":' || {number}",
             f"',\"received_on\":\"' || {day} || '\"'",
         ]
-        parts += [f"',\"{n}\":' || coalesce(p.{n}::text, 'null')" for n in names]
+        parts += [
+            f"',\"{n}\":' || coalesce({v}::text, 'null')"
+            for n, v in zip(names, values, strict=True)
+        ]
         select = " || ".join(parts) + " || '}'"
         options = "(FORMAT text)"
     return (
@@ -136,9 +160,12 @@ def _copy_chunks(reader: BaseDatabaseWrapper, sql: str) -> Iterator[bytes]:
 
 
 def _portable_rows(
-    reader: BaseDatabaseWrapper, survey: Survey, questions: Sequence[Question]
+    reader: BaseDatabaseWrapper,
+    survey: Survey,
+    questions: Sequence[Question],
+    cells: Sequence[Cell],
 ) -> Iterator[list[Any]]:
-    """``[number, ISO date, code per question]`` per response, in id order;
+    """``[number, ISO date, value per column]`` per response, in id order;
     the responses LEFT JOIN their answers, so one with none is a row too."""
     index = {q.pk: i for i, q in enumerate(questions)}
     rows = (
@@ -154,7 +181,11 @@ def _portable_rows(
         for _, _, question_id, report in answers_of_one:
             if question_id is not None:
                 codes[index[question_id]] = report
-        yield [number, answers_of_one[0][1].isoformat(), *codes]
+        values = [
+            codes[i] if item is None or codes[i] is None else codes[i] >> item & 1
+            for _, i, item in cells
+        ]
+        yield [number, answers_of_one[0][1].isoformat(), *values]
 
 
 def _csv_row(row: Sequence[Any]) -> str:

@@ -1,10 +1,13 @@
 """The answers as SPSS ``.sav`` and Stata ``.dta`` files, labelled for reading.
 
 The columns and codes are the CSV export's (``response``, ``received_on`` as
-a date, ``q1 .. qN`` holding each reported option's code 0..k-1); a missing
-answer is system missing. Each question column carries the question text as
-its variable label and the options as value labels; the survey's title is the
-file label. Where the design goes depends on what the format holds:
+a date, ``q1 .. qN`` holding each reported option's code 0..k-1, and for check
+all that apply ``qN_1 .. qN_m`` holding 0 or 1 per item); a missing answer is
+system missing. Each question column carries the question text as its variable
+label and its reports as the respondent saw them as value labels
+(surveys/respond/report_labels.py); an item column, the question text and the
+item, said to be a randomized report. The survey's title is the file label.
+Where the design goes depends on what the format holds:
 
 * SPSS: the file's documents (notes) list every question's design, parameters
   and matrix P(report | truth).
@@ -34,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from surveys.models import Survey
+from surveys.respond.report_labels import item_values
 from surveys.results.codebook import answer_columns, question_entry
 from surveys.results.exports import CHUNK_BYTES, answers_csv
 
@@ -168,28 +172,29 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
         },
         value_labels={},
     )
+    ticks = {
+        code: fit(label, limits.value_label)
+        for code, label in item_values(survey.language).items()
+    }
     for entry in entries:
+        if "item_columns" in entry:
+            # Check all that apply: one 0/1 variable per item.
+            for item in entry["item_columns"]:
+                labels.variable_labels[item["column"]] = _variable_label(
+                    entry, limits, item=item["label"]
+                )
+                labels.value_labels[item["column"]] = dict(ticks)
+                labels.code_types[item["column"]] = "Int8"
+            continue
         column = entry["column"]
         labels.variable_labels[column] = _variable_label(entry, limits)
-        if entry["kind"] == "multi_select":
-            # Bit masks, not option codes: no value labels (the variable's
-            # label and the codebook's report_coding say how to read them).
-            labels.value_labels[column] = {}
-            labels.code_types[column] = "Int32"
-            continue
-        # A validation arm's direct answers (codes k..2k-1) are labelled as such;
-        # a question with a device instruction has four codes, 2 * group + answer.
-        options = entry.get("report_codes") or [
-            *entry["options"],
-            *(
-                {"code": o["code"], "label": f"{o['label']} (asked directly)"}
-                for o in entry.get("direct_codes", [])
-            ),
-        ]
+        # Every code as the respondent saw it: a crosswise pairing, group
+        # and answer, a validation arm's direct answers (codebook.py).
+        codes = entry["report_codes"]
         labels.value_labels[column] = {
-            o["code"]: fit(o["label"], limits.value_label) for o in options
+            o["code"]: fit(o["label"], limits.value_label) for o in codes
         }
-        labels.code_types[column] = "Int8" if len(options) <= 100 else "Int16"
+        labels.code_types[column] = "Int8" if len(codes) <= 100 else "Int16"
     if limits.note_line is not None:
         labels.notes = [
             line
@@ -199,24 +204,32 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
     return labels
 
 
-def _variable_label(entry: dict[str, Any], limits: Limits) -> str:
-    """The question text; for Stata, which keeps no notes, the text cut to
-    leave room for the design and its parameters, which come whole unless
-    they would leave the text fewer than :data:`STATA_MIN_TEXT` characters."""
+def _variable_label(
+    entry: dict[str, Any], limits: Limits, item: str | None = None
+) -> str:
+    """The question text (an item's column: the item first, then that it is a
+    randomized report, then the text); for Stata, which keeps no notes, the
+    text cut to leave room for the design and its parameters, which come
+    whole unless they would leave the text fewer than :data:`STATA_MIN_TEXT`
+    characters."""
     label = limits.variable_label
+    text = entry["text"]
+    if item is not None:
+        text = f"{item} (randomized report, 1 = sent ticked): {text}"
     if limits.note_line is not None:
-        return fit(entry["text"], label)
+        return fit(text, label)
     tag = f"[{design_tag(entry['design'])}]"
     if label.chars - len(tag) - 1 < STATA_MIN_TEXT:
         tag = fit(tag, Limit(label.chars - STATA_MIN_TEXT - 1, label.bytes // 2))
     room = Limit(label.chars - len(tag) - 1, label.bytes - len(tag.encode()) - 1)
-    return f"{fit(entry['text'], room)} {tag}"
+    return f"{fit(text, room)} {tag}"
 
 
 def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
     notes = [
         f"{survey.title}. One row per response. Codes are the options REPORTED "
-        "(0..k-1), randomized in the respondent's browser, not true answers: "
+        "(0..k-1; check all that apply: one 0/1 variable per item, 1 = sent "
+        "ticked), randomized in the respondent's browser, not true answers: "
         "estimate with each question's design below (exact values and every "
         "parameter in codebook.json). System missing: skipped, or prefer not "
         "to answer.",
@@ -224,6 +237,10 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
     for entry in entries:
         design = entry["design"]
         epsilon = entry["epsilon"]
+        where = entry["column"]
+        if "item_columns" in entry:
+            items = entry["item_columns"]
+            where = f"{items[0]['column']}..{items[-1]['column']} (1 = sent ticked)"
         privacy = "not private" if epsilon is None else f"epsilon {epsilon:.4g}"
         if entry.get("yes_epsilon") is not None:
             # A device instruction: the cell is 2 * group + answer.
@@ -233,7 +250,7 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
                 "2 * group + answer, rows truth No, Yes if the instruction is followed"
             )
         notes.append(
-            f"{entry['column']} = question {entry['number']}: design "
+            f"{where} = question {entry['number']}: design "
             f"{design_tag(design)}; P(report|truth), rows truth 0..k-1: "
             f"{_matrix(entry['matrix'])}; {privacy}."
         )

@@ -26,6 +26,7 @@ from estimation.runs.selectors import (
 from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import errors_text
 from surveys.builder.selectors import survey_plain
+from surveys.respond.report_labels import relabelled_reports
 from surveys.results.charts import daily_chart
 from surveys.results.forms import RecomputeForm
 from surveys.results.model_views import model_context
@@ -68,6 +69,8 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         "target_invalid": target is None,
         "composition": COMPOSITION,
         "simulation": simulation_of(survey, survey.questions.all()),
+        # What was reported where it is not the option estimated.
+        "reported_labels": relabelled_reports(survey.questions.all(), survey.language),
         "progress": progress,
         "live": {
             "status_url": reverse("surveys:results_status", args=[pk]),

@@ -44,6 +44,12 @@ def _answers(d: dict[str, Any]) -> str:
     )
 
 
+def _codebook(d: dict[str, Any]) -> str:
+    if d.get("format") == "html":
+        return "read the codebook on its page"
+    return "downloaded the codebook"
+
+
 def _invitations(d: dict[str, Any]) -> str:
     count = d.get("count")
     if count == 1:
@@ -110,10 +116,10 @@ FIXED = {
     Action.QUESTIONS_REORDER: "reordered the questions",
     Action.INVITATIONS_DOWNLOAD: "downloaded the invitation links",
     Action.ESTIMATES_RUN: "requested an estimate run",
-    Action.CODEBOOK_DOWNLOAD: "downloaded the codebook",
 }
 WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.ANSWERS_DOWNLOAD: _answers,
+    Action.CODEBOOK_DOWNLOAD: _codebook,
     Action.INVITATIONS_CREATE: _invitations,
     Action.TRANSLATION_UPDATE: _translation,
     Action.MEMBER_ADD: _member_add,

@@ -13,6 +13,7 @@ from django.http import StreamingHttpResponse
 
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
+from surveys.results.file_names import download_name
 from tests.surveys.results.export_data import store_simulated
 from tests.surveys.results.test_export_round_trip import assert_same, cli
 
@@ -45,7 +46,10 @@ def test_round_trip_through_the_api_and_the_cli(
     answers = as_owner.get(url(survey, answers_name))
     assert answers.status_code == 200
     assert isinstance(answers, StreamingHttpResponse)
-    assert f'filename="{survey.slug}-{answers_name}"' in answers["Content-Disposition"]
+    assert (
+        f'filename="{download_name(survey, answers_name)}"'
+        in answers["Content-Disposition"]
+    )
     (tmp_path / answers_name).write_bytes(body(answers))
     codebook = as_owner.get(url(survey, "codebook/"))
     assert codebook.status_code == 200
@@ -122,7 +126,9 @@ def test_the_spss_and_stata_files_hold_the_csvs_rows_and_labels(
     response = as_owner.get(url(survey, name))
     assert response.status_code == 200
     assert response["Content-Type"] == content_type
-    assert f'filename="{survey.slug}-{name}"' in response["Content-Disposition"]
+    assert (
+        f'filename="{download_name(survey, name)}"' in response["Content-Disposition"]
+    )
     (tmp_path / name).write_bytes(body(response))
     frame, meta = getattr(pyreadstat, read)(tmp_path / name)
     text = body(as_owner.get(url(survey, "answers.csv"))).decode()

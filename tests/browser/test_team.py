@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from surveys.models import Survey
+from surveys.results.file_names import download_name
 from tests.browser.test_accessibility import axe_source, violations  # noqa: F401
 
 PASSWORD = "team-pass-1234"
@@ -81,7 +82,9 @@ def test_a_team_shares_a_survey(
     analyst.goto(f"/surveys/{open_survey.pk}/results/")
     with page.expect_download() as download:
         page.get_by_role("link", name="Answers (CSV)").click()
-    assert download.value.suggested_filename == f"{open_survey.slug}-answers.csv"
+    assert download.value.suggested_filename == download_name(
+        open_survey, "answers.csv"
+    )
 
     page = lead.page
     lead.goto(f"/surveys/{open_survey.pk}/audit/")

@@ -176,13 +176,24 @@ def test_the_difference_uses_each_groups_estimate_and_fisher_error():
     np.testing.assert_allclose(
         result.p_value, 2 * stats.norm.sf(np.abs((a - b) / se)), atol=1e-12
     )
-    log_se = np.sqrt(
-        (fisher_std_error(a, 100, design) / a) ** 2
-        + (fisher_std_error(b, 100, design) / b) ** 2
-    )
+    se_a, se_b = fisher_std_error(a, 100, design), fisher_std_error(b, 100, design)
     np.testing.assert_allclose(result.ratio, a / b, atol=1e-12)
+    # Both estimates told apart from 0: the log-scale delta method.
+    told_apart = (a > z * se_a) & (b > z * se_b)
+    assert told_apart.tolist() == [True, True, False]
+    log_se = np.hypot(se_a / a, se_b / b)
     np.testing.assert_allclose(
-        result.ratio_upper, a / b * np.exp(z * log_se), rtol=1e-12
+        np.array(result.ratio_upper)[told_apart],
+        (a / b * np.exp(z * log_se))[told_apart],
+        rtol=1e-12,
+    )
+    # The third's a is not: Fieller's set, from 0 (a could be 0) to where
+    # (a - r b)^2 = z^2 (se_a^2 + r^2 se_b^2).
+    assert a[2] <= z * se_a[2]
+    assert result.ratio_lower[2] == 0
+    r = result.ratio_upper[2]
+    assert (a[2] - r * b[2]) ** 2 == pytest.approx(
+        z**2 * (se_a[2] ** 2 + r**2 * se_b[2] ** 2), rel=1e-9
     )
 
 

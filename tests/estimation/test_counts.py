@@ -199,7 +199,7 @@ def test_estimate_question_gives_a_count_the_distribution_and_the_mean():
     result = estimate_question([5, 3, 4, 2, 1, 0, 0, 1, 0, 0, 2], design)
     data = result.to_dict()
     assert data["solver"]["method"] == "active_set_newton"
-    assert data["ci_method"] == "wald"
+    assert data["ci_method"] == "student_t"
     assert sum(data["estimate"]) == pytest.approx(1)
     mean = data["mean"]
     assert mean["ci_lower"] <= mean["estimate"] <= mean["ci_upper"]

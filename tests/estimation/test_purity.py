@@ -1,5 +1,6 @@
 """The statistical core stands alone: importing every module of it pulls in no
-web framework, task queue, cache or database driver."""
+web framework, task queue, cache, database driver or data-frame library (it is
+installed on its own with NumPy and SciPy: packaging/rr-estimation)."""
 
 import pkgutil
 import subprocess
@@ -8,7 +9,16 @@ from pathlib import Path
 
 import estimation
 
-FRAMEWORKS = {"django", "rest_framework", "celery", "kombu", "redis", "psycopg"}
+FRAMEWORKS = {
+    "django",
+    "rest_framework",
+    "celery",
+    "kombu",
+    "redis",
+    "psycopg",
+    "pandas",
+    "pyreadstat",
+}
 
 
 def core_modules() -> list[str]:

@@ -90,3 +90,72 @@ def test_a_mask_beyond_the_items_names_its_line():
         estimate_exported(
             BOOK, read_rows(io.StringIO(csv), "a.csv"), level=0.95, ci_method="mid_p"
         )
+
+
+ITEM_BOOK = {
+    "format": 1,
+    "questions": [
+        {
+            **BOOK["questions"][0],
+            "item_columns": [
+                {"column": f"q1_{i + 1}", "code": i, "label": f"Item {i}"}
+                for i in range(3)
+            ],
+        }
+    ],
+}
+
+
+def test_an_export_with_one_column_per_item_is_tallied_as_its_masks():
+    from estimation.exported import estimate_exported, read_rows
+
+    masks = "response,received_on,q1\n1,2026-09-01,5\n2,2026-09-01,7\n3,2026-09-01,\n"
+    items = (
+        "response,received_on,q1_1,q1_2,q1_3\n"
+        "1,2026-09-01,1,0,1\n2,2026-09-01,1,1,1\n3,2026-09-01,,,\n"
+    )
+    lines = (
+        '{"response":1,"q1_1":1,"q1_2":0,"q1_3":1}\n'
+        '{"response":2,"q1_1":1,"q1_2":1,"q1_3":1}\n'
+        '{"response":3,"q1_1":null,"q1_2":null,"q1_3":null}\n'
+    )
+    options = {"level": 0.95, "ci_method": "mid_p"}
+    old = estimate_exported(BOOK, read_rows(io.StringIO(masks), "a.csv"), **options)
+    for text in (items, lines):
+        new = estimate_exported(ITEM_BOOK, read_rows(io.StringIO(text), "a"), **options)
+        assert new["questions"] == old["questions"]
+    assert old["questions"][0]["result"]["ticked"] == [2, 1, 2]
+    assert old["questions"][0]["missing"] == 1
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("1,2026-09-01,1,,0", r"line 2: q1's items are partly empty"),
+        ("1,2026-09-01,1,2,0", r"line 2, column q1_2: '2' is not 0 or 1"),
+    ],
+)
+def test_a_bad_item_cell_names_its_line_and_column(row, message):
+    from estimation.exported import UsageError, estimate_exported, read_rows
+
+    csv = f"response,received_on,q1_1,q1_2,q1_3\n{row}\n"
+    with pytest.raises(UsageError, match=message):
+        estimate_exported(
+            ITEM_BOOK,
+            read_rows(io.StringIO(csv), "a.csv"),
+            level=0.95,
+            ci_method="mid_p",
+        )
+
+
+def test_an_export_without_an_item_column_says_which():
+    from estimation.exported import UsageError, estimate_exported, read_rows
+
+    csv = "response,received_on,q1_1,q1_2\n1,2026-09-01,1,0\n"
+    with pytest.raises(UsageError, match="no column q1_3"):
+        estimate_exported(
+            ITEM_BOOK,
+            read_rows(io.StringIO(csv), "a.csv"),
+            level=0.95,
+            ci_method="mid_p",
+        )

@@ -11,6 +11,7 @@ import {
   checkUnarySpec,
   cryptoSource,
   randomizeItems,
+  specEpsilon,
   unaryEpsilon,
 } from "../../static/js/rr.js";
 
@@ -117,6 +118,9 @@ describe("unaryEpsilon and checkUnarySpec", () => {
       [keep, 2 ** 32],
       [2 ** 32 - keep, 2 ** 32],
     ];
+    // Stated honestly, so that only the cap can refuse it.
+    louder.bit.epsilon = louder.epsilon_item = specEpsilon(louder.bit);
+    louder.epsilon = 20 * louder.epsilon_item;
     assert.throws(() => checkUnarySpec(louder), /for all items together, above the limit/);
   });
 

@@ -5,7 +5,9 @@ transactions, not in old row versions (docs/methodology.md, "What remains")."""
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
+import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -27,6 +29,24 @@ RESPONSES = 12
 def _postgresql():
     if connection.vendor != "postgresql":
         skip_or_fail("ctid and xmin are PostgreSQL's")
+
+
+@pytest.fixture
+def another_database_in_a_transaction() -> Iterator[int]:
+    """A transaction holding an id, left open in another database of the same
+    server, as another application or test suite would: VACUUM FULL and CLUSTER
+    keep the old versions it might see, a plain VACUUM does not."""
+    params = connection.settings_dict
+    with psycopg.connect(
+        host=params["HOST"] or "127.0.0.1",
+        port=params["PORT"] or 5432,
+        user=params["USER"],
+        password=params["PASSWORD"] or None,
+        dbname="postgres",  # Django's own maintenance database
+    ) as other:
+        (xid,) = other.execute("SELECT txid_current()").fetchone()
+        yield xid
+        other.rollback()
 
 
 def rows_by_place(table: str) -> list[tuple[str, str, int]]:
@@ -60,7 +80,9 @@ def tuples_on_disk(table: str) -> list[tuple[int, int]]:
         return found
 
 
-def test_arrival_order_is_kept_by_postgresql_then_forgotten(client, invitation_survey):
+def test_arrival_order_is_kept_by_postgresql_then_forgotten(
+    client, invitation_survey, another_database_in_a_transaction
+):
     survey = invitation_survey
     tokens = [
         i.token for i in invitations_create(survey=survey, labels=[""] * RESPONSES)
@@ -72,6 +94,8 @@ def test_arrival_order_is_kept_by_postgresql_then_forgotten(client, invitation_s
         arrived.append(
             Response.objects.get(respondent_key=payload["respondent_key"]).pk
         )
+    writers = {int(row[1]) for table in TABLES for row in rows_by_place(table)}
+    assert min(writers) > another_database_in_a_transaction  # it could see them
     stored = {
         table: sorted(rows_by_place(table), key=lambda row: row[2]) for table in TABLES
     }

@@ -1,6 +1,7 @@
 """Survey lifecycle: drafting, publishing, freezing, closing."""
 
 import math
+import random
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -14,6 +15,7 @@ from surveys.builder.services import (
     question_move,
     question_update,
     random_slug,
+    slug_title_words,
     spec_digest,
     survey_close,
     survey_create,
@@ -39,11 +41,34 @@ def test_a_new_survey_is_a_draft_with_a_unique_topic_free_slug(owner):
 
 def test_a_random_slug_never_contains_a_word_of_the_title(owner):
     # Titles made of the alphabet's own letters: a slug could spell them by chance.
+    rng = random.Random(20261127)
     for title in ("abc", "xyz pqr", "Drug use 2026"):
         for _ in range(200):
-            slug = random_slug(title)
-            words = {w for w in title.lower().split() if len(w) >= 3}
-            assert not any(word in slug for word in words)
+            slug = random_slug(title, choice=rng.choice)
+            assert not any(word in slug for word in slug_title_words(title))
+
+
+def scripted(*slugs: str):
+    """A ``choice`` that spells ``slugs`` one after the other."""
+    letters = iter("".join(slugs))
+    return lambda alphabet: next(letters)
+
+
+def test_a_slug_skips_title_words_of_three_letters_or_more_only(owner):
+    assert slug_title_words("Conduct at work, 2026") == {"conduct", "work", "2026"}
+    # "at" tells nothing of the topic: a slug may contain it.
+    assert random_slug("Conduct at work", choice=scripted("fctu6dat6z")) == (
+        "fctu6dat6z"
+    )
+    # "abc" would: that slug is drawn again.
+    assert random_slug(
+        "abc def", choice=scripted("xxabcxxxxx", "xxdefxxxxx", "x" * 10)
+    ) == ("x" * 10)
+
+
+def test_a_random_slug_already_in_use_is_drawn_again(owner):
+    taken = survey_create(owner=owner, title="First", slug="k" * 10)
+    assert random_slug("Second", choice=scripted(taken.slug, "m" * 10)) == "m" * 10
 
 
 def test_the_link_and_public_title_can_change_only_while_a_draft(owner):

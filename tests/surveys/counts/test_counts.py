@@ -229,6 +229,7 @@ def test_the_bundles_scripts_reproduce_a_counts_dashboard(survey, tmp_path):
     import zipfile
 
     from surveys.results import bundle
+    from surveys.results.bundle_r_checks import R_CHECKS
     from surveys.results.bundle_scripts import r_general
 
     submit(survey, np.random.default_rng(23), 80)
@@ -251,7 +252,8 @@ def test_the_bundles_scripts_reproduce_a_counts_dashboard(survey, tmp_path):
         pytest.skip("R is not installed")
     entry = exports.codebook(survey)["questions"][0]
     saved = exports.estimates_export(survey)["questions"][0]
-    script = 'answers <- read.csv("answers.csv")\n' + r_general(entry, saved)
+    script = 'answers <- read.csv("answers.csv")\n' + R_CHECKS
+    script += r_general(entry, saved)
     script += f'cat(sprintf("%.15f\\n", mean_{entry["column"]}))\n'
     (folder / "count.R").write_text(script)
     done = subprocess.run(

@@ -96,7 +96,7 @@ def test_the_codebook_describes_the_design_and_its_codes(estimated):
     first, second, _ = book["questions"]
     assert first["design"] == DESIGNS["q1"]
     assert [c["code"] for c in first["report_codes"]] == [0, 1, 2, 3]
-    assert first["report_codes"][3]["label"] == "group 2, Yes"
+    assert first["report_codes"][3]["label"] == "Group 2, “Yes”"
     assert first["epsilon"] is None
     assert first["r_packages"]["RRreg"] == {
         "model": "CDM",
@@ -176,11 +176,37 @@ def test_spss_labels_name_the_four_codes_and_notes_state_no_finite_epsilon(estim
 
     labels = labels_for(estimated, SAV)
     assert labels.value_labels["q1"] == {
-        0: "group 1, No",
-        1: "group 1, Yes",
-        2: "group 2, No",
-        3: "group 2, Yes",
+        0: "Group 1, “No”",
+        1: "Group 1, “Yes”",
+        2: "Group 2, “No”",
+        3: "Group 2, “Yes”",
     }
     note = " ".join(labels.notes or [])
     assert "epsilon unbounded" in note
     assert "2 * group + answer" in note
+
+
+def test_the_codebook_page_and_the_results_page_name_group_and_answer(
+    as_owner, estimated
+):
+    from django.urls import reverse
+
+    codebook = as_owner.get(reverse("surveys:codebook", args=[estimated.pk]))
+    assert '<th scope="col" class="num">report 3: Group 2, “Yes”</th>' in (
+        codebook.content.decode()
+    )
+    results = as_owner.get(reverse("surveys:results", args=[estimated.pk]))
+    html = results.content.decode()
+    assert "Reports: Group 1, “No”: " in html
+    assert "Group 2, “Yes”: " in html
+
+
+def test_the_estimates_name_the_four_reported_counts(estimated):
+    (question, *_) = exports.estimates_export(estimated)["questions"]
+    assert question["reported_labels"] == [
+        "Group 1, “No”",
+        "Group 1, “Yes”",
+        "Group 2, “No”",
+        "Group 2, “Yes”",
+    ]
+    assert len(question["compliance"]["reported"]) == 4

@@ -9,8 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+from django.test import override_settings
 
 from estimation.bands import RANDOMIZER_MAX_EPSILON
+from estimation.validation import MAX_DIRECT_PERCENT
 from surveys.respond.integrity import RANDOMIZER, integrity
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +25,36 @@ def test_the_browser_cap_is_the_one_python_states():
     source = (REPO / "static/js/rr.js").read_text()
     (cap,) = re.findall(r"export const MAX_EPSILON = ([0-9.]+);", source)
     assert float(cap) == RANDOMIZER_MAX_EPSILON
+
+
+def test_the_browser_limit_on_a_validation_arm_is_the_one_python_states():
+    source = (REPO / "static/js/rr.js").read_text()
+    (limit,) = re.findall(r"export const MAX_DIRECT_PERCENT = ([0-9]+);", source)
+    assert int(limit) == MAX_DIRECT_PERCENT == 50
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("export const MAX_DIRECT_PERCENT = 100;", "MAX_DIRECT_PERCENT = 100.0"),
+        ("export const MAX_EPSILON = 12;", "MAX_EPSILON = 12.0"),
+    ],
+)
+def test_a_served_randomizer_with_other_limits_fails_the_system_check(
+    tmp_path, line, words
+):
+    source = (REPO / "static/js/rr.js").read_text()
+    name = line.split()[2]
+    changed = re.sub(rf"^export const {name} = .*;$", line, source, flags=re.M)
+    assert changed != source
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js/rr.js").write_text(changed)
+    call_command("check")  # the repository's own randomizer passes
+    with (
+        override_settings(STATICFILES_DIRS=[tmp_path]),
+        pytest.raises(SystemCheckError, match=re.escape(words)),
+    ):
+        call_command("check")
 
 
 def test_integrity_is_computed_from_the_served_file():

@@ -21,6 +21,7 @@ from surveys.models import Answer, Response
 from surveys.results import exports
 from surveys.results.cells import csv_line, neutralise
 from surveys.results.estimate_exports import OPTION_FIELDS
+from surveys.results.file_names import download_name
 from tests.surveys.results.export_data import store_simulated
 
 pytestmark = pytest.mark.django_db
@@ -378,7 +379,7 @@ def test_the_owner_downloads_each_export_as_a_streamed_attachment(
     assert isinstance(response, StreamingHttpResponse)
     assert response["Content-Type"].startswith(content_type)
     assert response["Content-Disposition"] == (
-        f'attachment; filename="{answered.slug}-{filename}"'
+        f'attachment; filename="{download_name(answered, filename)}"'
     )
     assert b"".join(response.streaming_content)
 
@@ -469,7 +470,9 @@ def test_downloads_read_from_the_replica_when_one_is_configured(open_survey, set
         assert text(export(survey)) == expected
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT query FROM pg_stat_activity WHERE application_name = %s",
+                # The name alone could match another suite's replica on this server.
+                "SELECT query FROM pg_stat_activity "
+                "WHERE application_name = %s AND datname = current_database()",
                 [REPLICA_APPLICATION_NAME],
             )
             (last_query,) = cursor.fetchone()

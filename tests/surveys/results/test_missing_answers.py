@@ -178,7 +178,8 @@ def test_a_response_with_nothing_answered_is_a_row_of_the_exports(owner):
     ]
     assert sorted(row["q1"] is None for row in jsonl) == [False, True, True]
     # The portable path (SQLite on a laptop) agrees.
-    portable = list(exports._portable_rows(connection, survey, [question]))
+    questions, cells = exports._cells(survey)
+    portable = list(exports._portable_rows(connection, survey, questions, cells))
     assert sorted(row[2] is None for row in portable) == [False, True, True]
     assert [row[0] for row in portable] == [1, 2, 3]
 

@@ -16,6 +16,7 @@ from django.urls import reverse
 from surveys.models import AuditEvent
 from surveys.results import exports, stat_files
 from surveys.results.codebook import question_entry
+from surveys.results.file_names import download_name
 from surveys.results.stat_files import LIMITS, Limit, design_tag, fit, wrap
 from surveys.team.audit import Action
 from tests.surveys.optional_data import optional_survey, store_with_missing
@@ -208,7 +209,7 @@ def test_the_analyst_downloads_the_file_and_the_download_is_logged(
     assert response.status_code == 200
     assert response["Content-Type"] == content_type
     assert response["Content-Disposition"] == (
-        f'attachment; filename="{survey.slug}-answers.{file_format}"'
+        f'attachment; filename="{download_name(survey, "answers." + file_format)}"'
     )
     path = tmp_path / f"download.{file_format}"
     path.write_bytes(b"".join(response.streaming_content))

@@ -19,6 +19,8 @@ def words(action, **detail):
         (Action.SURVEY_PUBLISH, {}, "published the survey"),
         (Action.ANSWERS_DOWNLOAD, {"format": "csv"}, "downloaded the answers (CSV)"),
         (Action.ANSWERS_DOWNLOAD, {}, "downloaded the answers"),
+        (Action.CODEBOOK_DOWNLOAD, {"format": "json"}, "downloaded the codebook"),
+        (Action.CODEBOOK_DOWNLOAD, {"format": "html"}, "read the codebook on its page"),
         (Action.INVITATIONS_CREATE, {"count": 1}, "made 1 invitation link"),
         (Action.INVITATIONS_CREATE, {"count": 30}, "made 30 invitation links"),
         (Action.TRANSLATION_UPDATE, {"language": "es"}, "changed the es translation"),
