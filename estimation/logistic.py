@@ -148,9 +148,11 @@ def _direction(X: FloatArray, point: Evaluation, gradient: FloatArray) -> FloatA
         matrix = information(X, weights)
         try:
             np.linalg.cholesky(matrix)  # positive definite: the step goes uphill
+            # Positive definite to Cholesky can still be singular to LU in
+            # floating point (a separated pattern's weight underflowing).
+            step = np.linalg.solve(matrix, gradient)
         except np.linalg.LinAlgError:
             continue
-        step = np.linalg.solve(matrix, gradient)
         if np.all(np.isfinite(step)):
             return np.asarray(step, dtype=np.float64)
     # Singular even in expectation (a column the data do not inform): the

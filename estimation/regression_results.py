@@ -9,6 +9,7 @@ from typing import Any
 
 from scipy.special import chdtrc, ndtr
 
+from .contract import NOT_ESTIMABLE, SHARE, Reading, read
 from .covariates import Covariate
 from .designs import Design
 from .logistic import FloatArray
@@ -53,6 +54,7 @@ class Coefficient:
             "odds_ratio_wald_ci": _pair(self.wald_ci, _exp),
             "odds_ratio_profile_ci": _pair(self.profile_ci, _exp),
             "note": self.note,
+            "flags": [] if self.estimable else [NOT_ESTIMABLE],
         }
 
 
@@ -96,7 +98,15 @@ class Prediction:
             "prevalence": _finite(self.prevalence),
             "ci": _pair(self.ci),
             "at_boundary": self.at_boundary,
+            # The results contract's flags (a zero-width interval is
+            # "not_estimable"; estimation/contract.py).
+            "flags": list(self.reading.flags),
         }
+
+    @property
+    def reading(self) -> Reading:
+        low, high = self.ci if self.ci is not None else (None, None)
+        return read(estimate=self.prevalence, ci_lower=low, ci_upper=high, bounds=SHARE)
 
 
 @dataclass(frozen=True, eq=False)

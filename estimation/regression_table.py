@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .contract import p_value_text
+
 
 def _number(value: float | None, digits: int = 3) -> str:
     if value is None:
@@ -17,9 +19,8 @@ def _number(value: float | None, digits: int = 3) -> str:
 
 
 def _p(value: float | None) -> str:
-    if value is None:
-        return "—"
-    return "<0.0001" if value < 1e-4 else f"{value:.4f}"
+    """The results contract's p-value: "< 0.001", else three decimals."""
+    return p_value_text(value)
 
 
 def _interval(pair: Sequence[float | None] | None, digits: int = 3) -> str:

@@ -13,6 +13,14 @@ from typing import Any
 
 from django.http import Http404
 
+from estimation.contract import (
+    HARDLY_INFORMED_FLAG,
+    NOT_ESTIMABLE,
+    SHARE,
+    once,
+    read,
+)
+from estimation.contract import p_value_text as _p_value_text
 from estimation.runs.model_fits import (
     column_names,
     covariate_choices,
@@ -84,6 +92,16 @@ class PredictedRow:
     ci_upper: float
     has_interval: bool
     at_boundary: bool
+    # The results contract's flags (estimation/contract.py).
+    flags: tuple[str, ...] = ()
+
+    @property
+    def not_estimable(self) -> bool:
+        return NOT_ESTIMABLE in self.flags
+
+    @property
+    def hardly_informed(self) -> bool:
+        return HARDLY_INFORMED_FLAG in self.flags
 
 
 @dataclass(frozen=True)
@@ -101,6 +119,11 @@ class FitView:
     boundary: bool
     converged: bool
     min_size: int
+
+    @property
+    def cautions(self) -> tuple[str, ...]:
+        """Everything the panel must say about the fit, one caution per cause."""
+        return fit_cautions(self.warnings, self.coefficients, self.predicted)
 
     @property
     def chart(self) -> tuple[PredictedRow, ...]:
@@ -151,9 +174,62 @@ def interval_text(pair: tuple[float | None, float | None] | None) -> str:
 
 
 def p_value_text(value: float | None) -> str:
-    if value is None:
-        return "—"
-    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+    """The results contract's p-value (estimation/contract.py)."""
+    return _p_value_text(value)
+
+
+SEPARATION = (
+    "Not estimable: {terms}. The likelihood keeps increasing as these "
+    "coefficients grow without bound (separation: the fitted prevalence of some "
+    "groups goes to 0 or 1), so they have no finite odds ratio, standard error "
+    "or interval; the table shows them without a number."
+)
+EMPTY_LEVEL = "No coefficient for {terms}: no respondents have these levels."
+ZERO_WIDTH = (
+    "The predicted prevalence of {count} has no interval (not estimable): the "
+    "fit gives it no uncertainty, which the data cannot support when other "
+    "coefficients are not estimable."
+)
+
+
+HARDLY = (
+    "The predicted prevalence of {count} is hardly informed by the data: its "
+    "interval covers more than half of 0-100% (marked in the table)."
+)
+
+
+def _patterns(count: int) -> str:
+    return "1 covariate pattern" if count == 1 else f"{count} covariate patterns"
+
+
+def fit_cautions(
+    warnings: Sequence[str],
+    coefficients: Sequence[CoefficientRow],
+    predicted: Sequence[PredictedRow],
+) -> tuple[str, ...]:
+    """One caution per cause: the fit's own warnings with every non-estimable
+    coefficient's note replaced by one sentence naming them all (the core
+    writes one note per coefficient, which a page repeated once per term and
+    again in the table), and one for predictions left without an interval."""
+    notes = {row.note for row in coefficients if row.note}
+    said = [w for w in warnings if w not in notes]
+    unbounded = [r.label for r in coefficients if not r.estimable and _separated(r)]
+    empty = [r.label for r in coefficients if not r.estimable and not _separated(r)]
+    if unbounded:
+        said.append(SEPARATION.format(terms="; ".join(unbounded)))
+    if empty:
+        said.append(EMPTY_LEVEL.format(terms="; ".join(empty)))
+    vague = sum(1 for p in predicted if HARDLY_INFORMED_FLAG in p.flags)
+    if vague:
+        said.append(HARDLY.format(count=_patterns(vague)))
+    collapsed = sum(1 for p in predicted if p.not_estimable and not p.at_boundary)
+    if collapsed:
+        said.append(ZERO_WIDTH.format(count=_patterns(collapsed)))
+    return once(said)
+
+
+def _separated(row: CoefficientRow) -> bool:
+    return "no respondents" not in (row.note or "")
 
 
 def _pair(value: Any) -> tuple[float | None, float | None] | None:
@@ -214,19 +290,32 @@ def predicted_rows(
         detail = "; ".join(
             f"{texts.get(name, name)}: {level}" for name, level in pattern.items()
         )
-        ci = _pair(p.get("ci"))
+        ci = _pair(p.get("ci")) or (None, None)
         prevalence = float(p.get("prevalence") or 0.0)
-        has = ci is not None and None not in ci
+        at_boundary = bool(p.get("at_boundary", False))
+        # At the boundary the prevalence is its limit (0 or 1), known as such.
+        reading = read(
+            estimate=prevalence, ci_lower=ci[0], ci_upper=ci[1], bounds=SHARE
+        )
+        has = reading.has_interval
+        flags = tuple(
+            f for f in reading.flags if not (at_boundary and f == NOT_ESTIMABLE)
+        )
         rows.append(
             PredictedRow(
                 label=label or "Everyone",
                 detail=detail or "Everyone",
                 n=int(p.get("n", 0)),
                 estimate=prevalence,
-                ci_lower=float(ci[0]) if has and ci else prevalence,
-                ci_upper=float(ci[1]) if has and ci else prevalence,
+                ci_lower=reading.ci_lower
+                if reading.ci_lower is not None
+                else prevalence,
+                ci_upper=reading.ci_upper
+                if reading.ci_upper is not None
+                else prevalence,
                 has_interval=has,
-                at_boundary=bool(p.get("at_boundary", False)),
+                at_boundary=at_boundary,
+                flags=flags,
             )
         )
     return tuple(rows)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -31,6 +31,12 @@ from estimation.compliance_comparisons import (
     PiEstimate,
     compare_pi,
     pi_heterogeneity,
+)
+from estimation.contract import (
+    DIFFERENCE,
+    Bounds,
+    count_difference_bounds,
+    read,
 )
 from estimation.designs import Design
 from estimation.instructed import InstructedDesign
@@ -110,10 +116,58 @@ class Difference:
     ratio_lower: float | None
     # inf where the data cannot bound the ratio above.
     ratio_upper: float | None
+    # The results contract's flags of the difference (estimation/contract.py).
+    flags: tuple[str, ...] = ()
+    # A count: the two unbiased means the difference is of, so that the page
+    # can show them beside it (the table above shows the fitted means).
+    group_mean: float | None = None
+    reference_mean: float | None = None
 
     @property
     def ratio_unbounded(self) -> bool:
         return ratio_unbounded(self.ratio_upper)
+
+
+def _bounded(difference: Difference, bounds: Bounds) -> Difference:
+    """The difference under the results contract: its interval inside what a
+    difference can be, no zero-width interval, flagged."""
+    if difference.difference is None:
+        return difference
+    reading = read(
+        estimate=difference.difference,
+        ci_lower=difference.ci_lower,
+        ci_upper=difference.ci_upper,
+        bounds=bounds,
+    )
+    return replace(
+        difference,
+        ci_lower=reading.ci_lower,
+        ci_upper=reading.ci_upper,
+        flags=reading.flags,
+    )
+
+
+def bounded_export(values: dict[str, Any], bounds: Bounds) -> dict[str, Any]:
+    """An exported difference (``difference``, ``ci_lower``, ``ci_upper``)
+    under the results contract, with its ``flags``."""
+    if values.get("difference") is None:
+        return {**values, "flags": ["not_estimable"]}
+    reading = read(
+        estimate=values["difference"],
+        ci_lower=values.get("ci_lower"),
+        ci_upper=values.get("ci_upper"),
+        std_error=values.get("std_error"),
+        bounds=bounds,
+    )
+    bounded = {
+        **values,
+        "ci_lower": reading.ci_lower,
+        "ci_upper": reading.ci_upper,
+        "flags": list(reading.flags),
+    }
+    if "std_error" in values:
+        bounded["std_error"] = reading.std_error
+    return bounded
 
 
 @dataclass(frozen=True)
@@ -134,6 +188,10 @@ class GroupComparison:
     in_counts: bool = False
     # A question with a device instruction: differences of pi.
     in_pi: bool = False
+
+    @property
+    def hardly_informed(self) -> bool:
+        return any("hardly_informed" in d.flags for d in self.differences)
 
     @property
     def reference_field(self) -> str:
@@ -167,45 +225,56 @@ def _differences(
     if group.pi is not None and reference.pi is not None:
         pi = compare_pi(group.pi, reference.pi, level=level)
         return [
-            Difference(
-                group=group.label,
-                option=PI_LABEL,
-                difference=pi.difference,
-                ci_lower=pi.ci_lower,
-                ci_upper=pi.ci_upper,
-                p_value=pi.p_value,
-                ratio=None,
-                ratio_lower=None,
-                ratio_upper=None,
+            _bounded(
+                Difference(
+                    group=group.label,
+                    option=PI_LABEL,
+                    difference=pi.difference,
+                    ci_lower=pi.ci_lower,
+                    ci_upper=pi.ci_upper,
+                    p_value=pi.p_value,
+                    ratio=None,
+                    ratio_lower=None,
+                    ratio_upper=None,
+                ),
+                DIFFERENCE,
             )
         ]
     if group.mean is not None and reference.mean is not None:
         mean = compare_means(group.mean, reference.mean, m=design.k - 1, level=level)
         return [
-            Difference(
-                group=group.label,
-                option=MEAN_LABEL,
-                difference=mean.difference,
-                ci_lower=mean.ci_lower,
-                ci_upper=mean.ci_upper,
-                p_value=mean.p_value,
-                ratio=None,
-                ratio_lower=None,
-                ratio_upper=None,
+            _bounded(
+                Difference(
+                    group=group.label,
+                    option=MEAN_LABEL,
+                    difference=mean.difference,
+                    ci_lower=mean.ci_lower,
+                    ci_upper=mean.ci_upper,
+                    p_value=mean.p_value,
+                    ratio=None,
+                    ratio_lower=None,
+                    ratio_upper=None,
+                    group_mean=group.mean.unbiased,
+                    reference_mean=reference.mean.unbiased,
+                ),
+                count_difference_bounds(design.k - 1),
             )
         ]
     result = _compare(group, reference, design, level)
     return [
-        Difference(
-            group=group.label,
-            option=option_labels[r],
-            difference=result.difference[r],
-            ci_lower=result.ci_lower[r],
-            ci_upper=result.ci_upper[r],
-            p_value=result.p_value[r],
-            ratio=result.ratio[r],
-            ratio_lower=result.ratio_lower[r],
-            ratio_upper=result.ratio_upper[r],
+        _bounded(
+            Difference(
+                group=group.label,
+                option=option_labels[r],
+                difference=result.difference[r],
+                ci_lower=result.ci_lower[r],
+                ci_upper=result.ci_upper[r],
+                p_value=result.p_value[r],
+                ratio=result.ratio[r],
+                ratio_lower=result.ratio_lower[r],
+                ratio_upper=result.ratio_upper[r],
+            ),
+            DIFFERENCE,
         )
         for r in compared_options(design)
     ]
@@ -405,7 +474,10 @@ def comparison_export(
                     **labels,
                     "option_code": None,
                     "option_label": "pi",
-                    **compare_pi(group.pi, reference.pi, level=level).to_dict(),
+                    **bounded_export(
+                        compare_pi(group.pi, reference.pi, level=level).to_dict(),
+                        DIFFERENCE,
+                    ),
                 }
             )
             continue
@@ -418,7 +490,9 @@ def comparison_export(
                     **labels,
                     "option_code": None,
                     "option_label": "mean",
-                    **mean.to_dict(),
+                    **bounded_export(
+                        mean.to_dict(), count_difference_bounds(design.k - 1)
+                    ),
                 }
             )
             continue
@@ -429,7 +503,10 @@ def comparison_export(
                 **labels,
                 "option_code": r,
                 "option_label": option_labels[r],
-                **{name: values[name][r] for name in DIFFERENCE_EXPORT_FIELDS},
+                **bounded_export(
+                    {name: values[name][r] for name in DIFFERENCE_EXPORT_FIELDS},
+                    DIFFERENCE,
+                ),
             }
             for r in range(len(result.difference))
         )

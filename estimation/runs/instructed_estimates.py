@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from estimation.contract import HARDLY_INFORMED_FLAG, SHARE, read
 from estimation.instructed import REPORTS, InstructedDesign, estimate_dict
 from estimation.runs.models import EstimateRun
 from surveys.models import Question
@@ -80,6 +81,21 @@ class ParameterView:
     ci_lower: float | None
     ci_upper: float | None
 
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The results contract's flags of this share (estimation/contract.py)."""
+        return read(
+            estimate=self.estimate,
+            ci_lower=self.ci_lower,
+            ci_upper=self.ci_upper,
+            std_error=self.std_error,
+            bounds=SHARE,
+        ).flags
+
+    @property
+    def hardly_informed(self) -> bool:
+        return HARDLY_INFORMED_FLAG in self.flags
+
 
 @dataclass(frozen=True)
 class ComplianceView:
@@ -94,6 +110,11 @@ class ComplianceView:
     # Cheating detection: the prevalence is only bounded, between pi and
     # pi + gamma = 1 - beta; each bound with its interval.
     bounds: tuple[ParameterView, ParameterView] | None
+
+    @property
+    def hardly_informed(self) -> bool:
+        """Some parameter's interval covers more than half of 0-100%."""
+        return any(p.hardly_informed for p in self.parameters)
 
     @property
     def yes_shares(self) -> tuple[float | None, float | None]:

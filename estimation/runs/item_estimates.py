@@ -3,8 +3,10 @@ tallied from the stored bit masks, then the pure per-item estimator."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from estimation.contract import item_notices
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.unary import UnaryEncoding, item_counts
 from estimation.unary_estimates import ItemEstimates, estimate_items
@@ -56,3 +58,17 @@ def item_option_rows(
         )
         for i in range(result.design.m)
     ]
+
+
+def item_warnings(result: ItemEstimates, labels: Sequence[str]) -> list[dict[str, Any]]:
+    """The saved notices of a check-all-that-apply estimate: clipped items are
+    ``beyond_design`` as the same counts asked as yes/no would be."""
+    return item_notices(
+        unbiased=[float(v) for v in result.unbiased],
+        estimate=[float(v) for v in result.estimate],
+        ci_lower=[float(v) for v in result.ci_lower],
+        ci_upper=[float(v) for v in result.ci_upper],
+        labels=labels,
+        n=result.n,
+        level=result.level,
+    )

@@ -20,6 +20,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.compliance_comparisons import pi_sample_size, planning_shares
+from estimation.contract import SHARE, Caution, Reading, interval_text, read
 from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.instructed import InstructedDesign
@@ -30,6 +31,7 @@ from estimation.runs.count_distribution import DistributionView, distribution_vi
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.readings import estimate_flags, group_cautions, merged_notices
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
 from estimation.unary import UnaryEncoding
 from estimation.unary_planning import item_sample_size
@@ -82,12 +84,44 @@ class OptionResult:
     band_lower: float | None = None
     band_upper: float | None = None
 
+    @property
+    def shown_std_error(self) -> float:
+        """The standard error, at most half of 0-100% (estimation/contract.py)."""
+        return min(self.std_error, SHARE.max_std_error)
+
+    @property
+    def std_error_capped(self) -> bool:
+        return self.std_error > SHARE.max_std_error
+
+    @property
+    def interval_text(self) -> str:
+        """The interval under the results contract: "not estimable" for a
+        zero-width one, equal ends one number (estimation/contract.py)."""
+        return interval_text(self._reading)
+
+    @property
+    def interval_short(self) -> str:
+        """:attr:`interval_text` for a table cell: ``0%–10.1%``."""
+        return interval_text(self._reading, separator="–")
+
+    @property
+    def _reading(self) -> Reading:
+        return read(
+            estimate=self.estimate,
+            ci_lower=self.ci_lower,
+            ci_upper=self.ci_upper,
+            bounds=SHARE,
+        )
+
 
 @dataclass(frozen=True)
 class Notice:
     code: str
     message: str
     prominent: bool
+    # The option (item) it concerns, or every item it concerns.
+    option: int | None = None
+    options: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,6 +154,18 @@ class EstimateView:
         return self.options[0].band_lower is not None
 
     @property
+    def flags(self) -> tuple[str, ...]:
+        """The results contract's flags of this estimate (estimation/runs/readings.py)."""
+        return estimate_flags(
+            self.options,
+            (
+                {"code": w.code, "option": w.option, "options": w.options}
+                for w in self.warnings
+            ),
+            self.mean,
+        )
+
+    @property
     def half_width(self) -> float:
         """Half-width of the widest interval (of Yes, for yes/no questions; of
         the mean, in counts, for a count question)."""
@@ -149,6 +195,11 @@ class Breakdown:
     min_size: int
     # Between the shown groups only; None with fewer than two.
     comparison: GroupComparison | None = None
+
+    @property
+    def cautions(self) -> tuple[Caution, ...]:
+        """One caution per cause for the shown groups, naming them."""
+        return group_cautions([(g.label, g.estimate.flags) for g in self.shown])
 
 
 @dataclass(frozen=True)
@@ -270,6 +321,10 @@ def _planned_options(estimate: EstimateView) -> Sequence[OptionResult]:
     return estimate.options
 
 
+def _option_code(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def estimate_view(
     n: int,
     labels: Sequence[str],
@@ -303,8 +358,10 @@ def estimate_view(
                 code=str(w.get("code", "")),
                 message=str(w.get("message", "")),
                 prominent=w.get("code") in PROMINENT_WARNINGS,
+                option=_option_code(w.get("option")),
+                options=tuple(int(o) for o in w.get("options") or ()),
             )
-            for w in warnings
+            for w in merged_notices(warnings, labels)
         ),
         mean=None
         if mean is None

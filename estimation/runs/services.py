@@ -19,7 +19,12 @@ from estimation.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
 from estimation.runs.instructed_estimates import instructed_row
-from estimation.runs.item_estimates import SOLVER, item_option_rows, items_row
+from estimation.runs.item_estimates import (
+    SOLVER,
+    item_option_rows,
+    item_warnings,
+    items_row,
+)
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
 from estimation.unary import UnaryEncoding
@@ -268,7 +273,10 @@ def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
         reported = row.pop("reported")
         if isinstance(result, ItemEstimates):
             saved = QuestionEstimate.objects.create(
-                run=run, warnings=[], solver=SOLVER, **row
+                run=run,
+                warnings=item_warnings(result, row["question"].options),
+                solver=SOLVER,
+                **row,
             )
             options.extend(item_option_rows(saved, result))
             continue

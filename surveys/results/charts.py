@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from estimation import contract
 from estimation.designs import percent
 
 WIDTH = 360.0
@@ -74,8 +75,16 @@ def _x(share: float) -> float:
 
 
 def interval_text(item: Interval) -> str:
+    """``18.4% (12.1%–26.3%)``, under the results contract: a zero-width
+    interval reads "not estimable", equal ends one number."""
+    reading = contract.read(
+        estimate=item.estimate,
+        ci_lower=item.ci_lower,
+        ci_upper=item.ci_upper,
+        bounds=contract.SHARE,
+    )
     return (
-        f"{percent(item.estimate)} ({percent(item.ci_lower)}–{percent(item.ci_upper)})"
+        f"{percent(item.estimate)} ({contract.interval_text(reading, separator='–')})"
     )
 
 

@@ -18,6 +18,12 @@ from estimation import survey_epsilon
 from estimation.compliance_comparisons import pi_from_compliance
 from estimation.runs.group_comparisons import Group, comparison_export, group_mean
 from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.readings import (
+    estimate_flags,
+    mean_reading,
+    option_reading,
+    parameter_reading,
+)
 from estimation.runs.selectors import (
     METHOD_NAMES,
     NO_ANSWER,
@@ -67,6 +73,8 @@ CSV_HEADER = (
     # What ``reported`` counts, as the respondent saw it (a crosswise
     # question's pairing, an item sent ticked).
     "reported_label",
+    # The results contract's flags of this row (estimation/contract.py).
+    "flags",
 )
 
 Rows = dict[tuple[int, int | None, int | None], QuestionEstimate]
@@ -85,6 +93,7 @@ def _options(
             "reported_label": reported[o.option]
             if o.option < len(reported)
             else str(o.option),
+            "flags": list(option_reading(o, row.warnings, o.option).flags),
             # Check all that apply: the band that holds for all items at once.
             **(
                 {"band_lower": o.band_lower, "band_upper": o.band_upper}
@@ -98,28 +107,46 @@ def _options(
 
 def _estimate(row: QuestionEstimate | None, question: Question) -> dict[str, Any]:
     if row is None:
-        return {"n": 0, "epsilon": None, "warnings": [], "options": []}
+        return {"n": 0, "epsilon": None, "warnings": [], "flags": [], "options": []}
     reported = reported_labels(question, question.survey.language)
     exported: dict[str, Any] = {"n": row.n, "epsilon": row.epsilon}
     if row.mean is not None:
-        # A count leads with its mean.
-        exported["mean"] = row.mean
+        # A count leads with its mean (with the results contract's flags).
+        maximum = max(len(question.options) - 1, 1)
+        exported["mean"] = {
+            **row.mean,
+            "flags": list(mean_reading(row.mean, maximum).flags),
+        }
     if row.distribution is not None:
         # A count asked with noise: the ranges of counts its n identifies
         # (estimation/count_distribution.py); the per-count options stay.
         exported["distribution"] = row.distribution
     exported |= {
         "warnings": row.warnings,
+        "flags": list(estimate_flags(row.options.all(), row.warnings, row.mean)),
         "options": _options(row, question.options, reported),
     }
     if row.compliance is not None:
         # A question with a device instruction: its parameters, not options,
         # and what its four reported counts are, group and answer.
-        exported["compliance"] = row.compliance
+        exported["compliance"] = _compliance(row.compliance)
         exported["reported_labels"] = [
             label for _code, label in report_codes(question, question.survey.language)
         ]
     return exported
+
+
+def _compliance(compliance: dict[str, Any]) -> dict[str, Any]:
+    """A device instruction's parameters, each with its contract flags."""
+    if "parameters" not in compliance:
+        return compliance
+    return {
+        **compliance,
+        "parameters": [
+            {**p, "flags": list(parameter_reading(p).flags)}
+            for p in compliance["parameters"]
+        ],
+    }
 
 
 def _subgroups(
@@ -241,7 +268,10 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "device instruction, of pi (Wald interval from both groups' standard "
         "errors, z-test, Wald test of equal pi; null where pi is at 0 or 1 in a "
         "group: not estimable) "
-        "(docs/methodology.md, 'Comparing subgroups')",
+        "(docs/methodology.md, 'Comparing subgroups'); every interval is cut "
+        "to what the difference can be ([-1, 1] for shares and pi, [-m, m] for "
+        "a count's means) and each difference carries the results contract's "
+        "flags",
     }
     if finished is None:
         return {**head, "run": None, "message": NO_RUN, "questions": []}
@@ -328,6 +358,7 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
                         option.get("band_lower"),
                         option.get("band_upper"),
                         option["reported_label"],
+                        ";".join(option.get("flags", [])),
                     ]
                 )
 
@@ -366,6 +397,7 @@ def _compliance_lines(
                 None,
                 None,
                 None,
+                ";".join(parameter.get("flags", [])),
             ]
         )
 
@@ -404,6 +436,7 @@ def _mean_line(
             None,
             None,
             None,
+            ";".join(mean.get("flags", [])),
         ]
     )
 
@@ -444,5 +477,6 @@ def _bin_lines(
                 None,
                 None,
                 None,
+                ";".join(parameter_reading(shown).flags),
             ]
         )

@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from estimation.designs import percent
+from estimation import contract
 from estimation.runs.group_comparisons import GroupComparison
 from estimation.words import format_epsilon
 from surveys.results.charts import Interval, interval_chart
@@ -52,31 +52,59 @@ def epsilon(value: float) -> SafeString:
 
 @register.filter
 def pct(value: float | None) -> str:
-    """A share as a percentage: ``0.184 -> '18.4%'``."""
-    return "" if value is None else percent(float(value))
+    """A share as a percentage: ``0.184 -> '18.4%'`` (estimation/contract.py)."""
+    return contract.percent_text(value)
 
 
 @register.filter
 def points(value: float | None) -> str:
     """A share as percentage points with one decimal: ``0.0213 -> '2.1'``."""
-    return "" if value is None else f"{100 * float(value):.1f}"
+    return contract.points_text(value)
 
 
 @register.filter
 def signed_points(value: float | None) -> str:
     """A difference of shares in percentage points, signed: ``-0.0213 -> '−2.1'``."""
+    return contract.signed_points_text(value)
+
+
+@register.filter
+def share_std_error(value: float | None) -> str:
+    """A share's standard error in points, capped at 50 (half of 0-100%) and
+    saying so: no share's estimator has a larger one (estimation/contract.py)."""
     if value is None:
-        return ""
-    shown = f"{100 * float(value):+.1f}"
-    return "0.0" if shown in ("+0.0", "-0.0") else shown.replace("-", "\u2212")
+        return contract.DASH
+    if value > contract.SHARE.max_std_error:
+        return f"{contract.points_text(contract.SHARE.max_std_error)} (capped)"
+    return contract.points_text(value)
+
+
+@register.filter
+def count(value: float | None) -> str:
+    """A mean count, or a difference of mean counts, with two decimals."""
+    return contract.count_text(value)
 
 
 @register.filter
 def p_value(value: float | None) -> str:
     """A p-value as researchers report it: ``0.0004 -> '< 0.001'``, else 3 decimals."""
-    if value is None:
-        return "—"
-    return "< 0.001" if value < 0.001 else f"{float(value):.3f}"
+    return contract.p_value_text(value)
+
+
+_RANGE_TEXTS = {
+    "pct": contract.percent_text,
+    "points": contract.signed_points_text,
+    "count": contract.count_text,
+}
+
+
+@register.simple_tag
+def span(
+    low: float | None, high: float | None, unit: str = "pct", sep: str = " – "
+) -> str:
+    """An interval's two ends in ``unit`` ("pct", "points", "count"); ends
+    written alike are one number, and no ends a dash (estimation/contract.py)."""
+    return contract.range_text(low, high, _RANGE_TEXTS[unit], separator=sep)
 
 
 @register.filter

@@ -143,6 +143,7 @@ class FakeRow:
     warnings: list
     saved: list
     mean: dict | None = None
+    distribution: dict | None = None
 
     @property
     def options(self):

@@ -182,6 +182,10 @@ def test_the_export_the_api_and_the_csv_carry_the_breakdown(as_owner, survey):
     assert [s["group_option_label"] for s in question["subgroups"]] == REGIONS[:3]
     assert question["hidden_subgroups"] == 1
     rows = group_rows(survey)
+    # The saved compliance estimates, each parameter with the contract's flags.
+    for s in question["subgroups"]:
+        for parameter in s["compliance"]["parameters"]:
+            assert isinstance(parameter.pop("flags"), list)
     assert [s["compliance"] for s in question["subgroups"]] == [
         rows[i].compliance for i in range(3)
     ]
