@@ -13,13 +13,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .designs import Design, design_from_dict, design_from_epsilon
-from .exported import UsageError, estimate_exported, read_rows
-from .exported_regression import regress_exported
-from .golden import golden_fixture, instructed_fixture
-from .instructed import instructed_design_from_dict
-from .intervals import DEFAULT_METHOD, SHARE_METHODS, validate_level, validate_method
-from .planning import (
+from estimation.designs import Design, design_from_dict, design_from_epsilon
+from estimation.exported import UsageError, estimate_exported, read_rows
+from estimation.exported_regression import regress_exported
+from estimation.golden import golden_fixture, instructed_fixture
+from estimation.instructed import instructed_design_from_dict
+from estimation.intervals import (
+    DEFAULT_METHOD,
+    SHARE_METHODS,
+    validate_level,
+    validate_method,
+)
+from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
     observer_posterior,
@@ -27,10 +32,10 @@ from .planning import (
     variance_inflation,
     what_an_observer_learns,
 )
-from .regression_table import render
-from .results import DEFAULT_LEVEL, estimate_question
-from .unary_cli import estimate_unary_case, is_unary_case
-from .unary_golden import golden_unary_fixture
+from estimation.regression_table import render
+from estimation.results import DEFAULT_LEVEL, estimate_question
+from estimation.unary_cli import estimate_unary_case, is_unary_case
+from estimation.unary_golden import golden_unary_fixture
 
 CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
 

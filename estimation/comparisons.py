@@ -42,15 +42,15 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import chdtrc, ndtr, ndtri
 
-from .designs import Design
-from .estimators import (
+from estimation.designs import Design
+from estimation.estimators import (
     fisher_std_error,
     log_likelihood,
     maximum_likelihood,
     validate_counts,
 )
-from .intervals import validate_level
-from .unary import UnaryEncoding
+from estimation.intervals import validate_level
+from estimation.unary import UnaryEncoding
 
 Counts = Sequence[Any] | NDArray[Any]
 

@@ -35,10 +35,15 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .cheating import CDM_PARAMETERS, SLD_PARAMETERS, GroupCounts, fit_triangle
-from .comparisons import Heterogeneity, wald_heterogeneity
-from .instructed import InstructedDesign
-from .intervals import validate_level
+from estimation.cheating import (
+    CDM_PARAMETERS,
+    SLD_PARAMETERS,
+    GroupCounts,
+    fit_triangle,
+)
+from estimation.comparisons import Heterogeneity, wald_heterogeneity
+from estimation.instructed import InstructedDesign
+from estimation.intervals import validate_level
 
 # pi closer than this to 0 or 1 is on the boundary: not estimable.
 BOUNDARY = 1e-9

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .designs import Design, Direct
-from .mean_comparisons import GroupMean, compare_means
-from .results import estimate_question
+from estimation.designs import Design, Direct
+from estimation.mean_comparisons import GroupMean, compare_means
+from estimation.results import estimate_question
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ import numpy as np
 from scipy import stats
 from scipy.special import xlogy
 
-from .estimators import KKT_TOLERANCE, FloatArray, Solver
+from estimation.estimators import KKT_TOLERANCE, FloatArray, Solver
 
 MAX_NEWTON_STEPS = 500
 # Bisection steps of the line search towards an option at zero: 2**-60 of the

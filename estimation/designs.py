@@ -47,8 +47,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .bands import MODERATE_MAX, STRONG_MAX, promise
-from .words import ENGLISH, Translator, percent
+from estimation.bands import MODERATE_MAX, STRONG_MAX, promise
+from estimation.words import ENGLISH, Translator, percent
 
 DENOMINATOR_BITS = 32
 DENOMINATOR = 1 << DENOMINATOR_BITS

@@ -20,19 +20,19 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .count_arms import compare_count_arms
-from .designs import Design, design_from_dict
-from .instructed import (
+from estimation.count_arms import compare_count_arms
+from estimation.designs import Design, design_from_dict
+from estimation.instructed import (
     INSTRUCTED_DESIGNS,
     REPORTS,
     InstructedDesign,
     estimate_dict,
     instructed_design_from_dict,
 )
-from .results import estimate_question
-from .unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
-from .unary_estimates import estimate_items
-from .validation import code_count, compare_arms, validate_direct_percent
+from estimation.results import estimate_question
+from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
+from estimation.unary_estimates import estimate_items
+from estimation.validation import code_count, compare_arms, validate_direct_percent
 
 CODEBOOK_FORMATS = (1,)
 NO_ANSWER = "No answer"

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .covariates import Covariate
-from .designs import Design
-from .exported import Column, UsageError, code_of, read_codebook
-from .regression import Factor, LogisticFit, Numeric, fit_logistic
+from estimation.covariates import Covariate
+from estimation.designs import Design
+from estimation.exported import Column, UsageError, code_of, read_codebook
+from estimation.regression import Factor, LogisticFit, Numeric, fit_logistic
 
 
 def _column(columns: Mapping[str, Column], name: str, role: str) -> Column:

@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .designs import (
+from estimation.designs import (
     DENOMINATOR,
     DENOMINATOR_BITS,
     Design,
@@ -47,7 +47,7 @@ from .designs import (
     _sentence,
     register_design,
 )
-from .words import ENGLISH, Translator, percent_at_most
+from estimation.words import ENGLISH, Translator, percent_at_most
 
 # The largest count range offered: (m + 1)**2 thresholds reach the browser.
 MAX_COUNT = 100

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .designs import (
+from estimation.designs import (
     Crosswise,
     Design,
     Direct,
@@ -19,8 +19,12 @@ from .designs import (
     UnrelatedQuestion,
     Warner,
 )
-from .geometric import Geometric
-from .instructed import CheatingDetection, InstructedDesign, StochasticLieDetector
+from estimation.geometric import Geometric
+from estimation.instructed import (
+    CheatingDetection,
+    InstructedDesign,
+    StochasticLieDetector,
+)
 
 
 def golden_designs() -> list[Design]:

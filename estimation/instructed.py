@@ -38,15 +38,20 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .cheating import ComplianceEstimate, GroupCounts, estimate_cdm, estimate_sld
-from .designs import (
+from estimation.cheating import (
+    ComplianceEstimate,
+    GroupCounts,
+    estimate_cdm,
+    estimate_sld,
+)
+from estimation.designs import (
     CLIENT_SPEC_FORMAT,
     DENOMINATOR,
     _probability,
     named_parameters,
 )
-from .planning import what_an_observer_learns
-from .words import ENGLISH, Translator, percent
+from estimation.planning import what_an_observer_learns
+from estimation.words import ENGLISH, Translator, percent
 
 PROCEDURE = "instructed"
 REPORTS = 4

@@ -34,8 +34,8 @@ from typing import Any
 
 from scipy import stats
 
-from .comparisons import Heterogeneity, wald_heterogeneity
-from .intervals import validate_level
+from estimation.comparisons import Heterogeneity, wald_heterogeneity
+from estimation.intervals import validate_level
 
 
 @dataclass(frozen=True)

@@ -62,12 +62,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, ndtri
 
-from .covariates import INTERCEPT, Covariate, Factor, Numeric, model_matrix
-from .designs import Design
-from .intervals import validate_level
-from .logistic import Counts, FloatArray, evaluate, information, maximize
-from .profile_likelihood import profile_intervals
-from .regression_results import (
+from estimation.covariates import INTERCEPT, Covariate, Factor, Numeric, model_matrix
+from estimation.designs import Design
+from estimation.intervals import validate_level
+from estimation.logistic import Counts, FloatArray, evaluate, information, maximize
+from estimation.profile_likelihood import profile_intervals
+from estimation.regression_results import (
     Coefficient,
     LikelihoodRatioTest,
     LogisticFit,

@@ -9,9 +9,9 @@ from typing import Any
 
 from scipy.special import chdtrc, ndtr
 
-from .covariates import Covariate
-from .designs import Design
-from .logistic import FloatArray
+from estimation.covariates import Covariate
+from estimation.designs import Design
+from estimation.logistic import FloatArray
 
 
 @dataclass(frozen=True)

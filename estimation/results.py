@@ -14,15 +14,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .counts import (
+from estimation.counts import (
     MeanEstimate,
     general_maximum_likelihood,
     general_unbiased,
     mean_count,
     wald_intervals,
 )
-from .designs import Design
-from .estimators import (
+from estimation.designs import Design
+from estimation.estimators import (
     FloatArray,
     Solver,
     fisher_std_error,
@@ -30,13 +30,13 @@ from .estimators import (
     unbiased,
     validate_counts,
 )
-from .intervals import (
+from estimation.intervals import (
     DEFAULT_METHOD,
     prevalence_interval,
     validate_level,
     validate_method,
 )
-from .words import percent, plural
+from estimation.words import percent, plural
 
 DEFAULT_LEVEL = 0.95
 # An interval wider than this (half of the possible range) is too wide to be useful.

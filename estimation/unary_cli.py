@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .exported import UsageError
-from .intervals import DEFAULT_METHOD
-from .results import DEFAULT_LEVEL
-from .unary import UNARY_DESIGNS, item_counts, unary_from_dict
-from .unary_estimates import estimate_items
+from estimation.exported import UsageError
+from estimation.intervals import DEFAULT_METHOD
+from estimation.results import DEFAULT_LEVEL
+from estimation.unary import UNARY_DESIGNS, item_counts, unary_from_dict
+from estimation.unary_estimates import estimate_items
 
 UNARY_CASE_KEYS = {"design", "n", "ticked", "report_counts", "level", "ci_method"}
 

@@ -24,14 +24,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .intervals import (
+from estimation.intervals import (
     DEFAULT_METHOD,
     prevalence_interval,
     validate_level,
     validate_method,
 )
-from .results import DEFAULT_LEVEL
-from .unary import UnaryEncoding
+from estimation.results import DEFAULT_LEVEL
+from estimation.unary import UnaryEncoding
 
 FloatArray = NDArray[np.float64]
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .designs import DENOMINATOR
-from .simulate import randomize
-from .unary import UnaryEncoding
+from estimation.designs import DENOMINATOR
+from estimation.simulate import randomize
+from estimation.unary import UnaryEncoding
 
 IntArray = NDArray[np.int64]
 
