@@ -19,7 +19,8 @@ from estimation.designs import (
     survey_epsilon,
 )
 from estimation.geometric import Geometric
-from estimation.intervals import DEFAULT_METHOD, SHARE_METHODS
+from estimation.inference.intervals import DEFAULT_METHOD, SHARE_METHODS
+from estimation.inference.regression import Factor, LogisticFit, fit_logistic
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
@@ -28,7 +29,6 @@ from estimation.planning import (
     variance_inflation,
     what_an_observer_learns,
 )
-from estimation.regression import Factor, LogisticFit, fit_logistic
 from estimation.results import (
     Notice,
     QuestionEstimate,

@@ -14,16 +14,17 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from estimation.designs import Design, design_from_dict, design_from_epsilon
-from estimation.exported import UsageError, estimate_exported, read_rows
-from estimation.exported_regression import regress_exported
 from estimation.golden import golden_fixture, instructed_fixture
-from estimation.instructed import instructed_design_from_dict
-from estimation.intervals import (
+from estimation.inference.exported import UsageError, estimate_exported, read_rows
+from estimation.inference.exported_regression import regress_exported
+from estimation.inference.intervals import (
     DEFAULT_METHOD,
     SHARE_METHODS,
     validate_level,
     validate_method,
 )
+from estimation.inference.regression_table import render
+from estimation.instructed import instructed_design_from_dict
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
@@ -32,7 +33,6 @@ from estimation.planning import (
     variance_inflation,
     what_an_observer_learns,
 )
-from estimation.regression_table import render
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.unary_cli import estimate_unary_case, is_unary_case
 from estimation.unary_golden import golden_unary_fixture

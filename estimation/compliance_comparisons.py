@@ -41,9 +41,9 @@ from estimation.cheating import (
     GroupCounts,
     fit_triangle,
 )
-from estimation.comparisons import Heterogeneity, wald_heterogeneity
+from estimation.inference.comparisons import Heterogeneity, wald_heterogeneity
+from estimation.inference.intervals import validate_level
 from estimation.instructed import InstructedDesign
-from estimation.intervals import validate_level
 
 # pi closer than this to 0 or 1 is on the boundary: not estimable.
 BOUNDARY = 1e-9

@@ -1,7 +1,7 @@
 """A count question's validation arm: the direct answers' mean against the
 randomized estimate of the mean.
 
-As for yes/no and multiple choice (estimation/validation.py), a random share
+As for yes/no and multiple choice (estimation/inference/validation.py), a random share
 of respondents, drawn in their browser, is asked the count directly and sends
 it as code ``k + t`` (``k = m + 1`` counts); the others send a randomized
 report. For a count the quantity worth comparing is the mean: the direct arm's

@@ -9,7 +9,7 @@ and a report ``r`` (both option indices, ``0 .. k-1``; for yes/no, 0 is No and
 Warner's design, forced response, the unrelated question (with a simulated
 innocuous answer), k-ary randomized response and asking directly all have this
 form, which is what makes each option's estimate a simple affine map of its own
-report share (see :mod:`estimation.estimators`).
+report share (see :mod:`estimation.inference.estimators`).
 
 **Matrix orientation**, everywhere in this project: ``matrix[t, r]`` is
 P(report ``r`` | truth ``t``). Rows are true answers, columns are reports, and

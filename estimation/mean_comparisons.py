@@ -34,8 +34,8 @@ from typing import Any
 
 from scipy import stats
 
-from estimation.comparisons import Heterogeneity, wald_heterogeneity
-from estimation.intervals import validate_level
+from estimation.inference.comparisons import Heterogeneity, wald_heterogeneity
+from estimation.inference.intervals import validate_level
 
 
 @dataclass(frozen=True)

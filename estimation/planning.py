@@ -25,7 +25,7 @@ from typing import Any
 from scipy.special import ndtr, ndtri
 
 from estimation.designs import Design
-from estimation.intervals import validate_level
+from estimation.inference.intervals import validate_level
 from estimation.words import ENGLISH, Translator, percent, percent_at_most
 
 

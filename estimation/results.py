@@ -22,7 +22,7 @@ from estimation.counts import (
     wald_intervals,
 )
 from estimation.designs import Design
-from estimation.estimators import (
+from estimation.inference.estimators import (
     FloatArray,
     Solver,
     fisher_std_error,
@@ -30,7 +30,7 @@ from estimation.estimators import (
     unbiased,
     validate_counts,
 )
-from estimation.intervals import (
+from estimation.inference.intervals import (
     DEFAULT_METHOD,
     prevalence_interval,
     validate_level,
@@ -140,7 +140,7 @@ def estimate_question(
     ci_method
         One of ``wald``, ``wilson``, ``clopper_pearson``, ``mid_p`` (default),
         ``profile``, ``exact``, ``anytime`` (a confidence sequence, valid
-        however often it is read); see :mod:`estimation.intervals`.
+        however often it is read); see :mod:`estimation.inference.intervals`.
     simultaneous
         Widen the intervals of a question with ``k > 2`` options (Bonferroni) so
         that all of them hold at once with probability ``level``.

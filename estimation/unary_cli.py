@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from estimation.exported import UsageError
-from estimation.intervals import DEFAULT_METHOD
+from estimation.inference.exported import UsageError
+from estimation.inference.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL
 from estimation.unary import UNARY_DESIGNS, item_counts, unary_from_dict
 from estimation.unary_estimates import estimate_items

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from estimation.intervals import (
+from estimation.inference.intervals import (
     DEFAULT_METHOD,
     prevalence_interval,
     validate_level,

@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass
 
 from estimation.designs import _option_count, _positive_epsilon
-from estimation.intervals import validate_level
+from estimation.inference.intervals import validate_level
 from estimation.planning import expected_half_width, sample_size
 from estimation.unary import UnaryEncoding
 

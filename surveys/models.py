@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
+from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
 from estimation.instructed import (
     REPORTS as INSTRUCTED_REPORTS,
 )
@@ -26,7 +27,6 @@ from estimation.instructed import (
     instructed_design_from_dict,
 )
 from estimation.unary import UnaryEncoding, unary_from_dict
-from estimation.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
 
 
 class FrozenDesignError(Exception):
@@ -219,7 +219,7 @@ class Question(models.Model):
     # same order, so an answer's code means the same in each:
     # {"es": {"text": ..., "options": [...]}} (surveys/languages.py).
     translations = models.JSONField(default=dict, blank=True)
-    # The validation arm (estimation/validation.py): the whole percentage of
+    # The validation arm (estimation/inference/validation.py): the whole percentage of
     # respondents, drawn in their browser, asked this sensitive question
     # directly, without randomization, and told so before they answer. 0: none.
     direct_percent = models.PositiveSmallIntegerField(
@@ -308,7 +308,7 @@ class Question(models.Model):
         """How many different codes a stored answer may have: one per option;
         for check all that apply one per subset of the items (a bit mask);
         with a validation arm, ``k..2k-1`` are direct answers
-        (estimation/validation.py); an instructed question's four reports are
+        (estimation/inference/validation.py); an instructed question's four reports are
         ``2 * group + answer``."""
         if self.kind == self.Kind.MULTI_SELECT:
             return 1 << len(self.options)

@@ -3,7 +3,7 @@
 Computed from the report counts a run saved for each subgroup shown, never
 from the responses, and only among the groups shown: a group hidden by the
 small-cell rule is never compared or counted, so a comparison cannot reveal
-it. The statistics are the pure core's: per option (estimation/comparisons.py),
+it. The statistics are the pure core's: per option (estimation/inference/comparisons.py),
 per item for check all that apply (``compare_items``), of the mean for a
 count (estimation/mean_comparisons.py), and of pi for a question with a device
 instruction (estimation/compliance_comparisons.py).
@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
-from estimation.comparisons import (
+from estimation.compliance_comparisons import (
+    PiEstimate,
+    compare_pi,
+    pi_heterogeneity,
+)
+from estimation.designs import Design
+from estimation.inference.comparisons import (
     DIFFERENCE_FIELDS,
     Comparison,
     Heterogeneity,
@@ -26,12 +32,6 @@ from estimation.comparisons import (
     heterogeneity_test,
     items_heterogeneity,
 )
-from estimation.compliance_comparisons import (
-    PiEstimate,
-    compare_pi,
-    pi_heterogeneity,
-)
-from estimation.designs import Design
 from estimation.instructed import InstructedDesign
 from estimation.mean_comparisons import GroupMean, compare_means, means_heterogeneity
 from estimation.unary import UnaryEncoding

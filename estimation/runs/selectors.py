@@ -22,8 +22,8 @@ from django.http import Http404
 from estimation.compliance_comparisons import pi_sample_size, planning_shares
 from estimation.counts import mean_sample_size
 from estimation.designs import Design
+from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.instructed import InstructedDesign
-from estimation.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison

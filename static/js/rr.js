@@ -325,7 +325,7 @@ export function checkAnySpec(spec) {
 
 /**
  * Which way one question is asked of this respondent when it has a validation
- * arm (estimation/validation.py): directly with probability
+ * arm (estimation/inference/validation.py): directly with probability
  * direct_below / denominator, else randomized. Drawn once, before the question
  * is shown, so the page can say which way it is asked before the answer; the
  * draw is independent of the respondent and of every answer.

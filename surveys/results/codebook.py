@@ -166,7 +166,7 @@ def _entry_head(
 
 
 def validation_arm_entry(question: Question) -> dict[str, Any]:
-    """A validation arm's share and codes (estimation/validation.py); nothing
+    """A validation arm's share and codes (estimation/inference/validation.py); nothing
     for a question without one, so other codebooks are unchanged."""
     if not question.has_direct_arm:
         return {}

@@ -17,8 +17,8 @@ from estimation.counts import (
     mean_count,
 )
 from estimation.designs import DENOMINATOR
-from estimation.estimators import KKT_TOLERANCE
 from estimation.geometric import geometric_probabilities
+from estimation.inference.estimators import KKT_TOLERANCE
 from estimation.simulate import simulate_counts
 from tests.estimation.test_properties import floats_in, numerical_warnings_are_errors
 

@@ -8,17 +8,17 @@ import numpy as np
 import pytest
 
 from estimation import Geometric, estimate_question, simulate_counts
-from estimation.comparisons import (
-    compare_groups,
-    compare_items,
-    heterogeneity_test,
-    items_heterogeneity,
-)
 from estimation.counts import (
     expected_mean_half_width,
     general_maximum_likelihood,
     mean_count,
     mean_sample_size,
+)
+from estimation.inference.comparisons import (
+    compare_groups,
+    compare_items,
+    heterogeneity_test,
+    items_heterogeneity,
 )
 from estimation.mean_comparisons import (
     GroupMean,

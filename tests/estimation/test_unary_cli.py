@@ -70,7 +70,7 @@ BOOK = {
 
 
 def test_an_export_is_tallied_per_item_from_its_masks():
-    from estimation.exported import estimate_exported, read_rows
+    from estimation.inference.exported import estimate_exported, read_rows
 
     csv = "response,received_on,q1\n1,2026-09-01,5\n2,2026-09-01,7\n3,2026-09-01,\n"
     result = estimate_exported(
@@ -83,7 +83,7 @@ def test_an_export_is_tallied_per_item_from_its_masks():
 
 
 def test_a_mask_beyond_the_items_names_its_line():
-    from estimation.exported import UsageError, estimate_exported, read_rows
+    from estimation.inference.exported import UsageError, estimate_exported, read_rows
 
     csv = "response,received_on,q1\n1,2026-09-01,8\n"
     with pytest.raises(UsageError, match=r"line 2, column q1: '8' is not a bit mask"):

@@ -10,7 +10,7 @@ import pytest
 
 from estimation import Geometric, Warner
 from estimation.counts import mean_sample_size
-from estimation.intervals import anytime_sample_size
+from estimation.inference.intervals import anytime_sample_size
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     EstimateView,

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from estimation.__main__ import main
-from estimation.comparisons import compare_items
+from estimation.inference.comparisons import compare_items
 from estimation.mean_comparisons import GroupMean, compare_means
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute, survey_subgroup_counts

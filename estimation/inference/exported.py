@@ -22,6 +22,11 @@ from typing import Any, TextIO
 
 from estimation.count_arms import compare_count_arms
 from estimation.designs import Design, design_from_dict
+from estimation.inference.validation import (
+    code_count,
+    compare_arms,
+    validate_direct_percent,
+)
 from estimation.instructed import (
     INSTRUCTED_DESIGNS,
     REPORTS,
@@ -32,7 +37,6 @@ from estimation.instructed import (
 from estimation.results import estimate_question
 from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
 from estimation.unary_estimates import estimate_items
-from estimation.validation import code_count, compare_arms, validate_direct_percent
 
 CODEBOOK_FORMATS = (1,)
 NO_ANSWER = "No answer"
@@ -53,7 +57,7 @@ class Column:
     design: Design | UnaryEncoding | InstructedDesign
     sensitive: bool
     optional: bool = False
-    # A validation arm (estimation/validation.py): codes k..2k-1 are direct
+    # A validation arm (estimation/inference/validation.py): codes k..2k-1 are direct
     # answers; 0 without one.
     direct_percent: int = 0
 

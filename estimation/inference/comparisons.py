@@ -43,13 +43,13 @@ from numpy.typing import NDArray
 from scipy.special import chdtrc, ndtr, ndtri
 
 from estimation.designs import Design
-from estimation.estimators import (
+from estimation.inference.estimators import (
     fisher_std_error,
     log_likelihood,
     maximum_likelihood,
     validate_counts,
 )
-from estimation.intervals import validate_level
+from estimation.inference.intervals import validate_level
 from estimation.unary import UnaryEncoding
 
 Counts = Sequence[Any] | NDArray[Any]

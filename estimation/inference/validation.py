@@ -47,13 +47,13 @@ from numpy.typing import NDArray
 from scipy.special import chdtrc, xlogy
 
 from estimation.designs import Design
-from estimation.estimators import (
+from estimation.inference.estimators import (
     FloatArray,
     log_likelihood,
     maximum_likelihood,
     validate_counts,
 )
-from estimation.intervals import DEFAULT_METHOD, validate_level, wilson
+from estimation.inference.intervals import DEFAULT_METHOD, validate_level, wilson
 from estimation.results import estimate_question
 
 # The share asked directly is a whole percentage: the browser draws

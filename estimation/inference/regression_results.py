@@ -9,9 +9,9 @@ from typing import Any
 
 from scipy.special import chdtrc, ndtr
 
-from estimation.covariates import Covariate
 from estimation.designs import Design
-from estimation.logistic import FloatArray
+from estimation.inference.covariates import Covariate
+from estimation.inference.logistic import FloatArray
 
 
 @dataclass(frozen=True)
