@@ -25,6 +25,8 @@ from estimation.inference.intervals import (
 )
 from estimation.inference.regression_table import render
 from estimation.instructed import instructed_design_from_dict
+from estimation.kinds.multiselect.cli import estimate_unary_case, is_unary_case
+from estimation.kinds.multiselect.golden import golden_unary_fixture
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
@@ -34,8 +36,6 @@ from estimation.planning import (
     what_an_observer_learns,
 )
 from estimation.results import DEFAULT_LEVEL, estimate_question
-from estimation.unary_cli import estimate_unary_case, is_unary_case
-from estimation.unary_golden import golden_unary_fixture
 
 CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
 

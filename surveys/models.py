@@ -26,7 +26,7 @@ from estimation.instructed import (
     InstructedDesign,
     instructed_design_from_dict,
 )
-from estimation.unary import UnaryEncoding, unary_from_dict
+from estimation.kinds.multiselect.designs import UnaryEncoding, unary_from_dict
 
 
 class FrozenDesignError(Exception):
@@ -371,7 +371,7 @@ class Answer(models.Model):
         Question, on_delete=models.PROTECT, related_name="answers"
     )
     # Check all that apply stores the items sent ticked as a bit mask (item i
-    # in bit i), up to 2**30 - 1 for estimation.unary.MAX_ITEMS = 30 items: one
+    # in bit i), up to 2**30 - 1 for estimation.kinds.multiselect.designs.MAX_ITEMS = 30 items: one
     # row per answer, like every other kind, so the one-answer-per-question
     # constraint, receipts and counting by (question, report, stratum) stay.
     report = models.PositiveIntegerField(

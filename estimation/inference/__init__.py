@@ -1,1 +1,2 @@
-"""Inference shared by every question kind: estimators, intervals, comparisons, regression, the validation arm and the re-analysis of exported rows. Pure NumPy and SciPy; imports only the core."""
+"""Inference shared by every question kind: estimators, intervals, comparisons,
+regression, the validation arm and the re-analysis of exported rows."""

@@ -50,7 +50,7 @@ from estimation.inference.estimators import (
     validate_counts,
 )
 from estimation.inference.intervals import validate_level
-from estimation.unary import UnaryEncoding
+from estimation.kinds.multiselect.designs import UnaryEncoding
 
 Counts = Sequence[Any] | NDArray[Any]
 
@@ -254,7 +254,7 @@ def compare_items(
     ``second``, each given as ``(n, ticked per item)``.
 
     Each item's ticked count is binomial through the bit design whatever the
-    other items are (estimation/unary_estimates.py), so each item is compared
+    other items are (estimation/kinds/multiselect/estimate.py), so each item is compared
     as a yes/no question is; the entries are in item order.
     """
     per_item = [

@@ -34,9 +34,13 @@ from estimation.instructed import (
     estimate_dict,
     instructed_design_from_dict,
 )
+from estimation.kinds.multiselect.designs import (
+    UNARY_DESIGNS,
+    UnaryEncoding,
+    unary_from_dict,
+)
+from estimation.kinds.multiselect.estimate import estimate_items
 from estimation.results import estimate_question
-from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
-from estimation.unary_estimates import estimate_items
 
 CODEBOOK_FORMATS = (1,)
 NO_ANSWER = "No answer"

@@ -33,8 +33,8 @@ from estimation.inference.comparisons import (
     items_heterogeneity,
 )
 from estimation.instructed import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.mean_comparisons import GroupMean, compare_means, means_heterogeneity
-from estimation.unary import UnaryEncoding
 from surveys.models import Question
 
 MEAN_LABEL = "Mean count"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from estimation.kinds.multiselect.designs import UnaryEncoding, item_counts
+from estimation.kinds.multiselect.estimate import ItemEstimates, estimate_items
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
-from estimation.unary import UnaryEncoding, item_counts
-from estimation.unary_estimates import ItemEstimates, estimate_items
 from surveys.models import Question
 
 SOLVER = {"method": "per_item_closed_form", "converged": True}

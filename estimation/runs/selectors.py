@@ -24,14 +24,14 @@ from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.instructed import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.kinds.multiselect.planning import item_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.group_comparisons import GroupComparison, subgroups_comparison
 from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
-from estimation.unary import UnaryEncoding
-from estimation.unary_planning import item_sample_size
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
 

@@ -17,14 +17,14 @@ from django.utils import timezone
 from estimation.inference.intervals import DEFAULT_METHOD
 from estimation.inference.validation import split_counts
 from estimation.instructed import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.kinds.multiselect.estimate import ItemEstimates
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
 from estimation.runs.instructed_estimates import instructed_row
 from estimation.runs.item_estimates import SOLVER, item_option_rows, items_row
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
-from estimation.unary import UnaryEncoding
-from estimation.unary_estimates import ItemEstimates
 from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 

@@ -370,14 +370,14 @@ export function directCode(truth, k) {
 //
 // Every item's tick goes through randomize() on its own, with the yes/no spec
 // the server sends as `spec.bit` (UnaryEncoding.client_spec in
-// estimation/unary.py), and the reports are packed into a bit mask, item i in
-// bit i. estimation/unary_simulate.py mirrors this step for step: one uniform
+// estimation/kinds/multiselect/designs.py), and the reports are packed into a bit mask, item i in
+// bit i. estimation/kinds/multiselect/simulate.py mirrors this step for step: one uniform
 // draw per item, in item order. The whole answer's epsilon is m times one
 // bit's (any two answers may differ in every item), and it is that one that is
 // held to MAX_EPSILON. Here rather than in a module of its own, so that the
 // page's integrity-pinned randomizer is still the only code that draws.
 
-// As estimation/unary.py MAX_ITEMS: masks are stored in a 31-bit column.
+// As estimation/kinds/multiselect/designs.py MAX_ITEMS: masks are stored in a 31-bit column.
 const MAX_ITEMS = 30;
 
 function itemCount(spec) {

@@ -12,7 +12,7 @@ from django.utils import timezone
 from estimation.geometric import MAX_COUNT
 from estimation.inference.validation import MAX_DIRECT_PERCENT
 from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.builder.design_text import design_summary
 from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.services import (

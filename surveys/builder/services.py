@@ -26,7 +26,11 @@ from estimation.instructed import (
     InstructedDesign,
     instructed_design_from_dict,
 )
-from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
+from estimation.kinds.multiselect.designs import (
+    UNARY_DESIGNS,
+    UnaryEncoding,
+    unary_from_dict,
+)
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from estimation import privacy_band
 from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import services

@@ -18,7 +18,7 @@ from estimation import (
     what_an_observer_learns,
 )
 from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import Translator, format_epsilon, percent
 from surveys.languages import question_wording, respondent_languages
 from surveys.models import Survey

@@ -14,7 +14,7 @@ from django.db.models import Count
 
 from estimation import Design, survey_epsilon
 from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
 

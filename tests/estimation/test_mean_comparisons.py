@@ -20,12 +20,12 @@ from estimation.inference.comparisons import (
     heterogeneity_test,
     items_heterogeneity,
 )
+from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
 from estimation.mean_comparisons import (
     GroupMean,
     compare_means,
     means_heterogeneity,
 )
-from estimation.unary import OptimizedUnary, SymmetricUnary
 
 LEVEL = 0.95
 REPLICATIONS = 1000

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from estimation.__main__ import main
-from estimation.unary import SymmetricUnary
-from estimation.unary_estimates import estimate_items
+from estimation.kinds.multiselect.designs import SymmetricUnary
+from estimation.kinds.multiselect.estimate import estimate_items
 
 DESIGN_PARAMS = {"m": 3, "epsilon_one_hot": 2.0}
 DESIGN = {"name": "sue", **DESIGN_PARAMS}

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 from estimation.designs import _option_count, _positive_epsilon
 from estimation.inference.intervals import validate_level
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.planning import expected_half_width, sample_size
-from estimation.unary import UnaryEncoding
 
 
 def _band_level(design: UnaryEncoding, level: float, simultaneous: bool) -> float:

@@ -12,9 +12,13 @@ from typing import Any
 
 from estimation.inference.exported import UsageError
 from estimation.inference.intervals import DEFAULT_METHOD
+from estimation.kinds.multiselect.designs import (
+    UNARY_DESIGNS,
+    item_counts,
+    unary_from_dict,
+)
+from estimation.kinds.multiselect.estimate import estimate_items
 from estimation.results import DEFAULT_LEVEL
-from estimation.unary import UNARY_DESIGNS, item_counts, unary_from_dict
-from estimation.unary_estimates import estimate_items
 
 UNARY_CASE_KEYS = {"design", "n", "ticked", "report_counts", "level", "ci_method"}
 

@@ -30,8 +30,8 @@ from estimation.inference.intervals import (
     validate_level,
     validate_method,
 )
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.results import DEFAULT_LEVEL
-from estimation.unary import UnaryEncoding
 
 FloatArray = NDArray[np.float64]
 

@@ -13,8 +13,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from estimation.designs import DENOMINATOR
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.simulate import randomize
-from estimation.unary import UnaryEncoding
 
 IntArray = NDArray[np.int64]
 

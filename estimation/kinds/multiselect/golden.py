@@ -11,7 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from estimation.designs import DENOMINATOR_BITS
-from estimation.unary import OptimizedUnary, SymmetricUnary, UnaryEncoding
+from estimation.kinds.multiselect.designs import (
+    OptimizedUnary,
+    SymmetricUnary,
+    UnaryEncoding,
+)
 
 # Whole-answer distributions are listed up to this many items (4**m numbers).
 ENUMERATED_ITEMS = 3

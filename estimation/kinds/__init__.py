@@ -1,0 +1,1 @@
+"""Question kinds of the pure core."""
