@@ -18,9 +18,9 @@ from estimation.designs import (
     design_from_epsilon,
     survey_epsilon,
 )
-from estimation.geometric import Geometric
 from estimation.inference.intervals import DEFAULT_METHOD, SHARE_METHODS
 from estimation.inference.regression import Factor, LogisticFit, fit_logistic
+from estimation.kinds.count.designs import Geometric
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,

@@ -138,7 +138,7 @@ class Design(ABC):
     round_base_up: ClassVar[bool] = False
     # False for a design whose matrix is not ``base + diagonal * [r == t]``
     # (it overrides ``matrix_counts``): ``base`` and ``diagonal`` then do not
-    # exist, and it is estimated by the general-matrix path (estimation/counts.py).
+    # exist, and it is estimated by the general-matrix path (estimation/kinds/count/estimate.py).
     uniform_plus_diagonal: ClassVar[bool] = True
 
     @property
@@ -687,7 +687,7 @@ DESIGNS: dict[str, type[Design]] = {
 
 
 def register_design(cls: type[Design]) -> type[Design]:
-    """Add a design defined in a module of its own (``estimation/geometric.py``)
+    """Add a design defined in a module of its own (``estimation/kinds/count/designs.py``)
     to :data:`DESIGNS`; the package imports every such module, so the registry
     is complete wherever ``estimation`` is imported."""
     DESIGNS[cls.name] = cls

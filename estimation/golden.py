@@ -19,12 +19,12 @@ from estimation.designs import (
     UnrelatedQuestion,
     Warner,
 )
-from estimation.geometric import Geometric
 from estimation.instructed import (
     CheatingDetection,
     InstructedDesign,
     StochasticLieDetector,
 )
+from estimation.kinds.count.designs import Geometric
 
 
 def golden_designs() -> list[Design]:

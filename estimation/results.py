@@ -14,13 +14,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from estimation.counts import (
-    MeanEstimate,
-    general_maximum_likelihood,
-    general_unbiased,
-    mean_count,
-    wald_intervals,
-)
 from estimation.designs import Design
 from estimation.inference.estimators import (
     FloatArray,
@@ -35,6 +28,13 @@ from estimation.inference.intervals import (
     prevalence_interval,
     validate_level,
     validate_method,
+)
+from estimation.kinds.count.estimate import (
+    MeanEstimate,
+    general_maximum_likelihood,
+    general_unbiased,
+    mean_count,
+    wald_intervals,
 )
 from estimation.words import percent, plural
 
@@ -206,7 +206,7 @@ def estimate_question(
 def _general_estimate(
     array: FloatArray, design: Design, level: float, labels: Sequence[str] | None
 ) -> QuestionEstimate:
-    """A design with a general matrix (estimation/counts.py): maximum
+    """A design with a general matrix (estimation/kinds/count/estimate.py): maximum
     likelihood, Wald intervals per option, and the mean count."""
     matrix = design.matrix
     point, solver = general_maximum_likelihood(array, matrix)

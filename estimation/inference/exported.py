@@ -20,7 +20,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from estimation.count_arms import compare_count_arms
 from estimation.designs import Design, design_from_dict
 from estimation.inference.validation import (
     code_count,
@@ -34,6 +33,7 @@ from estimation.instructed import (
     estimate_dict,
     instructed_design_from_dict,
 )
+from estimation.kinds.count.arms import compare_count_arms
 from estimation.kinds.multiselect.designs import (
     UNARY_DESIGNS,
     UnaryEncoding,
@@ -354,7 +354,7 @@ def _validation(
     k = column.design.k
     randomized, direct = by_code[:k], by_code[k:]
     both = sum(randomized) > 0 and sum(direct) > 0
-    # A count's arms are compared by their means (estimation/count_arms.py).
+    # A count's arms are compared by their means (estimation/kinds/count/arms.py).
     compared = (
         (
             compare_count_arms(randomized, direct, column.design, level=level)

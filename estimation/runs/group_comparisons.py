@@ -5,7 +5,7 @@ from the responses, and only among the groups shown: a group hidden by the
 small-cell rule is never compared or counted, so a comparison cannot reveal
 it. The statistics are the pure core's: per option (estimation/inference/comparisons.py),
 per item for check all that apply (``compare_items``), of the mean for a
-count (estimation/mean_comparisons.py), and of pi for a question with a device
+count (estimation/kinds/count/comparisons.py), and of pi for a question with a device
 instruction (estimation/compliance_comparisons.py).
 """
 
@@ -33,8 +33,12 @@ from estimation.inference.comparisons import (
     items_heterogeneity,
 )
 from estimation.instructed import InstructedDesign
+from estimation.kinds.count.comparisons import (
+    GroupMean,
+    compare_means,
+    means_heterogeneity,
+)
 from estimation.kinds.multiselect.designs import UnaryEncoding
-from estimation.mean_comparisons import GroupMean, compare_means, means_heterogeneity
 from surveys.models import Question
 
 MEAN_LABEL = "Mean count"

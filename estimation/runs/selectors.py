@@ -20,10 +20,10 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.compliance_comparisons import pi_sample_size, planning_shares
-from estimation.counts import mean_sample_size
 from estimation.designs import Design
 from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
 from estimation.instructed import InstructedDesign
+from estimation.kinds.count.estimate import mean_sample_size
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.planning import item_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
@@ -92,7 +92,7 @@ class MeanView:
     ci_upper: float
     std_error: float | None
     # The scores' unbiased mean, which the interval is centred on and the
-    # subgroup comparisons difference (estimation/mean_comparisons.py).
+    # subgroup comparisons difference (estimation/kinds/count/comparisons.py).
     unbiased: float = math.nan
 
 
@@ -326,7 +326,7 @@ def plan_for(
     on the prevalence: it is planned from its own radius. Check all that apply
     plans for its widest item; a count, for its mean with the target as a
     share of its range (a count's mean interval is Student's whatever the run's
-    method, estimation/counts.py).
+    method, estimation/kinds/count/estimate.py).
     """
     if estimate.mean is not None:
         target = target * (design.k - 1)

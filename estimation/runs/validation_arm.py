@@ -3,15 +3,15 @@
 Computed from the counts a run saved (the randomized arm's reports and the
 direct arm's answers, beside each other on the question's overall row), never
 from the responses; the statistics are the pure core's
-(estimation/inference/validation.py; for a count, of the means, estimation/count_arms.py).
+(estimation/inference/validation.py; for a count, of the means, estimation/kinds/count/arms.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from estimation.count_arms import CountArmComparison, compare_count_arms
 from estimation.inference.validation import ArmComparison, compare_arms
+from estimation.kinds.count.arms import CountArmComparison, compare_count_arms
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from surveys.models import Question
 

@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from estimation.__main__ import main
 from estimation.inference.comparisons import compare_items
+from estimation.kinds.count.comparisons import GroupMean, compare_means
 from estimation.kinds.multiselect.designs import item_counts
 from estimation.kinds.multiselect.estimate import estimate_items
-from estimation.mean_comparisons import GroupMean, compare_means
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute, survey_subgroup_counts
 from surveys.builder.services import question_create, survey_create, survey_publish
