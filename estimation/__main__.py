@@ -24,7 +24,7 @@ from estimation.inference.intervals import (
     validate_method,
 )
 from estimation.inference.regression_table import render
-from estimation.instructed import instructed_design_from_dict
+from estimation.kinds.instructed.designs import instructed_design_from_dict
 from estimation.kinds.multiselect.cli import estimate_unary_case, is_unary_case
 from estimation.kinds.multiselect.golden import golden_unary_fixture
 from estimation.planning import (

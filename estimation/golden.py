@@ -19,12 +19,12 @@ from estimation.designs import (
     UnrelatedQuestion,
     Warner,
 )
-from estimation.instructed import (
+from estimation.kinds.count.designs import Geometric
+from estimation.kinds.instructed.designs import (
     CheatingDetection,
     InstructedDesign,
     StochasticLieDetector,
 )
-from estimation.kinds.count.designs import Geometric
 
 
 def golden_designs() -> list[Design]:

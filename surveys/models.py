@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
 from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
-from estimation.instructed import (
+from estimation.kinds.instructed.designs import (
     REPORTS as INSTRUCTED_REPORTS,
 )
-from estimation.instructed import (
+from estimation.kinds.instructed.designs import (
     InstructedDesign,
     instructed_design_from_dict,
 )
@@ -275,7 +275,7 @@ class Question(models.Model):
     @property
     def is_instructed(self) -> bool:
         """The device draws a group and an instruction, the respondent answers,
-        and the report is ``2 * group + answer`` (estimation/instructed.py)."""
+        and the report is ``2 * group + answer`` (estimation/kinds/instructed/designs.py)."""
         return self.kind == self.Kind.INSTRUCTED
 
     def get_design(self) -> Design | UnaryEncoding | InstructedDesign:

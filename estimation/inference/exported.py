@@ -26,14 +26,14 @@ from estimation.inference.validation import (
     compare_arms,
     validate_direct_percent,
 )
-from estimation.instructed import (
+from estimation.kinds.count.arms import compare_count_arms
+from estimation.kinds.instructed.designs import (
     INSTRUCTED_DESIGNS,
     REPORTS,
     InstructedDesign,
     estimate_dict,
     instructed_design_from_dict,
 )
-from estimation.kinds.count.arms import compare_count_arms
 from estimation.kinds.multiselect.designs import (
     UNARY_DESIGNS,
     UnaryEncoding,

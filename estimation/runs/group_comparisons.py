@@ -6,7 +6,7 @@ small-cell rule is never compared or counted, so a comparison cannot reveal
 it. The statistics are the pure core's: per option (estimation/inference/comparisons.py),
 per item for check all that apply (``compare_items``), of the mean for a
 count (estimation/kinds/count/comparisons.py), and of pi for a question with a device
-instruction (estimation/compliance_comparisons.py).
+instruction (estimation/kinds/instructed/comparisons.py).
 """
 
 from __future__ import annotations
@@ -17,11 +17,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
-from estimation.compliance_comparisons import (
-    PiEstimate,
-    compare_pi,
-    pi_heterogeneity,
-)
 from estimation.designs import Design
 from estimation.inference.comparisons import (
     DIFFERENCE_FIELDS,
@@ -32,12 +27,17 @@ from estimation.inference.comparisons import (
     heterogeneity_test,
     items_heterogeneity,
 )
-from estimation.instructed import InstructedDesign
 from estimation.kinds.count.comparisons import (
     GroupMean,
     compare_means,
     means_heterogeneity,
 )
+from estimation.kinds.instructed.comparisons import (
+    PiEstimate,
+    compare_pi,
+    pi_heterogeneity,
+)
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.models import Question
 

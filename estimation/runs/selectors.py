@@ -19,11 +19,11 @@ import numpy as np
 from django.db.models import Prefetch
 from django.http import Http404
 
-from estimation.compliance_comparisons import pi_sample_size, planning_shares
 from estimation.designs import Design
 from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
-from estimation.instructed import InstructedDesign
 from estimation.kinds.count.estimate import mean_sample_size
+from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.planning import item_sample_size
 from estimation.planning import sample_size, what_an_observer_learns

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from estimation.inference.intervals import DEFAULT_METHOD
 from estimation.inference.validation import split_counts
-from estimation.instructed import InstructedDesign
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.estimate import ItemEstimates
 from estimation.results import DEFAULT_LEVEL, estimate_question

@@ -12,7 +12,7 @@ from rest_framework.reverse import reverse
 
 from estimation import CI_METHODS, DEFAULT_METHOD
 from estimation.inference.validation import MAX_DIRECT_PERCENT
-from estimation.instructed import InstructedDesign
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
 from surveys.builder.selectors import epsilon_of

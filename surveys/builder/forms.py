@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT
-from estimation.instructed import InstructedDesign
 from estimation.kinds.count.designs import MAX_COUNT
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.builder.design_text import design_summary
 from surveys.builder.instructed_text import instructed_summary

@@ -20,12 +20,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
-from estimation.instructed import (
+from estimation.kinds.count.designs import MAX_COUNT
+from estimation.kinds.instructed.designs import (
     INSTRUCTED_DESIGNS,
     InstructedDesign,
     instructed_design_from_dict,
 )
-from estimation.kinds.count.designs import MAX_COUNT
 from estimation.kinds.multiselect.designs import (
     UNARY_DESIGNS,
     UnaryEncoding,

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
-from estimation.instructed import InstructedDesign
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
