@@ -7,20 +7,22 @@ platform runs is the one anybody can run on exported data.
 from estimation.bands import BANDS, Band, privacy_band
 from estimation.designs import (
     DESIGNS,
-    Crosswise,
     Design,
     Direct,
-    ForcedResponse,
-    KaryRR,
-    UnrelatedQuestion,
-    Warner,
     design_from_dict,
     design_from_epsilon,
     survey_epsilon,
 )
 from estimation.inference.intervals import DEFAULT_METHOD, SHARE_METHODS
 from estimation.inference.regression import Factor, LogisticFit, fit_logistic
-from estimation.kinds.count.designs import Geometric
+from estimation.kinds import (
+    Crosswise,
+    ForcedResponse,
+    Geometric,
+    KaryRR,
+    UnrelatedQuestion,
+    Warner,
+)
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,

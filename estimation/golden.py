@@ -10,15 +10,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from estimation.designs import (
+from estimation.designs import Design, Direct
+from estimation.kinds.binary.designs import (
     Crosswise,
-    Design,
-    Direct,
     ForcedResponse,
-    KaryRR,
     UnrelatedQuestion,
     Warner,
 )
+from estimation.kinds.choice.designs import KaryRR
 from estimation.kinds.count.designs import Geometric
 from estimation.kinds.instructed.designs import (
     CheatingDetection,

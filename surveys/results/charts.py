@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from estimation.designs import percent
+from estimation.words import percent
 
 WIDTH = 360.0
 PAD_X = 14.0

@@ -14,9 +14,8 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from estimation.designs import percent
 from estimation.runs.group_comparisons import GroupComparison
-from estimation.words import format_epsilon
+from estimation.words import format_epsilon, percent
 from surveys.results.charts import Interval, interval_chart
 from surveys.team.roles import Need, allows
 from surveys.team.selectors import role_of

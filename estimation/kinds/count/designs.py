@@ -45,7 +45,6 @@ from estimation.designs import (
     Design,
     _positive_epsilon,
     _sentence,
-    register_design,
 )
 from estimation.words import ENGLISH, Translator, percent_at_most
 
@@ -106,7 +105,6 @@ def _epsilon_of(counts: NDArray[np.int64]) -> float:
     return max(math.log(int(c.max()) / int(c.min())) for c in columns)
 
 
-@register_design
 @dataclass(frozen=True, repr=False)
 class Geometric(Design):
     """Truncated geometric noise on a count from 0 to ``m``, with ``epsilon``

@@ -55,12 +55,12 @@ from estimation.bands import promise
 from estimation.designs import (
     CLIENT_SPEC_FORMAT,
     DENOMINATOR,
-    ForcedResponse,
     _option_count,
     _positive_epsilon,
     _sentence,
     named_parameters,
 )
+from estimation.kinds.binary.designs import ForcedResponse
 from estimation.words import ENGLISH, Translator, percent
 
 # Reports are stored as bit masks in a 31-bit integer column, and the browser's
