@@ -143,7 +143,7 @@ class Design(ABC):
     round_base_up: ClassVar[bool] = False
     # False for a design whose matrix is not ``base + diagonal * [r == t]``
     # (it overrides ``matrix_counts``): ``base`` and ``diagonal`` then do not
-    # exist, and it is estimated by the general-matrix path (estimation/kinds/count/estimate.py).
+    # exist, and it is estimated by the general-matrix path (estimation/inference/general.py).
     uniform_plus_diagonal: ClassVar[bool] = True
 
     @property

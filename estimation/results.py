@@ -23,18 +23,18 @@ from estimation.inference.estimators import (
     unbiased,
     validate_counts,
 )
-from estimation.inference.intervals import (
-    DEFAULT_METHOD,
-    prevalence_interval,
-    validate_level,
-    validate_method,
-)
-from estimation.kinds.count.estimate import (
+from estimation.inference.general import (
     MeanEstimate,
     general_maximum_likelihood,
     general_unbiased,
     mean_count,
     wald_intervals,
+)
+from estimation.inference.intervals import (
+    DEFAULT_METHOD,
+    prevalence_interval,
+    validate_level,
+    validate_method,
 )
 from estimation.words import percent, plural
 
@@ -206,7 +206,7 @@ def estimate_question(
 def _general_estimate(
     array: FloatArray, design: Design, level: float, labels: Sequence[str] | None
 ) -> QuestionEstimate:
-    """A design with a general matrix (estimation/kinds/count/estimate.py): maximum
+    """A design with a general matrix (estimation/inference/general.py): maximum
     likelihood, Wald intervals per option, and the mean count."""
     matrix = design.matrix
     point, solver = general_maximum_likelihood(array, matrix)

@@ -20,8 +20,8 @@ from django.db.models import Prefetch
 from django.http import Http404
 
 from estimation.designs import Design
+from estimation.inference.general import mean_sample_size
 from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
-from estimation.kinds.count.estimate import mean_sample_size
 from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
 from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
@@ -326,7 +326,7 @@ def plan_for(
     on the prevalence: it is planned from its own radius. Check all that apply
     plans for its widest item; a count, for its mean with the target as a
     share of its range (a count's mean interval is Student's whatever the run's
-    method, estimation/kinds/count/estimate.py).
+    method, estimation/inference/general.py).
     """
     if estimate.mean is not None:
         target = target * (design.k - 1)

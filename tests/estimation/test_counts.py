@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from estimation import Direct, Geometric, design_from_dict, estimate_question
 from estimation.designs import DENOMINATOR
 from estimation.inference.estimators import KKT_TOLERANCE
-from estimation.kinds.count.designs import geometric_probabilities
-from estimation.kinds.count.estimate import (
+from estimation.inference.general import (
     count_scores,
     general_log_likelihood,
     general_maximum_likelihood,
@@ -19,6 +18,7 @@ from estimation.kinds.count.estimate import (
     kkt_residual,
     mean_count,
 )
+from estimation.kinds.count.designs import geometric_probabilities
 from estimation.simulate import simulate_counts
 from tests.estimation.test_properties import floats_in, numerical_warnings_are_errors
 

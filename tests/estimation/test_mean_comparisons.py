@@ -14,16 +14,16 @@ from estimation.inference.comparisons import (
     heterogeneity_test,
     items_heterogeneity,
 )
-from estimation.kinds.count.comparisons import (
-    GroupMean,
-    compare_means,
-    means_heterogeneity,
-)
-from estimation.kinds.count.estimate import (
+from estimation.inference.general import (
     expected_mean_half_width,
     general_maximum_likelihood,
     mean_count,
     mean_sample_size,
+)
+from estimation.kinds.count.comparisons import (
+    GroupMean,
+    compare_means,
+    means_heterogeneity,
 )
 from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
 
@@ -43,7 +43,7 @@ def uniform(k):
 
 
 def group_mean(counts, design):
-    """A group's mean as the estimate run saves it (estimation/kinds/count/estimate.py)."""
+    """A group's mean as the estimate run saves it (estimation/inference/general.py)."""
     counts = np.asarray(counts, dtype=float)
     distribution, _ = general_maximum_likelihood(counts, design.matrix)
     mean = mean_count(counts, design.matrix, LEVEL, distribution)

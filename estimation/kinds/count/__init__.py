@@ -1,2 +1,3 @@
-"""Counts ("how many times"): the geometric design, the estimator of the count
-distribution and its mean, comparisons of means and the validation arm of counts."""
+"""Counts ("how many times"): the geometric design, comparisons of mean counts
+and the validation arm of counts. Their distribution and mean are estimated by
+the general-matrix estimator (estimation/inference/general.py)."""

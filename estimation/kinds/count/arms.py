@@ -6,7 +6,7 @@ of respondents, drawn in their browser, is asked the count directly and sends
 it as code ``k + t`` (``k = m + 1`` counts); the others send a randomized
 report. For a count the quantity worth comparing is the mean: the direct arm's
 is the sample mean with Student's interval (the scores of a design without
-noise are the counts themselves, estimation/kinds/count/estimate.py), the randomized arm's
+noise are the counts themselves, estimation/inference/general.py), the randomized arm's
 is the question's own mean. The arms are independent samples of the same
 population, so the difference (direct minus randomized) of their unbiased
 means has Welch's interval and t-test (estimation/kinds/count/comparisons.py).

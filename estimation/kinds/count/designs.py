@@ -16,7 +16,7 @@ counts ``d`` apart are distinguished only with ``d * ln(1 / alpha)``. The design
 is parametrised by the range's epsilon, and ``alpha = exp(-epsilon / m)``.
 
 The matrix is not uniform-plus-diagonal, so it overrides ``matrix_counts`` and
-is estimated by :mod:`estimation.kinds.count.estimate`. Its integer rows are built for the
+is estimated by :mod:`estimation.inference.general`. Its integer rows are built for the
 first half of the true counts and mirrored (``counts[t, r] = counts[m - t,
 m - r]``), so the rounding keeps the mechanism's symmetry exactly.
 

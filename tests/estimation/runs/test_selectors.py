@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from estimation import Geometric, Warner
+from estimation.inference.general import mean_sample_size
 from estimation.inference.intervals import anytime_sample_size
-from estimation.kinds.count.estimate import mean_sample_size
 from estimation.kinds.multiselect.designs import SymmetricUnary
 from estimation.kinds.multiselect.planning import item_sample_size
 from estimation.runs.selectors import (
