@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from estimation.designs import Design, design_from_dict, design_from_epsilon
-from estimation.golden import golden_fixture, instructed_fixture
+from estimation.golden import golden_fixture
 from estimation.inference.exported import UsageError, estimate_exported, read_rows
 from estimation.inference.exported_regression import regress_exported
 from estimation.inference.intervals import (
@@ -25,6 +25,7 @@ from estimation.inference.intervals import (
 )
 from estimation.inference.regression_table import render
 from estimation.kinds.instructed.designs import instructed_design_from_dict
+from estimation.kinds.instructed.golden import instructed_fixture
 from estimation.kinds.multiselect.cli import estimate_unary_case, is_unary_case
 from estimation.kinds.multiselect.golden import golden_unary_fixture
 from estimation.planning import (

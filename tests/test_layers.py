@@ -435,7 +435,7 @@ CORE_NAMING_ALLOWED = {
     "estimation",
     # one CLI: picks the instructed and the check-all estimators by the case
     "estimation.__main__",
-    # one fixture lists every design in the order the browser tests read it
+    # one fixture lists the designs in the order the browser tests read it
     "estimation.golden",
     # a check-all item compared beside single questions
     "estimation.inference.comparisons",

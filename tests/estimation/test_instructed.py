@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from estimation.designs import DENOMINATOR
-from estimation.golden import instructed_fixture
 from estimation.kinds.instructed.designs import (
     CheatingDetection,
     StochasticLieDetector,
@@ -17,6 +16,7 @@ from estimation.kinds.instructed.designs import (
     instructed_report,
 )
 from estimation.kinds.instructed.estimate import GroupCounts, estimate_cdm, estimate_sld
+from estimation.kinds.instructed.golden import instructed_fixture
 from estimation.words import percent
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "instructed_designs.json"
