@@ -437,8 +437,6 @@ CORE_NAMING_ALLOWED = {
     "estimation.__main__",
     # one fixture lists the designs in the order the browser tests read it
     "estimation.golden",
-    # a check-all item compared beside single questions
-    "estimation.inference.comparisons",
     # exported rows: the columns of instructed, check-all and count questions
     "estimation.inference.exported",
     # each check-all item is a forced-response bit: one kind built on another

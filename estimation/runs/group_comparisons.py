@@ -23,9 +23,7 @@ from estimation.inference.comparisons import (
     Comparison,
     Heterogeneity,
     compare_groups,
-    compare_items,
     heterogeneity_test,
-    items_heterogeneity,
 )
 from estimation.kinds.count.comparisons import (
     GroupMean,
@@ -38,6 +36,7 @@ from estimation.kinds.instructed.comparisons import (
     pi_heterogeneity,
 )
 from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.comparisons import compare_items, items_heterogeneity
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.models import Question
 

@@ -8,12 +8,7 @@ import numpy as np
 import pytest
 
 from estimation import Geometric, estimate_question, simulate_counts
-from estimation.inference.comparisons import (
-    compare_groups,
-    compare_items,
-    heterogeneity_test,
-    items_heterogeneity,
-)
+from estimation.inference.comparisons import compare_groups, heterogeneity_test
 from estimation.inference.general import (
     expected_mean_half_width,
     general_maximum_likelihood,
@@ -25,6 +20,7 @@ from estimation.kinds.count.comparisons import (
     compare_means,
     means_heterogeneity,
 )
+from estimation.kinds.multiselect.comparisons import compare_items, items_heterogeneity
 from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
 
 LEVEL = 0.95

@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 
 from estimation.__main__ import main
-from estimation.inference.comparisons import compare_items
 from estimation.kinds.count.comparisons import GroupMean, compare_means
+from estimation.kinds.multiselect.comparisons import compare_items
 from estimation.kinds.multiselect.designs import item_counts
 from estimation.kinds.multiselect.estimate import estimate_items
 from estimation.runs.models import EstimateRun, QuestionEstimate
