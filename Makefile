@@ -91,7 +91,7 @@ bench-regression: $(STAMP)
 bench-export: $(STAMP)
 	$(PY) -m benchmarks.export
 
-## Regenerate the golden fixture of designs after changing estimation/designs.py.
+## Regenerate the golden fixtures after changing a design (estimation/kinds/).
 golden: $(STAMP)
 	$(PY) -m estimation golden > tests/fixtures/designs.json
 	$(PY) -m estimation golden --instructed > tests/fixtures/instructed_designs.json

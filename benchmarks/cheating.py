@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 
 from estimation import Warner, estimate_question
-from estimation.instructed import CheatingDetection, StochasticLieDetector
+from estimation.kinds.instructed.designs import CheatingDetection, StochasticLieDetector
 
 MAX_RATIO = 20.0
 CDM = CheatingDetection(p1=0.3, p2=0.7)

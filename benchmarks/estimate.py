@@ -48,7 +48,7 @@ from numpy.typing import ArrayLike
 
 from estimation import ForcedResponse, Geometric, KaryRR, Warner, estimate_question
 from estimation.designs import Design
-from estimation.intervals import DEFAULT_METHOD
+from estimation.inference.intervals import DEFAULT_METHOD
 from estimation.results import QuestionEstimate
 
 MAX_RATIO = 100.0

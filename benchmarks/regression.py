@@ -53,7 +53,7 @@ from scipy.special import expit
 
 from benchmarks.estimate import machine_facts
 from estimation import Warner, estimate_question
-from estimation.regression import Factor, LogisticFit, fit_logistic
+from estimation.inference.regression import Factor, LogisticFit, fit_logistic
 
 MAX_RATIO = 3.0
 RESPONSES = 10**6

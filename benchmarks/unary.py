@@ -36,8 +36,13 @@ from typing import Any
 import numpy as np
 
 from estimation import Warner, estimate_question
-from estimation.unary import OptimizedUnary, SymmetricUnary, UnaryEncoding, item_counts
-from estimation.unary_estimates import estimate_items
+from estimation.kinds.multiselect.designs import (
+    OptimizedUnary,
+    SymmetricUnary,
+    UnaryEncoding,
+    item_counts,
+)
+from estimation.kinds.multiselect.estimate import estimate_items
 
 from .estimate import MAX_RATIO, MAX_SECONDS, QUICK_ROUNDS, ROUNDS, SEED
 

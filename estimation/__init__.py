@@ -4,23 +4,26 @@ Pure NumPy and SciPy: no Django, no settings, no I/O, so that the estimator the
 platform runs is the one anybody can run on exported data.
 """
 
-from .bands import BANDS, Band, privacy_band
-from .designs import (
+from estimation.bands import BANDS, Band, privacy_band
+from estimation.designs import (
     DESIGNS,
-    Crosswise,
     Design,
     Direct,
-    ForcedResponse,
-    KaryRR,
-    UnrelatedQuestion,
-    Warner,
     design_from_dict,
     design_from_epsilon,
     survey_epsilon,
 )
-from .geometric import Geometric
-from .intervals import DEFAULT_METHOD, SHARE_METHODS
-from .planning import (
+from estimation.inference.intervals import DEFAULT_METHOD, SHARE_METHODS
+from estimation.inference.regression import Factor, LogisticFit, fit_logistic
+from estimation.kinds import (
+    Crosswise,
+    ForcedResponse,
+    Geometric,
+    KaryRR,
+    UnrelatedQuestion,
+    Warner,
+)
+from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
     observer_posterior,
@@ -28,9 +31,13 @@ from .planning import (
     variance_inflation,
     what_an_observer_learns,
 )
-from .regression import Factor, LogisticFit, fit_logistic
-from .results import Notice, QuestionEstimate, estimate_question, estimate_subgroups
-from .simulate import randomize, simulate_counts, simulate_reports
+from estimation.results import (
+    Notice,
+    QuestionEstimate,
+    estimate_question,
+    estimate_subgroups,
+)
+from estimation.simulate import randomize, simulate_counts, simulate_reports
 
 CI_METHODS = tuple(SHARE_METHODS)
 

@@ -13,13 +13,22 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .designs import Design, design_from_dict, design_from_epsilon
-from .exported import UsageError, estimate_exported, read_rows
-from .exported_regression import regress_exported
-from .golden import golden_fixture, instructed_fixture
-from .instructed import instructed_design_from_dict
-from .intervals import DEFAULT_METHOD, SHARE_METHODS, validate_level, validate_method
-from .planning import (
+from estimation.designs import Design, design_from_dict, design_from_epsilon
+from estimation.golden import golden_fixture
+from estimation.inference.exported import UsageError, estimate_exported, read_rows
+from estimation.inference.exported_regression import regress_exported
+from estimation.inference.intervals import (
+    DEFAULT_METHOD,
+    SHARE_METHODS,
+    validate_level,
+    validate_method,
+)
+from estimation.inference.regression_table import render
+from estimation.kinds.instructed.designs import instructed_design_from_dict
+from estimation.kinds.instructed.golden import instructed_fixture
+from estimation.kinds.multiselect.cli import estimate_unary_case, is_unary_case
+from estimation.kinds.multiselect.golden import golden_unary_fixture
+from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
     observer_posterior,
@@ -27,10 +36,7 @@ from .planning import (
     variance_inflation,
     what_an_observer_learns,
 )
-from .regression_table import render
-from .results import DEFAULT_LEVEL, estimate_question
-from .unary_cli import estimate_unary_case, is_unary_case
-from .unary_golden import golden_unary_fixture
+from estimation.results import DEFAULT_LEVEL, estimate_question
 
 CASE_KEYS = {"design", "counts", "level", "ci_method", "simultaneous", "labels"}
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .words import ENGLISH, Translator, gettext_noop
+from estimation.words import ENGLISH, Translator, gettext_noop
 
 STRONG_MAX = math.log(3)
 # The most epsilon the browser's randomizer accepts for one question

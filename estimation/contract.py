@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .words import percent
+from estimation.words import percent
 
 # An interval covering more than this share of the quantity's range leaves
 # the reader knowing little more than the range itself. It is the width above

@@ -1,6 +1,6 @@
 """A count's distribution, shown only as far as the design and ``n`` identify it.
 
-The truncated geometric design (:mod:`estimation.geometric`) mixes every true
+The truncated geometric design (:mod:`estimation.kinds.count.designs`) mixes every true
 count into every report, so the share at one count is a deconvolution: its
 unbiased estimate is an average of report scores ``v = P^-1 e_t`` that
 alternate in sign and reach tens or hundreds, and at epsilon 1 and m = 10 one
@@ -12,7 +12,7 @@ count's standard error with 120 responses exceeds the whole range (a share's
 counts is estimated by the average of the scores ``v_B = P^-1 1_B`` (solving
 ``P v_B = 1_B``; each report ``r`` scores ``v_B[r]``, whose expectation for a
 respondent with true count ``t`` is ``1`` if ``t`` is in ``B`` and ``0``
-otherwise), exactly as the mean count is (:func:`estimation.counts.count_scores`).
+otherwise), exactly as the mean count is (:func:`estimation.inference.general.count_scores`).
 Merging neighbouring counts averages their alternating scores, so a bin's
 scores are far smaller than one count's. Before any data, the variance of a
 bin's score is at most ``max_t E_t[v_B^2]`` (``E_t`` over the reports of a
@@ -37,7 +37,7 @@ beyond [0, 1] the interval is centred on the nearest end: cut at the range,
 Student's interval would leave a sliver such as [0, 0.01] from 30 noisy
 reports, while centred on the end it keeps its half-width and contains the cut
 interval, so it covers at least as often. (The mean count's interval,
-:func:`estimation.counts.mean_count`, is the same Student's t in ``[0, m]``,
+:func:`estimation.inference.general.mean_count`, is the same Student's t in ``[0, m]``,
 centred on the point only when it misses the range altogether: measured, the
 nearest-end rule over-covers the mean of a skewed count at 99%.)
 
@@ -77,9 +77,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .counts import score_interval
-from .estimators import FloatArray
-from .intervals import wilson
+from estimation.inference.estimators import FloatArray
+from estimation.inference.general import score_interval
+from estimation.inference.intervals import wilson
 
 # A shown bin's interval is at most this wide on either side before any data
 # (at the bound above): +-15 points, a 30-point range out of 100, under the
@@ -227,7 +227,7 @@ def share_interval(
     point: float,
     level: float,
 ) -> tuple[float, float, float, float]:
-    """A share's :func:`~estimation.counts.score_interval` in [0, 1], widened
+    """A share's :func:`~estimation.inference.general.score_interval` in [0, 1], widened
     to contain Wilson's interval for the same share answered directly by as
     many respondents, its standard error at most 0.5."""
     unbiased, std_error, lower, upper = score_interval(

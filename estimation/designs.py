@@ -1,6 +1,11 @@
-"""Randomized-response designs: what the respondent's browser does with a true answer.
+"""The base of every randomized-response design, and the registry of designs by name.
 
-Every design here is a *uniform-plus-diagonal* mechanism. For a true answer ``t``
+A design is what the respondent's browser does with a true answer. The designs
+themselves live in their question kind's package (``estimation/kinds/``); here
+are the base class, asking directly (the baseline every validation arm uses)
+and :data:`DESIGNS`, which the kinds' registry fills.
+
+The yes/no and multiple-choice designs are *uniform-plus-diagonal* mechanisms. For a true answer ``t``
 and a report ``r`` (both option indices, ``0 .. k-1``; for yes/no, 0 is No and
 1 is Yes)::
 
@@ -9,7 +14,7 @@ and a report ``r`` (both option indices, ``0 .. k-1``; for yes/no, 0 is No and
 Warner's design, forced response, the unrelated question (with a simulated
 innocuous answer), k-ary randomized response and asking directly all have this
 form, which is what makes each option's estimate a simple affine map of its own
-report share (see :mod:`estimation.estimators`).
+report share (see :mod:`estimation.inference.estimators`).
 
 **Matrix orientation**, everywhere in this project: ``matrix[t, r]`` is
 P(report ``r`` | truth ``t``). Rows are true answers, columns are reports, and
@@ -47,8 +52,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .bands import MODERATE_MAX, STRONG_MAX, promise
-from .words import ENGLISH, Translator, percent
+from estimation.bands import promise
+from estimation.words import ENGLISH, Translator
 
 DENOMINATOR_BITS = 32
 DENOMINATOR = 1 << DENOMINATOR_BITS
@@ -138,7 +143,7 @@ class Design(ABC):
     round_base_up: ClassVar[bool] = False
     # False for a design whose matrix is not ``base + diagonal * [r == t]``
     # (it overrides ``matrix_counts``): ``base`` and ``diagonal`` then do not
-    # exist, and it is estimated by the general-matrix path (estimation/counts.py).
+    # exist, and it is estimated by the general-matrix path (estimation/inference/general.py).
     uniform_plus_diagonal: ClassVar[bool] = True
 
     @property
@@ -342,317 +347,6 @@ class Design(ABC):
 
 
 @dataclass(frozen=True, repr=False)
-class Warner(Design):
-    """Warner (1965): report the answer to the statement with probability ``p``,
-    to its negation otherwise. Yes/no only; ``p != 1/2``."""
-
-    name: ClassVar[str] = "warner"
-    p: float
-
-    def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "p", _probability("p", self.p, open_low=True, open_high=True)
-        )
-        if self.p == 0.5:
-            raise ValueError("p must not be 1/2: the answer would carry no information")
-        super().__post_init__()
-
-    @classmethod
-    def from_epsilon(cls, epsilon: float) -> Warner:
-        """The Warner design with ``|ln(p / (1 - p))| = epsilon`` and ``p > 1/2``."""
-        epsilon = _positive_epsilon(epsilon)
-        # Round the opposite-answer probability up on the browser's grid, so
-        # the stated epsilon never exceeds the one asked for.
-        other = math.ceil(DENOMINATOR / (1.0 + math.exp(epsilon)))
-        return cls(p=1.0 - other / DENOMINATOR)
-
-    @property
-    def k(self) -> int:
-        return 2
-
-    def exact_base(self) -> tuple[float, ...]:
-        return (1.0 - self.p, 1.0 - self.p)
-
-    def mechanism(
-        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
-    ) -> str:
-        tr = translator
-        keep = float(self.matrix[0, 0])
-        return (
-            tr.gettext("Your device secretly flips a weighted coin.")
-            + " "
-            + _sentence(
-                tr.gettext(
-                    "%(kept)s of the time it sends the answer you chose; "
-                    "%(other)s of the time it sends the opposite answer."
-                )
-                % {"kept": percent(keep, tr), "other": percent(1 - keep, tr)}
-            )
-        )
-
-
-@dataclass(frozen=True, repr=False)
-class Crosswise(Warner):
-    """Crosswise model (Yu, Tian and Tang 2008): the respondent reads the
-    sensitive statement and an innocuous one that is true with known
-    probability ``p`` (say, a birthday month), and answers only whether both
-    are true or both false (report 1) or exactly one is true (report 0).
-
-    The device randomizes nothing: the respondent's own innocuous answer,
-    unknown to whoever reads the report, plays the coin. ``P(report 1 | Yes) =
-    p`` and ``P(report 1 | No) = 1 - p``, so the matrix, the estimates and the
-    epsilon are Warner's with the same ``p`` (on the same grid: ``p`` is a
-    researcher's statement about a population, accurate to far less than
-    2**-32). The client spec says ``"procedure": "crosswise"`` so that the
-    page sends the respondent's choice as it is.
-    """
-
-    name: ClassVar[str] = "crosswise"
-
-    @classmethod
-    def from_epsilon(cls, epsilon: float) -> Crosswise:
-        raise ValueError(
-            "crosswise is set by the innocuous statement's prevalence p, not by epsilon"
-        )
-
-    def client_spec(self) -> dict[str, Any]:
-        return {**super().client_spec(), "procedure": "crosswise"}
-
-    def mechanism(
-        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
-    ) -> str:
-        tr = translator
-        return tr.gettext(
-            "Your device does not randomize anything here: you say only whether "
-            "the two statements are both true or both false, or whether exactly "
-            "one of them is true, and that is what is sent. The second statement "
-            "is true for about %(share)s of people."
-        ) % {"share": percent(self.p, tr)}
-
-    def consequence(
-        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
-    ) -> str:
-        """The protection is the second answer being unknown; say exactly that."""
-        tr = translator
-        if self.epsilon <= STRONG_MAX:
-            strength = tr.gettext("nobody can tell from it which is true for you")
-        elif self.epsilon <= MODERATE_MAX:
-            strength = tr.gettext(
-                "what was sent leans towards one answer, but nobody can be sure "
-                "from it alone"
-            )
-        else:
-            strength = tr.gettext(
-                "what was sent points strongly towards one answer, though nobody "
-                "can be certain from it alone: the protection is weak"
-            )
-        return tr.gettext(
-            "As long as whoever sees your answer does not know whether the second "
-            "statement is true for you, %(strength)s. Someone who knows it can "
-            "work out your answer to the first."
-        ) % {"strength": strength}
-
-
-@dataclass(frozen=True, repr=False)
-class ForcedResponse(Design):
-    """Boruch (1971): with probability ``p_truth`` report the truth, otherwise the
-    forced answer ``r`` drawn with probability ``p_forced[r]``.
-
-    ``p_forced`` has one entry per option and sums to ``1 - p_truth``.
-    """
-
-    name: ClassVar[str] = "forced_response"
-    p_truth: float
-    p_forced: tuple[float, ...]
-
-    def __post_init__(self) -> None:
-        p_truth = _probability("p_truth", self.p_truth, open_low=True, open_high=True)
-        if isinstance(self.p_forced, str | bytes) or not isinstance(
-            self.p_forced, Iterable
-        ):
-            raise ValueError(
-                f"p_forced must be a list of probabilities, got {self.p_forced!r}"
-            )
-        forced = tuple(
-            _probability(f"p_forced[{i}]", v, open_low=False, open_high=False)
-            for i, v in enumerate(self.p_forced)
-        )
-        if len(forced) < 2:
-            raise ValueError(
-                f"p_forced must have one entry per option (at least 2), got {len(forced)}"
-            )
-        if abs(sum(forced) - (1.0 - p_truth)) > SUM_TOLERANCE:
-            raise ValueError(
-                f"p_forced must sum to 1 - p_truth = {1.0 - p_truth:g}, "
-                f"but sums to {sum(forced):g}"
-            )
-        object.__setattr__(self, "p_truth", p_truth)
-        object.__setattr__(self, "p_forced", forced)
-        super().__post_init__()
-
-    @classmethod
-    def symmetric(cls, epsilon: float, k: int = 2) -> ForcedResponse:
-        """Forced response with equal forced probabilities and the given epsilon."""
-        epsilon, k = _positive_epsilon(epsilon), _option_count(k)
-        # Each forced answer's probability rounds up on the browser's grid, so
-        # the stated epsilon never exceeds the one asked for.
-        forced = math.ceil(DENOMINATOR / (math.expm1(epsilon) + k))
-        p_truth = 1.0 - k * forced / DENOMINATOR
-        return cls(p_truth=p_truth, p_forced=(forced / DENOMINATOR,) * k)
-
-    @property
-    def k(self) -> int:
-        return len(self.p_forced)
-
-    def exact_base(self) -> tuple[float, ...]:
-        return self.p_forced
-
-    def mechanism(
-        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
-    ) -> str:
-        tr = translator
-        forced = [
-            f"{_option_name(r, labels, self.k, tr)} ({percent(float(b), tr)})"
-            for r, b in enumerate(self.base)
-            if b > 0
-        ]
-        told = tr.ngettext(
-            "the set answer %(answers)s",
-            "one of the set answers %(answers)s",
-            len(forced),
-        ) % {"answers": _listing(forced, tr)}
-        return (
-            tr.gettext("Your device secretly draws a number.")
-            + " "
-            + _sentence(
-                tr.gettext(
-                    "%(kept)s of the time it sends the answer you chose; otherwise "
-                    "it sends %(told)s, whatever you chose."
-                )
-                % {"kept": percent(self.diagonal, tr), "told": told}
-            )
-        )
-
-
-@dataclass(frozen=True, repr=False)
-class UnrelatedQuestion(Design):
-    """Greenberg et al. (1969): with probability ``p`` report the answer to the
-    sensitive question, otherwise a Yes that occurs with known probability ``q``.
-
-    In the browser the innocuous answer is simulated, so the design behaves as
-    forced response with ``p_forced = [(1 - p)(1 - q), (1 - p) q]``. Yes/no only.
-    """
-
-    name: ClassVar[str] = "unrelated_question"
-    p: float
-    q: float
-
-    def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "p", _probability("p", self.p, open_low=True, open_high=True)
-        )
-        object.__setattr__(
-            self, "q", _probability("q", self.q, open_low=False, open_high=False)
-        )
-        super().__post_init__()
-
-    @property
-    def k(self) -> int:
-        return 2
-
-    def exact_base(self) -> tuple[float, ...]:
-        other = 1.0 - self.p
-        return (other * (1.0 - self.q), other * self.q)
-
-    def mechanism(
-        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
-    ) -> str:
-        tr = translator
-        if self.q in (0.0, 1.0):
-            outcome = tr.gettext("always comes out %(answer)s") % {
-                "answer": _option_name(int(self.q), labels, 2, tr)
-            }
-        else:
-            outcome = tr.gettext("comes out %(answer)s %(share)s of the time") % {
-                "answer": _option_name(1, labels, 2, tr),
-                "share": percent(self.q, tr),
-            }
-        return (
-            tr.gettext("Your device secretly draws a number.")
-            + " "
-            + _sentence(
-                tr.gettext(
-                    "%(kept)s of the time it sends the answer you chose; otherwise "
-                    "it answers an unrelated question for you, which %(outcome)s."
-                )
-                % {"kept": percent(self.diagonal, tr), "outcome": outcome}
-            )
-        )
-
-
-@dataclass(frozen=True, repr=False)
-class KaryRR(Design):
-    """k-ary randomized response (Wang et al. 2017): report the truth with
-    probability ``e^eps / (e^eps + k - 1)``, each other option with
-    ``1 / (e^eps + k - 1)``."""
-
-    name: ClassVar[str] = "krr"
-    # The parameter is an epsilon: rounding the other answers' probability up
-    # keeps the stated epsilon at or below it.
-    round_base_up: ClassVar[bool] = True
-    k_options: int = field(metadata={"param": "k"})
-    epsilon_target: float = field(metadata={"param": "epsilon"})
-
-    def __init__(self, k: int, epsilon: float) -> None:
-        object.__setattr__(self, "k_options", _option_count(k))
-        object.__setattr__(self, "epsilon_target", _positive_epsilon(epsilon))
-        Design.__post_init__(self)
-
-    @classmethod
-    def from_epsilon(cls, epsilon: float, k: int) -> KaryRR:
-        return cls(k=k, epsilon=epsilon)
-
-    @property
-    def k(self) -> int:
-        return self.k_options
-
-    def exact_base(self) -> tuple[float, ...]:
-        other = 1.0 / (math.exp(self.epsilon_target) + self.k_options - 1)
-        return (other,) * self.k_options
-
-    def mechanism(
-        self, labels: Sequence[str] | None = None, translator: Translator = ENGLISH
-    ) -> str:
-        tr = translator
-        keep = float(self.matrix[0, 0])
-        other = (
-            tr.gettext("the other answer instead")
-            if self.k == 2
-            else tr.ngettext(
-                "one of the other %(count)s answer instead, each %(share)s of the time",
-                "one of the other %(count)s answers instead, each %(share)s of the time",
-                self.k - 1,
-            )
-            % {"count": self.k - 1, "share": percent(float(self.base[0]), tr)}
-        )
-        return (
-            tr.gettext("Your device secretly draws a number.")
-            + " "
-            + _sentence(
-                tr.gettext(
-                    "%(kept)s of the time it sends the answer you chose; "
-                    "%(other_share)s of the time it sends %(other)s."
-                )
-                % {
-                    "kept": percent(keep, tr),
-                    "other_share": percent(1 - keep, tr),
-                    "other": other,
-                }
-            )
-        )
-
-
-@dataclass(frozen=True, repr=False)
 class Direct(Design):
     """Ask directly: no randomization and no privacy. For non-sensitive questions
     (such as an age group) used to break results down."""
@@ -680,39 +374,39 @@ class Direct(Design):
         )
 
 
-DESIGNS: dict[str, type[Design]] = {
-    cls.name: cls
-    for cls in (Warner, ForcedResponse, UnrelatedQuestion, KaryRR, Direct, Crosswise)
-}
+# Filled by the registry of question kinds (estimation/kinds/__init__.py), which
+# every import of ``estimation`` runs, so it is complete wherever it is read.
+DESIGNS: dict[str, type[Design]] = {}
 
 
 def register_design(cls: type[Design]) -> type[Design]:
-    """Add a design defined in a module of its own (``estimation/geometric.py``)
-    to :data:`DESIGNS`; the package imports every such module, so the registry
-    is complete wherever ``estimation`` is imported."""
+    """Add a design, defined in its question kind's package, to :data:`DESIGNS`
+    under its name; the kinds' registry calls this once for each design."""
     DESIGNS[cls.name] = cls
     return cls
 
 
-# Designs that can be built from a target epsilon, and how.
-_FROM_EPSILON: dict[str, Callable[[float, int | None], Design]] = {
-    "warner": lambda eps, k: Warner.from_epsilon(eps),
-    "forced_response": lambda eps, k: ForcedResponse.symmetric(
-        eps, 2 if k is None else k
-    ),
-    "krr": lambda eps, k: KaryRR(k=2 if k is None else k, epsilon=eps),
-}
+# Designs that can be built from a target epsilon, and how (filled by the
+# kinds' registry).
+_FROM_EPSILON: dict[str, Callable[[float, int | None], Design]] = {}
+
+
+def register_from_epsilon(
+    name: str, build: Callable[[float, int | None], Design]
+) -> None:
+    """Let ``design_from_epsilon`` (and ``design_from_dict`` given ``epsilon``)
+    build the design called ``name`` from a target epsilon."""
+    _FROM_EPSILON[name] = build
 
 
 def design_from_epsilon(name: str, epsilon: float, k: int | None = None) -> Design:
-    """Build ``warner``, ``krr`` or symmetric ``forced_response`` from epsilon."""
+    """Build a design registered with :func:`register_from_epsilon` from epsilon
+    (``warner``, ``krr`` or symmetric ``forced_response``)."""
     if name not in _FROM_EPSILON:
         choices = ", ".join(sorted(_FROM_EPSILON))
         raise ValueError(
             f"design {name!r} cannot be built from epsilon; use one of {choices}"
         )
-    if name == "warner" and k not in (None, 2):
-        raise ValueError(f"k must be 2 for warner, got {k!r}")
     return _FROM_EPSILON[name](epsilon, k)
 
 
@@ -738,7 +432,11 @@ def design_from_dict(data: Mapping[str, Any]) -> Design:
     ``k``) instead of their own probabilities.
     """
     name, params = named_parameters(data, DESIGNS)
-    if name in ("warner", "forced_response") and "epsilon" in params:
+    if (
+        name in _FROM_EPSILON
+        and "epsilon" in params
+        and "epsilon" not in _param_names(DESIGNS[name])
+    ):
         epsilon, k = params.pop("epsilon"), params.pop("k", None)
         if params:
             raise ValueError(

@@ -10,17 +10,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .designs import (
+from estimation.designs import Design, Direct
+from estimation.kinds.binary.designs import (
     Crosswise,
-    Design,
-    Direct,
     ForcedResponse,
-    KaryRR,
     UnrelatedQuestion,
     Warner,
 )
-from .geometric import Geometric
-from .instructed import CheatingDetection, InstructedDesign, StochasticLieDetector
+from estimation.kinds.choice.designs import KaryRR
+from estimation.kinds.count.designs import Geometric
 
 
 def golden_designs() -> list[Design]:
@@ -67,31 +65,3 @@ def golden_case(design: Design) -> dict[str, Any]:
 
 def golden_fixture() -> list[dict[str, Any]]:
     return [golden_case(design) for design in golden_designs()]
-
-
-def instructed_designs() -> list[InstructedDesign]:
-    """Designs in which the device instructs and the respondent answers."""
-    return [
-        CheatingDetection(p1=0.3, p2=0.7),
-        CheatingDetection(p1=0.2, p2=0.8, group_share=0.4),
-        StochasticLieDetector(p1=2 / 12, p2=10 / 12),
-        StochasticLieDetector(p1=0.7, p2=0.3, group_share=0.6),
-    ]
-
-
-def instructed_case(design: InstructedDesign) -> dict[str, Any]:
-    return {
-        "design": design.to_dict(),
-        "name": design.name,
-        "params": design.params(),
-        "client_spec": design.client_spec(),
-        # 2**64 exceeds JavaScript's exact integers: the counts as strings.
-        "matrix_counts": [[str(v) for v in row] for row in design.matrix_counts],
-        "matrix": design.matrix.tolist(),
-        "p": list(design.p),
-        "yes_epsilon": design.yes_epsilon,
-    }
-
-
-def instructed_fixture() -> list[dict[str, Any]]:
-    return [instructed_case(design) for design in instructed_designs()]

@@ -24,9 +24,9 @@ from typing import Any
 
 from scipy.special import ndtr, ndtri
 
-from .designs import Design
-from .intervals import validate_level
-from .words import ENGLISH, Translator, percent, percent_at_most
+from estimation.designs import Design
+from estimation.inference.intervals import validate_level
+from estimation.words import ENGLISH, Translator, percent, percent_at_most
 
 
 def _prevalence(value: Any, name: str = "prevalence") -> float:

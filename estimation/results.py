@@ -14,19 +14,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .count_distribution import (
+from estimation.count_distribution import (
     ShownDistribution,
     per_count_intervals,
     shown_distribution,
 )
-from .counts import (
-    MeanEstimate,
-    general_maximum_likelihood,
-    general_unbiased,
-    mean_count,
-)
-from .designs import Design
-from .estimators import (
+from estimation.designs import Design
+from estimation.inference.estimators import (
     FloatArray,
     Solver,
     fisher_std_error,
@@ -34,13 +28,19 @@ from .estimators import (
     unbiased,
     validate_counts,
 )
-from .intervals import (
+from estimation.inference.general import (
+    MeanEstimate,
+    general_maximum_likelihood,
+    general_unbiased,
+    mean_count,
+)
+from estimation.inference.intervals import (
     DEFAULT_METHOD,
     prevalence_interval,
     validate_level,
     validate_method,
 )
-from .words import percent, plural
+from estimation.words import percent, plural
 
 DEFAULT_LEVEL = 0.95
 # An interval wider than this (half of the possible range) is too wide to be useful.
@@ -152,7 +152,7 @@ def estimate_question(
     ci_method
         One of ``wald``, ``wilson``, ``clopper_pearson``, ``mid_p`` (default),
         ``profile``, ``exact``, ``anytime`` (a confidence sequence, valid
-        however often it is read); see :mod:`estimation.intervals`.
+        however often it is read); see :mod:`estimation.inference.intervals`.
     simultaneous
         Widen the intervals of a question with ``k > 2`` options (Bonferroni) so
         that all of them hold at once with probability ``level``.
@@ -218,7 +218,7 @@ def estimate_question(
 def _general_estimate(
     array: FloatArray, design: Design, level: float, labels: Sequence[str] | None
 ) -> QuestionEstimate:
-    """A design with a general matrix (estimation/counts.py): maximum
+    """A design with a general matrix (estimation/inference/general.py): maximum
     likelihood, the mean count, the bins of counts that ``n`` identifies
     (estimation/count_distribution.py), and each count's own interval from
     its report scores, kept for the exports."""

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .designs import DENOMINATOR, Design
+from estimation.designs import DENOMINATOR, Design
 
 IntArray = NDArray[np.int64]
 

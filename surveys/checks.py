@@ -12,7 +12,7 @@ from django.contrib.staticfiles import finders
 from django.core.checks import Error, register
 
 from estimation.bands import RANDOMIZER_MAX_EPSILON
-from estimation.validation import MAX_DIRECT_PERCENT
+from estimation.inference.validation import MAX_DIRECT_PERCENT
 
 RANDOMIZER_SCRIPT = "js/rr.js"
 # The limits the browser's randomizer ships as constants, and the server's

@@ -18,15 +18,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from estimation import Design, design_from_dict
-from estimation.instructed import (
+from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
+from estimation.kinds.instructed.designs import (
     REPORTS as INSTRUCTED_REPORTS,
 )
-from estimation.instructed import (
+from estimation.kinds.instructed.designs import (
     InstructedDesign,
     instructed_design_from_dict,
 )
-from estimation.unary import UnaryEncoding, unary_from_dict
-from estimation.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
+from estimation.kinds.multiselect.designs import UnaryEncoding, unary_from_dict
 
 
 class FrozenDesignError(Exception):
@@ -219,7 +219,7 @@ class Question(models.Model):
     # same order, so an answer's code means the same in each:
     # {"es": {"text": ..., "options": [...]}} (surveys/languages.py).
     translations = models.JSONField(default=dict, blank=True)
-    # The validation arm (estimation/validation.py): the whole percentage of
+    # The validation arm (estimation/inference/validation.py): the whole percentage of
     # respondents, drawn in their browser, asked this sensitive question
     # directly, without randomization, and told so before they answer. 0: none.
     direct_percent = models.PositiveSmallIntegerField(
@@ -275,7 +275,7 @@ class Question(models.Model):
     @property
     def is_instructed(self) -> bool:
         """The device draws a group and an instruction, the respondent answers,
-        and the report is ``2 * group + answer`` (estimation/instructed.py)."""
+        and the report is ``2 * group + answer`` (estimation/kinds/instructed/designs.py)."""
         return self.kind == self.Kind.INSTRUCTED
 
     def get_design(self) -> Design | UnaryEncoding | InstructedDesign:
@@ -308,7 +308,7 @@ class Question(models.Model):
         """How many different codes a stored answer may have: one per option;
         for check all that apply one per subset of the items (a bit mask);
         with a validation arm, ``k..2k-1`` are direct answers
-        (estimation/validation.py); an instructed question's four reports are
+        (estimation/inference/validation.py); an instructed question's four reports are
         ``2 * group + answer``."""
         if self.kind == self.Kind.MULTI_SELECT:
             return 1 << len(self.options)
@@ -371,7 +371,7 @@ class Answer(models.Model):
         Question, on_delete=models.PROTECT, related_name="answers"
     )
     # Check all that apply stores the items sent ticked as a bit mask (item i
-    # in bit i), up to 2**30 - 1 for estimation.unary.MAX_ITEMS = 30 items: one
+    # in bit i), up to 2**30 - 1 for estimation.kinds.multiselect.designs.MAX_ITEMS = 30 items: one
     # row per answer, like every other kind, so the one-answer-per-question
     # constraint, receipts and counting by (question, report, stratum) stay.
     report = models.PositiveIntegerField(

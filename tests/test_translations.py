@@ -47,6 +47,8 @@ RESPONDENT_SOURCES = frozenset(
         "config/errors.py",
         "estimation/bands.py",
         "estimation/designs.py",
+        "estimation/kinds/binary/designs.py",
+        "estimation/kinds/choice/designs.py",
         "estimation/planning.py",
         "estimation/words.py",
     }

@@ -3,10 +3,10 @@
 Computed from the report counts a run saved for each subgroup shown, never
 from the responses, and only among the groups shown: a group hidden by the
 small-cell rule is never compared or counted, so a comparison cannot reveal
-it. The statistics are the pure core's: per option (estimation/comparisons.py),
+it. The statistics are the pure core's: per option (estimation/inference/comparisons.py),
 per item for check all that apply (``compare_items``), of the mean for a
-count (estimation/mean_comparisons.py), and of pi for a question with a device
-instruction (estimation/compliance_comparisons.py).
+count (estimation/kinds/count/comparisons.py), and of pi for a question with a device
+instruction (estimation/kinds/instructed/comparisons.py).
 """
 
 from __future__ import annotations
@@ -17,21 +17,6 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Protocol
 
-from estimation.comparisons import (
-    DIFFERENCE_EXPORT_FIELDS,
-    Comparison,
-    Heterogeneity,
-    compare_groups,
-    compare_items,
-    heterogeneity_test,
-    items_heterogeneity,
-    ratio_unbounded,
-)
-from estimation.compliance_comparisons import (
-    PiEstimate,
-    compare_pi,
-    pi_heterogeneity,
-)
 from estimation.contract import (
     DIFFERENCE,
     Bounds,
@@ -39,9 +24,27 @@ from estimation.contract import (
     read,
 )
 from estimation.designs import Design
-from estimation.instructed import InstructedDesign
-from estimation.mean_comparisons import GroupMean, compare_means, means_heterogeneity
-from estimation.unary import UnaryEncoding
+from estimation.inference.comparisons import (
+    DIFFERENCE_EXPORT_FIELDS,
+    Comparison,
+    Heterogeneity,
+    compare_groups,
+    heterogeneity_test,
+    ratio_unbounded,
+)
+from estimation.kinds.count.comparisons import (
+    GroupMean,
+    compare_means,
+    means_heterogeneity,
+)
+from estimation.kinds.instructed.comparisons import (
+    PiEstimate,
+    compare_pi,
+    pi_heterogeneity,
+)
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.comparisons import compare_items, items_heterogeneity
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.models import Question
 
 MEAN_LABEL = "Mean count"

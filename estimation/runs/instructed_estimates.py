@@ -1,6 +1,6 @@
 """Estimate-run rows for questions with a device instruction: the four report
 counts ``2 * group + answer`` into the pure compliance estimator
-(estimation/cheating.py), overall and in every subgroup of the direct
+(estimation/kinds/instructed/estimate.py), overall and in every subgroup of the direct
 questions, each from its own stratum's counts."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from estimation.contract import HARDLY_INFORMED_FLAG, SHARE, read
-from estimation.instructed import REPORTS, InstructedDesign, estimate_dict
+from estimation.kinds.instructed.designs import REPORTS, InstructedDesign, estimate_dict
 from estimation.runs.models import EstimateRun
 from surveys.models import Question
 

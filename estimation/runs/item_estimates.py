@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from estimation.contract import item_notices
+from estimation.kinds.multiselect.designs import UnaryEncoding, item_counts
+from estimation.kinds.multiselect.estimate import ItemEstimates, estimate_items
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
-from estimation.unary import UnaryEncoding, item_counts
-from estimation.unary_estimates import ItemEstimates, estimate_items
 from surveys.models import Question
 
 SOLVER = {"method": "per_item_closed_form", "converged": True}

@@ -4,7 +4,7 @@ survey's direct questions, counted in SQL, fitted by the pure core, saved.
 The counts come from one GROUP BY over the outcome's answers: each answer row
 carries its response's stratum (surveys/respond/strata.py), which holds every
 direct answer, so the covariate patterns need no join. The fit works on those
-counts (estimation/regression.py), so its cost does not grow with the number
+counts (estimation/inference/regression.py), so its cost does not grow with the number
 of responses beyond that one query.
 """
 
@@ -23,8 +23,8 @@ from django.db import DatabaseError, transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
-from estimation.covariates import Covariate
-from estimation.regression import Factor, Numeric, fit_logistic
+from estimation.inference.covariates import Covariate
+from estimation.inference.regression import Factor, Numeric, fit_logistic
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import ModelFit
 from surveys.models import Answer, Question, Survey

@@ -78,7 +78,7 @@ class QuestionEstimate(models.Model):
     solver = models.JSONField(default=dict)
     # A question with a validation arm, overall row only: the direct answers'
     # counts in option order. The row's own n and options are the randomized
-    # arm's alone (estimation/validation.py).
+    # arm's alone (estimation/inference/validation.py).
     direct_reported = models.JSONField(null=True, blank=True)
     # A count question's mean count with its interval (MeanEstimate.to_dict).
     mean = models.JSONField(null=True, blank=True)

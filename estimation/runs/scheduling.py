@@ -23,7 +23,11 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
 
-from estimation.intervals import DEFAULT_METHOD, validate_level, validate_method
+from estimation.inference.intervals import (
+    DEFAULT_METHOD,
+    validate_level,
+    validate_method,
+)
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.model_fits import (
     model_fit_execute,

@@ -19,12 +19,14 @@ import numpy as np
 from django.db.models import Prefetch
 from django.http import Http404
 
-from estimation.compliance_comparisons import pi_sample_size, planning_shares
 from estimation.contract import SHARE, Caution, Reading, interval_text, read
-from estimation.counts import mean_sample_size
 from estimation.designs import Design
-from estimation.instructed import InstructedDesign
-from estimation.intervals import DEFAULT_METHOD, anytime_sample_size
+from estimation.inference.general import mean_sample_size
+from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
+from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.kinds.multiselect.planning import item_sample_size
 from estimation.planning import sample_size, what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.count_distribution import DistributionView, distribution_view
@@ -33,8 +35,6 @@ from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.readings import estimate_flags, group_cautions, merged_notices
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
-from estimation.unary import UnaryEncoding
-from estimation.unary_planning import item_sample_size
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
 
@@ -133,7 +133,7 @@ class MeanView:
     ci_upper: float
     std_error: float | None
     # The scores' unbiased mean, which the interval is centred on and the
-    # subgroup comparisons difference (estimation/mean_comparisons.py).
+    # subgroup comparisons difference (estimation/kinds/count/comparisons.py).
     unbiased: float = math.nan
 
 
@@ -394,7 +394,7 @@ def plan_for(
     on the prevalence: it is planned from its own radius. Check all that apply
     plans for its widest item; a count, for its mean with the target as a
     share of its range (a count's mean interval is Student's whatever the run's
-    method, estimation/counts.py).
+    method, estimation/inference/general.py).
     """
     if estimate.mean is not None:
         target = target * (design.k - 1)

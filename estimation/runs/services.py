@@ -14,8 +14,11 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from estimation.instructed import InstructedDesign
-from estimation.intervals import DEFAULT_METHOD
+from estimation.inference.intervals import DEFAULT_METHOD
+from estimation.inference.validation import split_counts
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.kinds.multiselect.estimate import ItemEstimates
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
 from estimation.runs.instructed_estimates import instructed_row
@@ -27,9 +30,6 @@ from estimation.runs.item_estimates import (
 )
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
-from estimation.unary import UnaryEncoding
-from estimation.unary_estimates import ItemEstimates
-from estimation.validation import split_counts
 from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 

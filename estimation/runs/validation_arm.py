@@ -3,16 +3,16 @@
 Computed from the counts a run saved (the randomized arm's reports and the
 direct arm's answers, beside each other on the question's overall row), never
 from the responses; the statistics are the pure core's
-(estimation/validation.py; for a count, of the means, estimation/count_arms.py).
+(estimation/inference/validation.py; for a count, of the means, estimation/kinds/count/arms.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from estimation.count_arms import CountArmComparison, compare_count_arms
+from estimation.inference.validation import ArmComparison, compare_arms
+from estimation.kinds.count.arms import CountArmComparison, compare_count_arms
 from estimation.runs.models import EstimateRun, QuestionEstimate
-from estimation.validation import ArmComparison, compare_arms
 from surveys.models import Question
 
 
@@ -124,7 +124,7 @@ def validation_export(
     question: Question, row: QuestionEstimate | None, run: EstimateRun
 ) -> dict[str, object]:
     """The estimates export's fields for a question's arm, named as the command
-    line's re-analysis names them (estimation/exported.py); nothing without one."""
+    line's re-analysis names them (estimation/inference/exported.py); nothing without one."""
     arm = validation_arm(question, row, run)
     if arm is None:
         return {}

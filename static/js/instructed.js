@@ -1,7 +1,7 @@
 // Cheating detection and the stochastic lie detector: the device draws a group
 // and an instruction ("answer Yes" or "answer truthfully"), the page shows the
 // instruction, the respondent answers, and only 2 * group + answer is sent
-// (estimation/instructed.py mirrors this). The instruction is never stored or
+// (estimation/kinds/instructed/designs.py mirrors this). The instruction is never stored or
 // sent: with the answer it would give away every compliant respondent told to
 // answer truthfully. The draws do not depend on the true answer, so the cap
 // applies to what a Yes reveals, yes_epsilon = max_g ln(1 / f_g); a compliant
@@ -10,7 +10,7 @@ import { MAX_EPSILON, SpecRefused, cryptoSource, uniformBelow } from "./rr.js";
 
 const SPEC_FORMAT = 1;
 const EPSILON_SLACK = 1e-9;
-// The designs this procedure runs (estimation/instructed.py): a spec named
+// The designs this procedure runs (estimation/kinds/instructed/designs.py): a spec named
 // otherwise, given the procedure to send its true answer, is refused.
 const DESIGNS = ["cheating_detection", "lie_detector"];
 let sharedSource = null;

@@ -27,7 +27,7 @@ export const MAX_EPSILON = 10;
  * The largest share of respondents, in percent, that a validation arm may ask
  * directly, without protection. Also part of the pinned code: an arm above it
  * (up to everyone, with the question relabelled "chosen at random to answer
- * directly") is refused before anything is drawn. estimation/validation.py
+ * directly") is refused before anything is drawn. estimation/inference/validation.py
  * holds the same number (MAX_DIRECT_PERCENT), and tests prove the two agree.
  */
 export const MAX_DIRECT_PERCENT = 50;
@@ -434,7 +434,7 @@ export function checkAnySpec(spec, answers = undefined) {
 
 /**
  * Which way one question is asked of this respondent when it has a validation
- * arm (estimation/validation.py): directly with probability
+ * arm (estimation/inference/validation.py): directly with probability
  * direct_below / denominator, else randomized. Drawn once, before the question
  * is shown, so the page can say which way it is asked before the answer; the
  * draw is independent of the respondent and of every answer.
@@ -472,14 +472,14 @@ export function directCode(truth, k) {
 //
 // Every item's tick goes through randomize() on its own, with the yes/no spec
 // the server sends as `spec.bit` (UnaryEncoding.client_spec in
-// estimation/unary.py), and the reports are packed into a bit mask, item i in
-// bit i. estimation/unary_simulate.py mirrors this step for step: one uniform
+// estimation/kinds/multiselect/designs.py), and the reports are packed into a bit mask, item i in
+// bit i. estimation/kinds/multiselect/simulate.py mirrors this step for step: one uniform
 // draw per item, in item order. The whole answer's epsilon is m times one
 // bit's (any two answers may differ in every item), and it is that one that is
 // held to MAX_EPSILON. Here rather than in a module of its own, so that the
 // page's integrity-pinned randomizer is still the only code that draws.
 
-// As estimation/unary.py MAX_ITEMS: masks are stored in a 31-bit column.
+// As estimation/kinds/multiselect/designs.py MAX_ITEMS: masks are stored in a 31-bit column.
 const MAX_ITEMS = 30;
 
 function itemCount(spec) {

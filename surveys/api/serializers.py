@@ -11,10 +11,10 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from estimation import CI_METHODS, DEFAULT_METHOD
-from estimation.instructed import InstructedDesign
+from estimation.inference.validation import MAX_DIRECT_PERCENT
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
-from estimation.validation import MAX_DIRECT_PERCENT
 from surveys.builder.selectors import epsilon_of
 from surveys.models import Question, Role, Survey
 from surveys.team.selectors import abilities, role_for

@@ -27,7 +27,7 @@ from estimation import (
     privacy_band,
     what_an_observer_learns,
 )
-from estimation.counts import expected_mean_half_width
+from estimation.inference.general import expected_mean_half_width
 from estimation.words import format_epsilon, percent, percent_at_most
 from surveys.words import active_translator
 

@@ -9,10 +9,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from estimation.geometric import MAX_COUNT
-from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
-from estimation.validation import MAX_DIRECT_PERCENT
+from estimation.inference.validation import MAX_DIRECT_PERCENT
+from estimation.kinds.count.designs import MAX_COUNT
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.builder.design_text import design_summary
 from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.services import (

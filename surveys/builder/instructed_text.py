@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import translation
 
 from estimation import privacy_band, what_an_observer_learns
-from estimation.instructed import InstructedDesign
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.words import format_epsilon, percent
 from surveys.builder.design_text import LEVEL
 from surveys.words import active_translator

@@ -2,7 +2,7 @@
 ``MAX_SURVEY_EPSILON``): which questions of a survey break them, in words a
 researcher can act on.
 
-Cheating detection and the lie detector (estimation/instructed.py) have no
+Cheating detection and the lie detector (estimation/kinds/instructed/designs.py) have no
 finite epsilon: a compliant No is only given by someone whose answer is No.
 What they do bound is what a Yes reveals (``yes_epsilon``), so the policy is:
 such a question may be published when its ``yes_epsilon`` is within the
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from django.conf import settings
 
 from estimation import Design, survey_epsilon
-from estimation.instructed import InstructedDesign
+from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.words import format_epsilon
 
 

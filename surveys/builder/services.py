@@ -20,13 +20,17 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
-from estimation.geometric import MAX_COUNT
-from estimation.instructed import (
+from estimation.kinds.count.designs import MAX_COUNT
+from estimation.kinds.instructed.designs import (
     INSTRUCTED_DESIGNS,
     InstructedDesign,
     instructed_design_from_dict,
 )
-from estimation.unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
+from estimation.kinds.multiselect.designs import (
+    UNARY_DESIGNS,
+    UnaryEncoding,
+    unary_from_dict,
+)
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.limits import limit_problems

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.utils import translation
 
 from estimation import privacy_band, what_an_observer_learns
-from estimation.unary import UnaryEncoding
-from estimation.unary_planning import item_half_width, recommend_encoding
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.kinds.multiselect.planning import item_half_width, recommend_encoding
 from estimation.words import format_epsilon, percent
 from surveys.builder.design_text import ASSUMED_PREVALENCE, LEVEL, design_warning
 from surveys.builder.services import MAX_OPTIONS

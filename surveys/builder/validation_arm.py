@@ -1,4 +1,4 @@
-"""The builder's side of a question's validation arm (estimation/validation.py):
+"""The builder's side of a question's validation arm (estimation/inference/validation.py):
 which questions may have one, and the frozen spec that carries it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from estimation.validation import MAX_DIRECT_PERCENT
+from estimation.inference.validation import MAX_DIRECT_PERCENT
 from surveys.models import Question
 
 

@@ -24,8 +24,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
-from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import services

@@ -35,7 +35,7 @@ def report_codes(question: Question, language: str) -> list[tuple[int, str]]:
     with translation.override(language):
         labels = option_labels(question, language)
         if question.is_instructed:
-            # The cell is 2 * group + answer (estimation/instructed.py).
+            # The cell is 2 * group + answer (estimation/kinds/instructed/designs.py).
             return [
                 (
                     2 * group + answer,
@@ -53,7 +53,7 @@ def report_codes(question: Question, language: str) -> list[tuple[int, str]]:
         codes = list(enumerate(shown))
         if question.has_direct_arm:
             # A validation arm's direct answer is the option's code plus k
-            # (estimation/validation.py).
+            # (estimation/inference/validation.py).
             codes += [
                 (
                     len(labels) + i,

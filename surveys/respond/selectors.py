@@ -17,8 +17,8 @@ from estimation import (
     survey_epsilon,
     what_an_observer_learns,
 )
-from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import Translator, format_epsilon, percent
 from surveys.languages import question_wording, respondent_languages
 from surveys.models import Survey

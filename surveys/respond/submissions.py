@@ -309,7 +309,7 @@ def _validated_entry(
         )
     report = entry["report"]
     # With a validation arm, codes k..2k-1 are direct answers
-    # (estimation/validation.py).
+    # (estimation/inference/validation.py).
     last = question.code_count - 1
     if report is None and not question.optional:
         raise SubmissionError(

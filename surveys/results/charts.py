@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from estimation import contract
-from estimation.designs import percent
+from estimation.words import percent
 
 WIDTH = 360.0
 PAD_X = 14.0

@@ -14,8 +14,8 @@ from django.db.models import Count
 
 from estimation import Crosswise, Design, survey_epsilon
 from estimation.count_distribution import MAX_HALF_WIDTH
-from estimation.instructed import InstructedDesign
-from estimation.unary import UnaryEncoding
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
 from surveys.respond.report_labels import item_values, report_codes
@@ -221,7 +221,7 @@ def _report_entry(question: Question) -> dict[str, Any]:
 
 
 def validation_arm_entry(question: Question) -> dict[str, Any]:
-    """A validation arm's share and codes (estimation/validation.py); nothing
+    """A validation arm's share and codes (estimation/inference/validation.py); nothing
     for a question without one, so other codebooks are unchanged."""
     if not question.has_direct_arm:
         return {}

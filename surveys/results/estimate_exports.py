@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from estimation import survey_epsilon
-from estimation.compliance_comparisons import pi_from_compliance
+from estimation.kinds.instructed.comparisons import pi_from_compliance
 from estimation.runs.group_comparisons import Group, comparison_export, group_mean
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.readings import (

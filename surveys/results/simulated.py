@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from estimation.designs import percent
+from estimation.words import percent
 from surveys.models import Question, Survey
 
 

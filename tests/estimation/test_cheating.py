@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from estimation.cheating import (
+from estimation.kinds.instructed.designs import (
+    CheatingDetection,
+    StochasticLieDetector,
+    simulate_instructed_counts,
+)
+from estimation.kinds.instructed.estimate import (
     GroupCounts,
     estimate_cdm,
     estimate_sld,
     fit_triangle,
     log_likelihood,
-)
-from estimation.instructed import (
-    CheatingDetection,
-    StochasticLieDetector,
-    simulate_instructed_counts,
 )
 
 LEVEL = 0.95

@@ -12,7 +12,7 @@ import math
 
 import pytest
 
-from estimation.cheating import GroupCounts, estimate_cdm, estimate_sld
+from estimation.kinds.instructed.estimate import GroupCounts, estimate_cdm, estimate_sld
 
 # model, p, (no_1, yes_1, no_2, yes_2), pi, SE(pi), gamma or t, its SE
 RRREG = [

@@ -7,7 +7,7 @@ from contextlib import redirect_stderr
 import pytest
 
 from estimation.__main__ import main
-from estimation.instructed import CheatingDetection
+from estimation.kinds.instructed.designs import CheatingDetection
 
 
 def run(*args):

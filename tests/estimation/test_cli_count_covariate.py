@@ -10,7 +10,7 @@ import pytest
 from scipy.special import expit
 
 from estimation import Direct, Warner, fit_logistic
-from estimation.covariates import Numeric
+from estimation.inference.covariates import Numeric
 from estimation.simulate import simulate_reports
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from estimation import Direct, Warner, estimate_question
-from estimation.exported import UsageError, estimate_exported, read_rows
+from estimation.inference.exported import UsageError, estimate_exported, read_rows
 
 WARNER = Warner(p=0.75)
 CODEBOOK = {

@@ -12,7 +12,7 @@ from scipy.special import expit
 
 from estimation import Direct, KaryRR, Warner
 from estimation.__main__ import main
-from estimation.regression import Factor, fit_logistic
+from estimation.inference.regression import Factor, fit_logistic
 
 WARNER = Warner(p=0.75)
 AGES = ("18-29", "30-44", "45+")

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estimation import KaryRR, Warner
-from estimation.comparisons import _ratio, compare_groups
+from estimation.inference.comparisons import _ratio, compare_groups
 
 # A reference group whose k-RR estimate of the third option is about 0.06%:
 # math.exp overflowed on the upper end of its log-scale interval.

@@ -8,8 +8,8 @@ import pytest
 from scipy import optimize, stats
 
 from estimation import Direct, ForcedResponse, KaryRR, Warner, simulate_counts
-from estimation.comparisons import compare_groups, heterogeneity_test
-from estimation.estimators import fisher_std_error, maximum_likelihood
+from estimation.inference.comparisons import compare_groups, heterogeneity_test
+from estimation.inference.estimators import fisher_std_error, maximum_likelihood
 
 LEVEL = 0.95
 REPLICATES = 4000

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from estimation.compliance_comparisons import (
+from estimation.kinds.instructed.comparisons import (
     PiEstimate,
     compare_pi,
     pi_estimate,
@@ -16,7 +16,7 @@ from estimation.compliance_comparisons import (
     pi_sample_size,
     planning_shares,
 )
-from estimation.instructed import (
+from estimation.kinds.instructed.designs import (
     CheatingDetection,
     StochasticLieDetector,
     estimate_dict,

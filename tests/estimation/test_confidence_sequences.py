@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from estimation import ForcedResponse, KaryRR, Warner, estimate_question, sample_size
-from estimation.estimators import maximum_likelihood
-from estimation.intervals import (
+from estimation.inference.estimators import maximum_likelihood
+from estimation.inference.intervals import (
     ANYTIME_OPTIMISED_FOR,
     FIXED_N_METHODS,
     anytime_sample_size,

@@ -35,9 +35,12 @@ from estimation.contract import (
     signed_points_text,
 )
 from estimation.designs import design_from_dict
-from estimation.instructed import estimate_dict, instructed_design_from_dict
-from estimation.unary import unary_from_dict
-from estimation.unary_estimates import estimate_items
+from estimation.kinds.instructed.designs import (
+    estimate_dict,
+    instructed_design_from_dict,
+)
+from estimation.kinds.multiselect.designs import unary_from_dict
+from estimation.kinds.multiselect.estimate import estimate_items
 
 anything = st.one_of(
     st.none(),

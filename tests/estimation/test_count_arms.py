@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from estimation import Direct, Geometric, estimate_question, simulate_counts
-from estimation.count_arms import compare_count_arms
+from estimation.kinds.count.arms import compare_count_arms
 
 REPLICATIONS = 1000
 # sqrt(0.95 * 0.05 / 1000) = 0.0069.

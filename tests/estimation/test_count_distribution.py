@@ -18,7 +18,7 @@ from estimation.count_distribution import (
     responses_for_split,
     shown_distribution,
 )
-from estimation.counts import general_maximum_likelihood
+from estimation.inference.general import general_maximum_likelihood
 from estimation.simulate import simulate_counts
 from tests.estimation.test_properties import floats_in, numerical_warnings_are_errors
 

@@ -8,7 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from estimation import Direct, Geometric, design_from_dict, estimate_question
-from estimation.counts import (
+from estimation.designs import DENOMINATOR
+from estimation.inference.estimators import KKT_TOLERANCE
+from estimation.inference.general import (
     count_scores,
     general_log_likelihood,
     general_maximum_likelihood,
@@ -16,9 +18,7 @@ from estimation.counts import (
     kkt_residual,
     mean_count,
 )
-from estimation.designs import DENOMINATOR
-from estimation.estimators import KKT_TOLERANCE
-from estimation.geometric import geometric_probabilities
+from estimation.kinds.count.designs import geometric_probabilities
 from estimation.simulate import simulate_counts
 from tests.estimation.test_properties import floats_in, numerical_warnings_are_errors
 

@@ -18,7 +18,7 @@ from estimation import (
     Warner,
     estimate_question,
 )
-from estimation.intervals import prevalence_interval
+from estimation.inference.intervals import prevalence_interval
 
 LEVEL = 0.95
 SIZES = (30, 50, 100, 200, 1000)

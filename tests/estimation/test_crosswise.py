@@ -5,7 +5,7 @@ import math
 import pytest
 
 from estimation import Warner, design_from_dict, estimate_question
-from estimation.designs import Crosswise
+from estimation.kinds.binary.designs import Crosswise
 
 
 def test_it_is_warners_matrix_with_the_innocuous_prevalence():

@@ -17,7 +17,8 @@ from estimation import (
     design_from_epsilon,
     survey_epsilon,
 )
-from estimation.designs import DENOMINATOR, MAX_EPSILON, Crosswise
+from estimation.designs import DENOMINATOR, MAX_EPSILON
+from estimation.kinds.binary.designs import Crosswise
 
 # One step of the browser's integer grid moves a probability by 2**-32; the
 # epsilon of rounded numbers can differ from the target by a few such steps

@@ -22,7 +22,7 @@ from estimation import (
     estimate_question,
     simulate_counts,
 )
-from estimation.estimators import (
+from estimation.inference.estimators import (
     fisher_std_error,
     maximum_likelihood,
     unbiased,

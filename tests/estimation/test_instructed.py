@@ -7,16 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from estimation.cheating import GroupCounts, estimate_cdm, estimate_sld
 from estimation.designs import DENOMINATOR
-from estimation.golden import instructed_fixture
-from estimation.instructed import (
+from estimation.kinds.instructed.designs import (
     CheatingDetection,
     StochasticLieDetector,
     instruct,
     instructed_design_from_dict,
     instructed_report,
 )
+from estimation.kinds.instructed.estimate import GroupCounts, estimate_cdm, estimate_sld
+from estimation.kinds.instructed.golden import instructed_fixture
 from estimation.words import percent
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "instructed_designs.json"

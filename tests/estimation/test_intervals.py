@@ -7,7 +7,7 @@ import pytest
 from scipy import optimize, stats
 
 from estimation import CI_METHODS, Direct, KaryRR, Warner, estimate_question
-from estimation.intervals import FIXED_N_METHODS, prevalence_interval
+from estimation.inference.intervals import FIXED_N_METHODS, prevalence_interval
 
 DIRECT = Direct(k=2)  # base 0, diagonal 1: the prevalence is the report share
 

@@ -8,24 +8,20 @@ import numpy as np
 import pytest
 
 from estimation import Geometric, estimate_question, simulate_counts
-from estimation.comparisons import (
-    compare_groups,
-    compare_items,
-    heterogeneity_test,
-    items_heterogeneity,
-)
-from estimation.counts import (
+from estimation.inference.comparisons import compare_groups, heterogeneity_test
+from estimation.inference.general import (
     expected_mean_half_width,
     general_maximum_likelihood,
     mean_count,
     mean_sample_size,
 )
-from estimation.mean_comparisons import (
+from estimation.kinds.count.comparisons import (
     GroupMean,
     compare_means,
     means_heterogeneity,
 )
-from estimation.unary import OptimizedUnary, SymmetricUnary
+from estimation.kinds.multiselect.comparisons import compare_items, items_heterogeneity
+from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
 
 LEVEL = 0.95
 REPLICATIONS = 1000
@@ -43,7 +39,7 @@ def uniform(k):
 
 
 def group_mean(counts, design):
-    """A group's mean as the estimate run saves it (estimation/counts.py)."""
+    """A group's mean as the estimate run saves it (estimation/inference/general.py)."""
     counts = np.asarray(counts, dtype=float)
     distribution, _ = general_maximum_likelihood(counts, design.matrix)
     mean = mean_count(counts, design.matrix, LEVEL, distribution)

@@ -6,7 +6,7 @@ from scipy import optimize
 from scipy.special import expit
 
 from estimation import Warner, fit_logistic
-from estimation.covariates import Factor, Numeric, model_matrix
+from estimation.inference.covariates import Factor, Numeric, model_matrix
 from estimation.simulate import simulate_reports
 
 

@@ -18,7 +18,7 @@ from estimation import (
     variance_inflation,
     what_an_observer_learns,
 )
-from estimation.intervals import prevalence_interval
+from estimation.inference.intervals import prevalence_interval
 
 
 def exact_expected_half_width(design, option, n, prevalence, method=DEFAULT_METHOD):

@@ -11,9 +11,9 @@ from scipy.special import expit
 from scipy.stats import chi2, norm
 
 from estimation import Direct, ForcedResponse, KaryRR, UnrelatedQuestion, Warner
-from estimation.estimators import fisher_std_error, maximum_likelihood
-from estimation.intervals import prevalence_interval
-from estimation.regression import Factor, fit_logistic
+from estimation.inference.estimators import fisher_std_error, maximum_likelihood
+from estimation.inference.intervals import prevalence_interval
+from estimation.inference.regression import Factor, fit_logistic
 
 AGE = Factor("q4", ("18-29", "30-44", "45+"))
 SEX = Factor("q5", ("woman", "man"))

@@ -8,7 +8,7 @@ import pytest
 
 from estimation import estimate_question
 from estimation.designs import DENOMINATOR
-from estimation.unary import (
+from estimation.kinds.multiselect.designs import (
     MAX_ITEMS,
     OptimizedUnary,
     SymmetricUnary,
@@ -16,8 +16,8 @@ from estimation.unary import (
     mask_from_items,
     unary_from_dict,
 )
-from estimation.unary_estimates import estimate_items, unbiased_item_shares
-from estimation.unary_simulate import randomize_items, simulate_masks
+from estimation.kinds.multiselect.estimate import estimate_items, unbiased_item_shares
+from estimation.kinds.multiselect.simulate import randomize_items, simulate_masks
 
 ENCODINGS = (SymmetricUnary, OptimizedUnary)
 

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from estimation.__main__ import main
-from estimation.unary import SymmetricUnary
-from estimation.unary_estimates import estimate_items
+from estimation.kinds.multiselect.designs import SymmetricUnary
+from estimation.kinds.multiselect.estimate import estimate_items
 
 DESIGN_PARAMS = {"m": 3, "epsilon_one_hot": 2.0}
 DESIGN = {"name": "sue", **DESIGN_PARAMS}
@@ -70,7 +70,7 @@ BOOK = {
 
 
 def test_an_export_is_tallied_per_item_from_its_masks():
-    from estimation.exported import estimate_exported, read_rows
+    from estimation.inference.exported import estimate_exported, read_rows
 
     csv = "response,received_on,q1\n1,2026-09-01,5\n2,2026-09-01,7\n3,2026-09-01,\n"
     result = estimate_exported(
@@ -83,7 +83,7 @@ def test_an_export_is_tallied_per_item_from_its_masks():
 
 
 def test_a_mask_beyond_the_items_names_its_line():
-    from estimation.exported import UsageError, estimate_exported, read_rows
+    from estimation.inference.exported import UsageError, estimate_exported, read_rows
 
     csv = "response,received_on,q1\n1,2026-09-01,8\n"
     with pytest.raises(UsageError, match=r"line 2, column q1: '8' is not a bit mask"):
@@ -107,7 +107,7 @@ ITEM_BOOK = {
 
 
 def test_an_export_with_one_column_per_item_is_tallied_as_its_masks():
-    from estimation.exported import estimate_exported, read_rows
+    from estimation.inference.exported import estimate_exported, read_rows
 
     masks = "response,received_on,q1\n1,2026-09-01,5\n2,2026-09-01,7\n3,2026-09-01,\n"
     items = (
@@ -136,7 +136,7 @@ def test_an_export_with_one_column_per_item_is_tallied_as_its_masks():
     ],
 )
 def test_a_bad_item_cell_names_its_line_and_column(row, message):
-    from estimation.exported import UsageError, estimate_exported, read_rows
+    from estimation.inference.exported import UsageError, estimate_exported, read_rows
 
     csv = f"response,received_on,q1_1,q1_2,q1_3\n{row}\n"
     with pytest.raises(UsageError, match=message):
@@ -149,7 +149,7 @@ def test_a_bad_item_cell_names_its_line_and_column(row, message):
 
 
 def test_an_export_without_an_item_column_says_which():
-    from estimation.exported import UsageError, estimate_exported, read_rows
+    from estimation.inference.exported import UsageError, estimate_exported, read_rows
 
     csv = "response,received_on,q1_1,q1_2\n1,2026-09-01,1,0\n"
     with pytest.raises(UsageError, match="no column q1_3"):

@@ -14,9 +14,13 @@ import pytest
 from scipy import stats
 
 from estimation import DEFAULT_METHOD
-from estimation.unary import MAX_ITEMS, OptimizedUnary, SymmetricUnary
-from estimation.unary_estimates import estimate_items
-from estimation.unary_simulate import simulate_masks, simulate_ticked
+from estimation.kinds.multiselect.designs import (
+    MAX_ITEMS,
+    OptimizedUnary,
+    SymmetricUnary,
+)
+from estimation.kinds.multiselect.estimate import estimate_items
+from estimation.kinds.multiselect.simulate import simulate_masks, simulate_ticked
 
 LEVEL = 0.95
 SIZES = (50, 200, 1000)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from estimation.unary import UNARY_DESIGNS
-from estimation.unary_golden import golden_unary_fixture
+from estimation.kinds.multiselect.designs import UNARY_DESIGNS
+from estimation.kinds.multiselect.golden import golden_unary_fixture
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "unary_designs.json"
 CASES = json.loads(FIXTURE.read_text())

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from estimation.unary import OptimizedUnary, SymmetricUnary
-from estimation.unary_estimates import item_variance, unbiased_item_shares
-from estimation.unary_planning import (
+from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
+from estimation.kinds.multiselect.estimate import item_variance, unbiased_item_shares
+from estimation.kinds.multiselect.planning import (
     item_half_width,
     item_sample_size,
     one_hot_prefers_krr,
@@ -16,7 +16,7 @@ from estimation.unary_planning import (
     subset_krr_gap,
     sue_gap,
 )
-from estimation.unary_simulate import simulate_ticked
+from estimation.kinds.multiselect.simulate import simulate_ticked
 
 
 @pytest.mark.parametrize("cls", [SymmetricUnary, OptimizedUnary])

@@ -10,9 +10,8 @@ from scipy import optimize, stats
 from scipy.special import xlogy
 
 from estimation import ForcedResponse, KaryRR, Warner, estimate_question
-from estimation.estimators import log_likelihood
-from estimation.simulate import simulate_counts
-from estimation.validation import (
+from estimation.inference.estimators import log_likelihood
+from estimation.inference.validation import (
     arm_of_code,
     arm_spec,
     assign_arm,
@@ -23,6 +22,7 @@ from estimation.validation import (
     split_counts,
     validate_direct_percent,
 )
+from estimation.simulate import simulate_counts
 
 LEVEL = 0.95
 

@@ -15,11 +15,11 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from estimation import Warner, estimate_question, simulate_reports
+from estimation.inference.validation import compare_arms
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import survey_dashboard
 from estimation.runs.services import estimate_run_execute
-from estimation.validation import compare_arms
 from surveys.builder.services import question_create, survey_create, survey_publish
 from surveys.models import Answer, FrozenDesignError, Question
 from surveys.respond.submissions import SubmissionError, response_record

@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from estimation.regression import Factor, fit_logistic
+from estimation.inference.regression import Factor, fit_logistic
 from estimation.runs import scheduling
 from estimation.runs.model_fits import (
     KEEP_FITS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from estimation.regression import fit_logistic
+from estimation.inference.regression import fit_logistic
 from estimation.runs.model_fits import (
     factors_of,
     model_counts,

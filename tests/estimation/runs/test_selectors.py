@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from estimation import Geometric, Warner
-from estimation.counts import mean_sample_size
-from estimation.intervals import anytime_sample_size
+from estimation.inference.general import mean_sample_size
+from estimation.inference.intervals import anytime_sample_size
+from estimation.kinds.multiselect.designs import SymmetricUnary
+from estimation.kinds.multiselect.planning import item_sample_size
 from estimation.runs.selectors import (
     DEFAULT_TARGET,
     EstimateView,
@@ -21,8 +23,6 @@ from estimation.runs.selectors import (
     parse_target,
     plan_for,
 )
-from estimation.unary import SymmetricUnary
-from estimation.unary_planning import item_sample_size
 
 
 def option(label, estimate, lower, upper, reported=10):

@@ -25,12 +25,11 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from estimation import estimate_question
-from estimation.designs import percent
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.tasks import sweep_stale_surveys
 from estimation.simulate import simulate_reports
-from estimation.words import format_epsilon
+from estimation.words import format_epsilon, percent
 from surveys.builder.services import (
     question_create,
     survey_create,

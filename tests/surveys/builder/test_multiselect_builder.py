@@ -2,7 +2,7 @@
 
 import pytest
 
-from estimation.unary import OptimizedUnary, SymmetricUnary
+from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
 from surveys.builder.services import question_create, survey_publish
 from surveys.models import Question
 from tests.surveys.builder.pages import add, first_question, form_errors, preview

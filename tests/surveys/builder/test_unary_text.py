@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from estimation.unary import OptimizedUnary, SymmetricUnary
-from estimation.unary_planning import item_half_width
+from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
+from estimation.kinds.multiselect.planning import item_half_width
 from estimation.words import percent
 from surveys.builder.design_text import ASSUMED_PREVALENCE
 from surveys.builder.unary_text import (

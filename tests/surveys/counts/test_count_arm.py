@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from estimation import Geometric, estimate_question, simulate_reports
 from estimation.__main__ import main
-from estimation.count_arms import compare_count_arms
+from estimation.kinds.count.arms import compare_count_arms
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute

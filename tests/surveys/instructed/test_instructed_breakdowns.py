@@ -11,13 +11,16 @@ import numpy as np
 import pytest
 from django.urls import reverse
 
-from estimation.compliance_comparisons import (
+from estimation.kinds.instructed.comparisons import (
     compare_pi,
     pi_from_compliance,
     pi_sample_size,
     planning_shares,
 )
-from estimation.instructed import estimate_dict, simulate_instructed_counts
+from estimation.kinds.instructed.designs import (
+    estimate_dict,
+    simulate_instructed_counts,
+)
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute
 from surveys.builder.services import question_create, survey_create, survey_publish

@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from estimation.instructed import instructed_design_from_dict
+from estimation.kinds.instructed.designs import instructed_design_from_dict
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
 from surveys.builder.services import question_create, survey_create, survey_publish

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 
-from estimation.instructed import (
+from estimation.kinds.instructed.designs import (
     CheatingDetection,
     StochasticLieDetector,
     simulate_instructed_counts,

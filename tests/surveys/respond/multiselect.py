@@ -3,7 +3,7 @@ the spec the browser would receive (the builder does not offer the kind yet)."""
 
 from __future__ import annotations
 
-from estimation.unary import SymmetricUnary, UnaryEncoding
+from estimation.kinds.multiselect.designs import SymmetricUnary, UnaryEncoding
 from surveys.builder.services import spec_digest
 from surveys.models import Question, Survey
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from estimation.unary import OptimizedUnary
+from estimation.kinds.multiselect.designs import OptimizedUnary
 from tests.surveys.respond.multiselect import add_multiselect
 
 pytestmark = pytest.mark.django_db

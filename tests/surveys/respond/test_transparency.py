@@ -14,7 +14,7 @@ from django.core.management.base import SystemCheckError
 from django.test import override_settings
 
 from estimation.bands import RANDOMIZER_MAX_EPSILON
-from estimation.validation import MAX_DIRECT_PERCENT
+from estimation.inference.validation import MAX_DIRECT_PERCENT
 from surveys.respond.integrity import RANDOMIZER, integrity
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from estimation.comparisons import compare_groups, heterogeneity_test
+from estimation.inference.comparisons import compare_groups, heterogeneity_test
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute
 from surveys.templatetags.researcher import p_value, signed_points

@@ -13,12 +13,12 @@ import pytest
 from django.urls import reverse
 
 from estimation.__main__ import main
-from estimation.comparisons import compare_items
-from estimation.mean_comparisons import GroupMean, compare_means
+from estimation.kinds.count.comparisons import GroupMean, compare_means
+from estimation.kinds.multiselect.comparisons import compare_items
+from estimation.kinds.multiselect.designs import item_counts
+from estimation.kinds.multiselect.estimate import estimate_items
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute, survey_subgroup_counts
-from estimation.unary import item_counts
-from estimation.unary_estimates import estimate_items
 from surveys.builder.services import question_create, survey_create, survey_publish
 from surveys.models import Question
 from surveys.results import exports

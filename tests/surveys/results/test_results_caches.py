@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 import estimation.runs.group_comparisons as group_comparisons
-from estimation.comparisons import heterogeneity_test
+from estimation.inference.comparisons import heterogeneity_test
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import saved_rows

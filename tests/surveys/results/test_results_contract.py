@@ -18,9 +18,10 @@ from hypothesis import example, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from estimation.covariates import Factor
-from estimation.designs import Direct, Warner
-from estimation.regression import fit_logistic
+from estimation.designs import Direct
+from estimation.inference.covariates import Factor
+from estimation.inference.regression import fit_logistic
+from estimation.kinds.binary.designs import Warner
 from estimation.runs.fit_selectors import (
     CoefficientRow,
     coefficient_rows,

@@ -2,7 +2,7 @@
 planning its responses.
 
 pi is the honest-Yes share of cheating detection (carriers who follow the
-instruction) or the lie detector's prevalence (:mod:`estimation.cheating`).
+instruction) or the lie detector's prevalence (:mod:`estimation.kinds.instructed.estimate`).
 Each subgroup is estimated from its own respondents, so two groups'
 estimates are independent and the difference ``d = pi_a - pi_b`` has standard
 error ``sqrt(se_a^2 + se_b^2)``, each ``se`` from the observed information by
@@ -35,10 +35,15 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .cheating import CDM_PARAMETERS, SLD_PARAMETERS, GroupCounts, fit_triangle
-from .comparisons import Heterogeneity, wald_heterogeneity
-from .instructed import InstructedDesign
-from .intervals import validate_level
+from estimation.inference.comparisons import Heterogeneity, wald_heterogeneity
+from estimation.inference.intervals import validate_level
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.instructed.estimate import (
+    CDM_PARAMETERS,
+    SLD_PARAMETERS,
+    GroupCounts,
+    fit_triangle,
+)
 
 # pi closer than this to 0 or 1 is on the boundary: not estimable.
 BOUNDARY = 1e-9

@@ -22,19 +22,27 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .count_arms import compare_count_arms
-from .designs import Design, design_from_dict
-from .instructed import (
+from estimation.designs import Design, design_from_dict
+from estimation.inference.validation import (
+    code_count,
+    compare_arms,
+    validate_direct_percent,
+)
+from estimation.kinds.count.arms import compare_count_arms
+from estimation.kinds.instructed.designs import (
     INSTRUCTED_DESIGNS,
     REPORTS,
     InstructedDesign,
     estimate_dict,
     instructed_design_from_dict,
 )
-from .results import estimate_question
-from .unary import UNARY_DESIGNS, UnaryEncoding, unary_from_dict
-from .unary_estimates import estimate_items
-from .validation import code_count, compare_arms, validate_direct_percent
+from estimation.kinds.multiselect.designs import (
+    UNARY_DESIGNS,
+    UnaryEncoding,
+    unary_from_dict,
+)
+from estimation.kinds.multiselect.estimate import estimate_items
+from estimation.results import estimate_question
 
 CODEBOOK_FORMATS = (1,)
 NO_ANSWER = "No answer"
@@ -55,7 +63,7 @@ class Column:
     design: Design | UnaryEncoding | InstructedDesign
     sensitive: bool
     optional: bool = False
-    # A validation arm (estimation/validation.py): codes k..2k-1 are direct
+    # A validation arm (estimation/inference/validation.py): codes k..2k-1 are direct
     # answers; 0 without one.
     direct_percent: int = 0
 
@@ -408,7 +416,7 @@ def _validation(
     k = column.design.k
     randomized, direct = by_code[:k], by_code[k:]
     both = sum(randomized) > 0 and sum(direct) > 0
-    # A count's arms are compared by their means (estimation/count_arms.py).
+    # A count's arms are compared by their means (estimation/kinds/count/arms.py).
     compared = (
         (
             compare_count_arms(randomized, direct, column.design, level=level)

@@ -32,10 +32,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .designs import _option_count, _positive_epsilon
-from .intervals import validate_level
-from .planning import expected_half_width, sample_size
-from .unary import UnaryEncoding
+from estimation.designs import _option_count, _positive_epsilon
+from estimation.inference.intervals import validate_level
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.planning import expected_half_width, sample_size
 
 
 def _band_level(design: UnaryEncoding, level: float, simultaneous: bool) -> float:

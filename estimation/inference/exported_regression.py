@@ -3,7 +3,7 @@ from a survey's exported answers and codebook.
 
 Each response contributes its outcome report and its covariate answers; the
 responses are tallied into reported No/Yes counts per covariate pattern and
-fitted with :func:`~estimation.regression.fit_logistic`, the function the
+fitted with :func:`~estimation.inference.regression.fit_logistic`, the function the
 platform calls, so the same counts give the same numbers. A response with a
 missing outcome or covariate is left out (complete cases), and the output says
 how many were.
@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .covariates import Covariate
-from .designs import Design
-from .exported import Column, UsageError, code_of, read_codebook
-from .regression import Factor, LogisticFit, Numeric, fit_logistic
+from estimation.designs import Design
+from estimation.inference.covariates import Covariate
+from estimation.inference.exported import Column, UsageError, code_of, read_codebook
+from estimation.inference.regression import Factor, LogisticFit, Numeric, fit_logistic
 
 
 def _column(columns: Mapping[str, Column], name: str, role: str) -> Column:

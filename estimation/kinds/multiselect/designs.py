@@ -51,17 +51,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .bands import promise
-from .designs import (
+from estimation.bands import promise
+from estimation.designs import (
     CLIENT_SPEC_FORMAT,
     DENOMINATOR,
-    ForcedResponse,
     _option_count,
     _positive_epsilon,
     _sentence,
     named_parameters,
 )
-from .words import ENGLISH, Translator, percent
+from estimation.kinds.binary.designs import ForcedResponse
+from estimation.words import ENGLISH, Translator, percent
 
 # Reports are stored as bit masks in a 31-bit integer column, and the browser's
 # whole-answer epsilon grows with m: thirty items is past any usable design.

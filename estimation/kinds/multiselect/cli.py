@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .exported import UsageError
-from .intervals import DEFAULT_METHOD
-from .results import DEFAULT_LEVEL
-from .unary import UNARY_DESIGNS, item_counts, unary_from_dict
-from .unary_estimates import estimate_items
+from estimation.inference.exported import UsageError
+from estimation.inference.intervals import DEFAULT_METHOD
+from estimation.kinds.multiselect.designs import (
+    UNARY_DESIGNS,
+    item_counts,
+    unary_from_dict,
+)
+from estimation.kinds.multiselect.estimate import estimate_items
+from estimation.results import DEFAULT_LEVEL
 
 UNARY_CASE_KEYS = {"design", "n", "ticked", "report_counts", "level", "ci_method"}
 

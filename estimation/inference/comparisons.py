@@ -51,15 +51,14 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import chdtrc, ndtr, ndtri
 
-from .designs import Design
-from .estimators import (
+from estimation.designs import Design
+from estimation.inference.estimators import (
     fisher_std_error,
     log_likelihood,
     maximum_likelihood,
     validate_counts,
 )
-from .intervals import validate_level
-from .unary import UnaryEncoding
+from estimation.inference.intervals import validate_level
 
 Counts = Sequence[Any] | NDArray[Any]
 
@@ -302,62 +301,4 @@ def heterogeneity_test(table: Sequence[Counts], design: Design) -> Heterogeneity
         df=df,
         p_value=float(chdtrc(df, statistic)),
         groups=len(groups),
-    )
-
-
-def _item_counts(n: int, ticked: Sequence[int], item: int) -> list[int]:
-    return [n - int(ticked[item]), int(ticked[item])]
-
-
-def compare_items(
-    first: tuple[int, Sequence[int]],
-    second: tuple[int, Sequence[int]],
-    design: UnaryEncoding,
-    *,
-    level: float = 0.95,
-) -> Comparison:
-    """Check all that apply: every item's prevalence in ``first`` minus
-    ``second``, each given as ``(n, ticked per item)``.
-
-    Each item's ticked count is binomial through the bit design whatever the
-    other items are (estimation/unary_estimates.py), so each item is compared
-    as a yes/no question is; the entries are in item order.
-    """
-    per_item = [
-        compare_groups(
-            _item_counts(*first, i),
-            _item_counts(*second, i),
-            design.bit_design,
-            level=level,
-        )
-        for i in range(design.m)
-    ]
-    return Comparison(
-        level=per_item[0].level,
-        **{
-            name: tuple(getattr(c, name)[1] for c in per_item)
-            for name in PER_OPTION_FIELDS
-        },
-    )
-
-
-def items_heterogeneity(
-    groups: Sequence[tuple[int, Sequence[int]]], design: UnaryEncoding
-) -> Heterogeneity:
-    """Whether any item's prevalence differs between the groups: each item's
-    likelihood-ratio test, the smallest p-value times the number of items
-    (Bonferroni). The items' answers depend on each other within a respondent,
-    so their statistics cannot be summed into one chi-square; Bonferroni's
-    bound holds whatever the dependence. ``statistic`` is that item's G."""
-    tests = [
-        heterogeneity_test([_item_counts(*g, i) for g in groups], design.bit_design)
-        for i in range(design.m)
-    ]
-    smallest = min(tests, key=lambda t: t.p_value)
-    return Heterogeneity(
-        statistic=smallest.statistic,
-        df=smallest.df,
-        p_value=min(1.0, design.m * smallest.p_value),
-        groups=smallest.groups,
-        method="bonferroni_items",
     )

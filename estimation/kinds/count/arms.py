@@ -1,15 +1,15 @@
 """A count question's validation arm: the direct answers' mean against the
 randomized estimate of the mean.
 
-As for yes/no and multiple choice (estimation/validation.py), a random share
+As for yes/no and multiple choice (estimation/inference/validation.py), a random share
 of respondents, drawn in their browser, is asked the count directly and sends
 it as code ``k + t`` (``k = m + 1`` counts); the others send a randomized
 report. For a count the quantity worth comparing is the mean: the direct arm's
 is the sample mean with Student's interval (the scores of a design without
-noise are the counts themselves, estimation/counts.py), the randomized arm's
+noise are the counts themselves, estimation/inference/general.py), the randomized arm's
 is the question's own mean. The arms are independent samples of the same
 population, so the difference (direct minus randomized) of their unbiased
-means has Welch's interval and t-test (estimation/mean_comparisons.py).
+means has Welch's interval and t-test (estimation/kinds/count/comparisons.py).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .designs import Design, Direct
-from .mean_comparisons import GroupMean, compare_means
-from .results import estimate_question
+from estimation.designs import Design, Direct
+from estimation.kinds.count.comparisons import GroupMean, compare_means
+from estimation.results import estimate_question
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class CountArmComparison:
     """The two arms' means and the difference, direct minus randomized.
 
     The difference's interval and test are ``None`` when a standard error is
-    missing or both are 0 (estimation/mean_comparisons.py).
+    missing or both are 0 (estimation/kinds/count/comparisons.py).
     """
 
     level: float

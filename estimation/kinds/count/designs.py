@@ -16,7 +16,7 @@ counts ``d`` apart are distinguished only with ``d * ln(1 / alpha)``. The design
 is parametrised by the range's epsilon, and ``alpha = exp(-epsilon / m)``.
 
 The matrix is not uniform-plus-diagonal, so it overrides ``matrix_counts`` and
-is estimated by :mod:`estimation.counts`. Its integer rows are built for the
+is estimated by :mod:`estimation.inference.general`. Its integer rows are built for the
 first half of the true counts and mirrored (``counts[t, r] = counts[m - t,
 m - r]``), so the rounding keeps the mechanism's symmetry exactly.
 
@@ -39,15 +39,14 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .designs import (
+from estimation.designs import (
     DENOMINATOR,
     DENOMINATOR_BITS,
     Design,
     _positive_epsilon,
     _sentence,
-    register_design,
 )
-from .words import ENGLISH, Translator, percent_at_most
+from estimation.words import ENGLISH, Translator, percent_at_most
 
 # The largest count range offered: (m + 1)**2 thresholds reach the browser.
 MAX_COUNT = 100
@@ -106,7 +105,6 @@ def _epsilon_of(counts: NDArray[np.int64]) -> float:
     return max(math.log(int(c.max()) / int(c.min())) for c in columns)
 
 
-@register_design
 @dataclass(frozen=True, repr=False)
 class Geometric(Design):
     """Truncated geometric noise on a count from 0 to ``m``, with ``epsilon``

@@ -24,14 +24,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .intervals import (
+from estimation.inference.intervals import (
     DEFAULT_METHOD,
     prevalence_interval,
     validate_level,
     validate_method,
 )
-from .results import DEFAULT_LEVEL
-from .unary import UnaryEncoding
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.results import DEFAULT_LEVEL
 
 FloatArray = NDArray[np.float64]
 

@@ -1,8 +1,8 @@
 """Comparing a count question's mean between subgroups.
 
 Each group's mean count has an unbiased estimate, the average of its reports'
-scores (:func:`estimation.counts.count_scores`), and a standard error
-(:func:`estimation.counts.mean_count`); groups answered independently, so the
+scores (:func:`estimation.inference.general.count_scores`), and a standard error
+(:func:`estimation.inference.general.mean_count`); groups answered independently, so the
 difference of two groups' unbiased means is unbiased for the difference of
 their true means, with standard error ``sqrt(se_a^2 + se_b^2)``.
 
@@ -34,8 +34,8 @@ from typing import Any
 
 from scipy import stats
 
-from .comparisons import Heterogeneity, wald_heterogeneity
-from .intervals import validate_level
+from estimation.inference.comparisons import Heterogeneity, wald_heterogeneity
+from estimation.inference.intervals import validate_level
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .logistic import FloatArray
+from estimation.inference.logistic import FloatArray
 
 INTERCEPT = "(Intercept)"
 

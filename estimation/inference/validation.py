@@ -46,15 +46,15 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import chdtrc, xlogy
 
-from .designs import Design
-from .estimators import (
+from estimation.designs import Design
+from estimation.inference.estimators import (
     FloatArray,
     log_likelihood,
     maximum_likelihood,
     validate_counts,
 )
-from .intervals import DEFAULT_METHOD, validate_level, wilson
-from .results import estimate_question
+from estimation.inference.intervals import DEFAULT_METHOD, validate_level, wilson
+from estimation.results import estimate_question
 
 # The share asked directly is a whole percentage: the browser draws
 # uniformBelow(100) and asks directly below it, so the probability is exact.

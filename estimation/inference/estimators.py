@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import xlogy
 
-from .designs import Design
+from estimation.designs import Design
 
 FloatArray = NDArray[np.float64]
 

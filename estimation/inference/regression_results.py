@@ -9,10 +9,10 @@ from typing import Any
 
 from scipy.special import chdtrc, ndtr
 
-from .contract import NOT_ESTIMABLE, SHARE, Reading, read
-from .covariates import Covariate
-from .designs import Design
-from .logistic import FloatArray
+from estimation.contract import NOT_ESTIMABLE, SHARE, Reading, read
+from estimation.designs import Design
+from estimation.inference.covariates import Covariate
+from estimation.inference.logistic import FloatArray
 
 
 @dataclass(frozen=True)

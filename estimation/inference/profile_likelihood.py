@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 from scipy.special import chdtri
 
-from .logistic import Counts, FloatArray, maximize
-from .regression_results import Coefficient
+from estimation.inference.logistic import Counts, FloatArray, maximize
+from estimation.inference.regression_results import Coefficient
 
 # Profile intervals are searched up to this far from the estimate on the
 # log-odds scale (an odds ratio of e^30); beyond it the side is open.

@@ -21,7 +21,7 @@ negligible. Along a direction where the likelihood keeps rising towards a
 limit (separation, or a pattern whose reports are at or beyond what the design
 allows at a prevalence of 0 or 1) both go to zero exponentially while the
 coefficients grow by at most ``MAX_STEP`` per step, so the iteration stops a
-few steps later instead of running away; :mod:`estimation.regression`
+few steps later instead of running away; :mod:`estimation.inference.regression`
 recognises that situation from the fitted linear predictors.
 
 References

@@ -1,6 +1,6 @@
 """Estimates for any mechanism matrix, and the mean of a count.
 
-The designs in :mod:`estimation.estimators` are uniform plus diagonal, which
+The designs in :mod:`estimation.inference.estimators` are uniform plus diagonal, which
 makes each option's estimate a function of its own report share. A general
 matrix ``P`` (``P[t, r]`` = P(report r | truth t); the truncated geometric
 design for counts is one) mixes every true answer into every report, so the
@@ -56,7 +56,7 @@ import numpy as np
 from scipy import stats
 from scipy.special import xlogy
 
-from .estimators import KKT_TOLERANCE, FloatArray, Solver
+from estimation.inference.estimators import KKT_TOLERANCE, FloatArray, Solver
 
 MAX_NEWTON_STEPS = 500
 # Bisection steps of the line search towards an option at zero: 2**-60 of the

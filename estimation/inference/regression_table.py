@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .contract import p_value_text
+from estimation.contract import p_value_text
 
 
 def _number(value: float | None, digits: int = 3) -> str:

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .designs import DENOMINATOR
-from .simulate import randomize
-from .unary import UnaryEncoding
+from estimation.designs import DENOMINATOR
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.simulate import randomize
 
 IntArray = NDArray[np.int64]
 

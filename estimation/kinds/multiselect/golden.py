@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .designs import DENOMINATOR_BITS
-from .unary import OptimizedUnary, SymmetricUnary, UnaryEncoding
+from estimation.designs import DENOMINATOR_BITS
+from estimation.kinds.multiselect.designs import (
+    OptimizedUnary,
+    SymmetricUnary,
+    UnaryEncoding,
+)
 
 # Whole-answer distributions are listed up to this many items (4**m numbers).
 ENUMERATED_ITEMS = 3

@@ -12,7 +12,7 @@ respondent told "answer truthfully" would have sent their true answer.
 These are not uniform-plus-diagonal designs (:mod:`estimation.designs`): the
 matrix has two truths and four reports. ``matrix[t, r]`` is P(report r | truth
 t) *for a respondent who follows the instruction*; cheaters are what the
-estimator (:mod:`estimation.cheating`) adds to it.
+estimator (:mod:`estimation.kinds.instructed.estimate`) adds to it.
 
 Both draws use the browser's 2**32 grid: group 1 when ``u < group_threshold``,
 then "answer Yes" when ``v < forced_yes[group]``, with ``u`` and ``v`` two
@@ -38,15 +38,20 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .cheating import ComplianceEstimate, GroupCounts, estimate_cdm, estimate_sld
-from .designs import (
+from estimation.designs import (
     CLIENT_SPEC_FORMAT,
     DENOMINATOR,
     _probability,
     named_parameters,
 )
-from .planning import what_an_observer_learns
-from .words import ENGLISH, Translator, percent
+from estimation.kinds.instructed.estimate import (
+    ComplianceEstimate,
+    GroupCounts,
+    estimate_cdm,
+    estimate_sld,
+)
+from estimation.planning import what_an_observer_learns
+from estimation.words import ENGLISH, Translator, percent
 
 PROCEDURE = "instructed"
 REPORTS = 4
@@ -345,7 +350,7 @@ def simulate_instructed_counts(
 
     ``kinds`` are the shares ``(a, b, 1 - a - b)`` of respondents who answer
     Yes whatever they are told, who follow the instruction as non-carriers, and
-    who answer No whatever they are told (see :mod:`estimation.cheating`).
+    who answer No whatever they are told (see :mod:`estimation.kinds.instructed.estimate`).
     """
     shares = np.asarray(kinds, dtype=float)
     if shares.shape != (3,) or np.any(shares < 0) or not np.isclose(shares.sum(), 1):

@@ -7,9 +7,9 @@ same code serves Warner, forced response, the unrelated question, two-option
 k-ary randomized response and a question asked directly (ordinary logistic
 regression). The fit works on reported No/Yes counts per covariate pattern: a
 million respondents cost what a table of counts costs (see
-:mod:`estimation.logistic` for the likelihood and the maximisation,
-:mod:`estimation.covariates` for the coding, :mod:`estimation.profile_likelihood`
-for the profile intervals and :mod:`estimation.regression_results` for what is
+:mod:`estimation.inference.logistic` for the likelihood and the maximisation,
+:mod:`estimation.inference.covariates` for the coding, :mod:`estimation.inference.profile_likelihood`
+for the profile intervals and :mod:`estimation.inference.regression_results` for what is
 returned).
 
 Inference, all from the same likelihood:
@@ -62,12 +62,24 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, ndtri
 
-from .covariates import INTERCEPT, Covariate, Factor, Numeric, model_matrix
-from .designs import Design
-from .intervals import validate_level
-from .logistic import Counts, FloatArray, evaluate, information, maximize
-from .profile_likelihood import profile_intervals
-from .regression_results import (
+from estimation.designs import Design
+from estimation.inference.covariates import (
+    INTERCEPT,
+    Covariate,
+    Factor,
+    Numeric,
+    model_matrix,
+)
+from estimation.inference.intervals import validate_level
+from estimation.inference.logistic import (
+    Counts,
+    FloatArray,
+    evaluate,
+    information,
+    maximize,
+)
+from estimation.inference.profile_likelihood import profile_intervals
+from estimation.inference.regression_results import (
     Coefficient,
     LikelihoodRatioTest,
     LogisticFit,

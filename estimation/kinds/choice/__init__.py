@@ -1,0 +1,1 @@
+"""Multiple choice: k-ary randomized response."""

@@ -1,0 +1,2 @@
+"""Device instructions: cheating detection and the stochastic lie detector, their
+compliance estimates and the comparison of groups."""
