@@ -4,6 +4,7 @@ truth they estimate."""
 
 import io
 import json
+import re
 import time
 
 import numpy as np
@@ -107,9 +108,14 @@ def test_the_first_results_page_shows_estimates_breakdowns_and_the_truth(seeded)
     assert page.count("By “What is your age group?”") == 3
     assert page.count('<table class="data breakdown">') == 3
     assert "hidden: estimates from so few" not in page
-    # No caution about sample size, nor any other caution box.
+    # No caution about the whole sample; the only cautions are the results
+    # contract's, about an age group too small for a four-option question.
     assert "too wide to be useful" not in page
-    assert "Caution:" not in page
+    cautions = re.findall(r"<strong>Caution:</strong> ([^<]*)", page)
+    ages = ("18-29", "30-44", "45-64", "65 or over")
+    for caution in cautions:
+        assert caution.startswith(("Hardly informed: ", "Beyond the design: "))
+        assert any(f"“{age}”" in caution for age in ages), caution
     truths = survey.simulation["true_shares"]
     drug = survey.questions.first()
     yes = truths[str(drug.pk)]["overall"][1]
