@@ -15,13 +15,13 @@ from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.builder.design_text import design_summary
 from surveys.builder.instructed_text import instructed_summary
-from surveys.builder.services import (
+from surveys.builder.kinds import (
     DESIGNS_FOR_KIND,
     MAX_OPTIONS,
     YES_NO_OPTIONS,
     question_design,
-    survey_locked_fields,
 )
+from surveys.builder.services import survey_locked_fields
 from surveys.builder.unary_text import unary_summary
 from surveys.models import Question, Survey, language_choices
 

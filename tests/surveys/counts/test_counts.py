@@ -13,7 +13,8 @@ from estimation import Geometric, estimate_question
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute
 from surveys.builder.forms import QuestionForm
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question
 from surveys.respond.selectors import respondent_questions
 from surveys.results import exports
