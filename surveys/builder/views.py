@@ -29,15 +29,9 @@ from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
+from surveys.builder.design_forms import DesignForm, add_service_errors
 from surveys.builder.design_text import COMPOSITION, design_summary
-from surveys.builder.forms import (
-    MAX_PLANNED,
-    DesignForm,
-    QuestionForm,
-    SurveyForm,
-    add_service_errors,
-    preview_for,
-)
+from surveys.builder.forms import MAX_PLANNED, QuestionForm, SurveyForm, preview_for
 from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
 from surveys.builder.limits import limit_problems

@@ -143,7 +143,8 @@ def test_the_builder_preview_states_the_range_epsilon_and_the_mean_precision():
 
 
 def test_the_design_preview_endpoint_answers_for_a_count(as_owner, survey):
-    from surveys.builder.forms import DesignForm, preview_for
+    from surveys.builder.design_forms import DesignForm
+    from surveys.builder.forms import preview_for
 
     form = DesignForm(
         {"kind": "count", "maximum": "30", "design_name": "geometric", "epsilon": "4"}

@@ -16,7 +16,7 @@ from estimation.kinds.instructed.designs import (
 )
 from estimation.runs.services import estimate_run_now
 from estimation.words import percent
-from surveys.builder.forms import DesignForm
+from surveys.builder.design_forms import DesignForm
 from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.limits import limit_problems
 from surveys.builder.questions import question_create
