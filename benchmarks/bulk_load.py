@@ -166,7 +166,8 @@ SURVEY_EPSILON_LIMIT = 20.0
 def create_survey(owner: Any, n: int) -> Any:
     from django.test import override_settings
 
-    from surveys.builder.services import question_create, survey_create, survey_publish
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create, survey_publish
 
     survey = survey_create(owner=owner, title=f"Benchmark n={n}", planned_responses=n)
     for text, kind, options, design, _ in QUESTIONS:

@@ -61,7 +61,8 @@ def benchmark(sizes: list[int], submissions: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from surveys.builder.services import question_create, survey_create, survey_publish
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create, survey_publish
 
     call_command("migrate", verbosity=0, interactive=False)
     owner = get_user_model().objects.create_user(username="bench", password="x" * 20)

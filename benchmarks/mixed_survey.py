@@ -22,7 +22,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
 
 MIXED_SLUG = "mixed20"

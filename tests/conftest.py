@@ -101,7 +101,8 @@ def stranger(django_user_model):
 @pytest.fixture
 def draft_survey(owner):
     from surveys.builder.demo import DEMO_QUESTIONS
-    from surveys.builder.services import question_create, survey_create
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create
 
     survey = survey_create(owner=owner, title="Sensitive habits", introduction="Hello")
     for question in DEMO_QUESTIONS:

@@ -250,7 +250,8 @@ class Scene:
 @pytest.fixture
 def scene(owner, django_user_model, django_capture_on_commit_callbacks):
     from surveys.builder.demo import DEMO_QUESTIONS
-    from surveys.builder.services import question_create, survey_create
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create
 
     survey = survey_create(owner=owner, title="Team work")
     for question in DEMO_QUESTIONS:

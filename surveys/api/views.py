@@ -30,6 +30,12 @@ from estimation.runs.counting import with_response_count
 from estimation.runs.models import EstimateRun
 from estimation.runs.scheduling import estimate_run_request
 from surveys.builder import services
+from surveys.builder.questions import (
+    question_create,
+    question_delete,
+    question_reorder,
+    question_update,
+)
 from surveys.models import Question, Survey
 from surveys.team.roles import Need
 from surveys.team.selectors import surveys_visible_to
@@ -173,7 +179,7 @@ class QuestionList(SurveyScoped, generics.ListCreateAPIView):
         return self.survey.questions.all()
 
     def perform_create(self, serializer: QuestionSerializer) -> None:
-        serializer.instance = services.question_create(
+        serializer.instance = question_create(
             survey=self.survey, actor=self.request.user, **serializer.validated_data
         )
 
@@ -198,14 +204,14 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
             serializer.validated_data
         ):
             current["options"] = None  # a new kind starts from its own options
-        serializer.instance = services.question_update(
+        serializer.instance = question_update(
             question=question,
             actor=self.request.user,
             **{**current, **serializer.validated_data},
         )
 
     def perform_destroy(self, instance: Question) -> None:
-        services.question_delete(question=instance, actor=self.request.user)
+        question_delete(question=instance, actor=self.request.user)
 
 
 class QuestionOrder(SurveyScoped, APIView):
@@ -217,7 +223,7 @@ class QuestionOrder(SurveyScoped, APIView):
         """Reorder a draft's questions: send every question id in the new order."""
         serializer = QuestionOrderSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.question_reorder(
+        question_reorder(
             survey=self.survey,
             order=serializer.validated_data["order"],
             actor=request.user,

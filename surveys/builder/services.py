@@ -1,4 +1,5 @@
-"""Everything that changes surveys and questions (responses: respond/submissions.py).
+"""Everything that changes surveys (questions: questions.py; responses:
+respond/submissions.py).
 
 Views and commands parse input and call one of these; the rules about what a
 survey's state allows live here and only here.
@@ -16,46 +17,15 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 
-from estimation import Design, design_from_dict
-from estimation.kinds.count.designs import MAX_COUNT
-from estimation.kinds.instructed.designs import (
-    INSTRUCTED_DESIGNS,
-    InstructedDesign,
-    instructed_design_from_dict,
-)
-from estimation.kinds.multiselect.designs import (
-    UNARY_DESIGNS,
-    UnaryEncoding,
-    unary_from_dict,
-)
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
+from surveys.builder.kinds import YES_NO_KINDS, yes_no_options
 from surveys.builder.limits import limit_problems
-from surveys.builder.validation_arm import direct_arm_percent
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
-
-MAX_OPTIONS = 20
-YES_NO_OPTIONS = ["No", "Yes"]
-# Kinds answered No or Yes, in the survey's language.
-YES_NO_KINDS = (Question.Kind.YES_NO, Question.Kind.INSTRUCTED)
-DESIGNS_FOR_KIND = {
-    Question.Kind.YES_NO: (
-        "warner",
-        "forced_response",
-        "unrelated_question",
-        "crosswise",
-    ),
-    Question.Kind.MULTIPLE_CHOICE: ("krr", "forced_response"),
-    Question.Kind.DIRECT: ("direct",),
-    Question.Kind.MULTI_SELECT: ("sue", "oue"),
-    Question.Kind.COUNT: ("geometric", "direct"),
-    Question.Kind.INSTRUCTED: ("cheating_detection", "lie_detector"),
-}
 
 
 class SurveyStateError(Exception):
@@ -278,13 +248,6 @@ def _drop_translation(survey: Survey, language: str) -> None:
             question.save(update_fields=["translations"])
 
 
-def yes_no_options(language: str) -> list[str]:
-    """A yes/no question's answers in the survey's language: respondents read
-    them, so they are the survey's words like every other option."""
-    with translation.override(language):
-        return [gettext("No"), gettext("Yes")]
-
-
 def _relabel_yes_no(survey: Survey, language_before: str) -> None:
     """A draft's yes/no questions that kept the old language's answers take
     the new one's; answers the researcher wrote stay as written."""
@@ -446,256 +409,3 @@ def spec_digest(spec: Mapping[str, Any]) -> str:
     """A short digest that names the exact spec an answer was randomized with."""
     canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]
-
-
-# -- questions ---------------------------------------------------------------
-
-
-def question_design(
-    *, kind: str, options: Sequence[str], design: Mapping[str, Any]
-) -> Design | UnaryEncoding | InstructedDesign:
-    """Validate a question's design against its kind and options."""
-    if kind not in DESIGNS_FOR_KIND:
-        raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
-    allowed = DESIGNS_FOR_KIND[Question.Kind(kind)]
-    name = design.get("name") if isinstance(design, Mapping) else None
-    if name not in allowed:
-        raise ValidationError(
-            {
-                "design": f"A {Question.Kind(kind).label} question uses {' or '.join(allowed)}."
-            }
-        )
-    if name in UNARY_DESIGNS:
-        return _unary_design(options, design)
-    if name in INSTRUCTED_DESIGNS:
-        return _instructed_design(options, design)
-    try:
-        built = design_from_dict(design)
-    except ValueError as error:
-        raise ValidationError({"design": str(error)}) from error
-    if built.k != len(options):
-        raise ValidationError(
-            {
-                "options": f"The design has {built.k} options but the question has {len(options)}."
-            }
-        )
-    return built
-
-
-def _unary_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEncoding:
-    """A check-all-that-apply encoding over exactly the question's items."""
-    try:
-        built = unary_from_dict(design)
-    except ValueError as error:
-        raise ValidationError({"design": str(error)}) from error
-    if built.m != len(options):
-        raise ValidationError(
-            {
-                "options": f"The design has {built.m} items but the question has "
-                f"{len(options)}."
-            }
-        )
-    return built
-
-
-def _instructed_design(
-    options: Sequence[str], design: Mapping[str, Any]
-) -> InstructedDesign:
-    """Cheating detection or the lie detector: a yes/no answer (No, Yes)."""
-    if len(options) != 2:
-        raise ValidationError(
-            {"options": "A question with a device instruction is answered Yes or No."}
-        )
-    try:
-        return instructed_design_from_dict(design)
-    except ValueError as error:
-        raise ValidationError({"design": str(error)}) from error
-
-
-def _check_optional(kind: str, optional: bool) -> None:
-    """Check all that apply has no "Prefer not to answer": ticking none is
-    already an answer, and a missing one would need its own control."""
-    if optional and kind == Question.Kind.MULTI_SELECT:
-        raise ValidationError(
-            {
-                "optional": "A check-all-that-apply question cannot be optional: "
-                "ticking none of the items is already an answer."
-            }
-        )
-
-
-def _clean_options(
-    kind: str, options: Sequence[str] | None, language: str
-) -> list[str]:
-    if kind not in Question.Kind.values:
-        raise ValidationError({"kind": f"Unknown question kind {kind!r}."})
-    if kind in (Question.Kind.YES_NO, Question.Kind.INSTRUCTED):
-        return list(options) if options else yes_no_options(language)
-    if kind == Question.Kind.COUNT:
-        return count_options(options)
-    labels = [str(o).strip() for o in options or [] if str(o).strip()]
-    if not 2 <= len(labels) <= MAX_OPTIONS:
-        raise ValidationError(
-            {"options": f"Give between 2 and {MAX_OPTIONS} options, one per line."}
-        )
-    if len(set(labels)) != len(labels):
-        raise ValidationError({"options": "Each option must be different."})
-    return labels
-
-
-def count_options(options: Sequence[str] | None) -> list[str]:
-    """A count question's options are its counts, "0" to "M", in order; given
-    as that list or as ``["0", "M"]`` (the range), from the builder or the API."""
-    labels = [str(o).strip() for o in options or []]
-    top = labels[-1] if labels else ""
-    if not top.isdigit() or not 1 <= int(top) <= MAX_COUNT:
-        raise ValidationError(
-            {
-                "options": f"A count question counts from 0 to a maximum of 1 to {MAX_COUNT}."
-            }
-        )
-    counts = [str(i) for i in range(int(top) + 1)]
-    if labels not in (counts, ["0", top]):
-        raise ValidationError(
-            {
-                "options": f"A count question's options are the counts 0 to {top}, in order."
-            }
-        )
-    return counts
-
-
-def _question_content(
-    kind: str, options: Sequence[str] | None, design: Mapping[str, Any], language: str
-) -> tuple[list[str], dict[str, Any]]:
-    """Validated option labels (a yes/no question's in ``language`` unless
-    given) and the design as stored."""
-    labels = _clean_options(kind, options, language)
-    return labels, question_design(kind=kind, options=labels, design=design).to_dict()
-
-
-@transaction.atomic
-def question_create(
-    *,
-    survey: Survey,
-    text: str,
-    kind: str,
-    design: Mapping[str, Any],
-    options: Sequence[str] | None = None,
-    optional: bool = False,
-    direct_percent: int = 0,
-    actor: Any = None,
-) -> Question:
-    """A question of a draft; ``optional`` lets it go unanswered (stored as
-    missing); ``direct_percent`` asks that share of respondents directly."""
-    survey_require_draft(survey, "add questions")
-    _check_optional(kind, optional)
-    labels, design_data = _question_content(kind, options, design, survey.language)
-    last = (
-        survey.questions.order_by("-position")
-        .values_list("position", flat=True)
-        .first()
-    )
-    question = Question(
-        survey=survey,
-        position=0 if last is None else last + 1,
-        text=text.strip(),
-        kind=kind,
-        options=labels,
-        design=design_data,
-        optional=optional,
-        direct_percent=direct_arm_percent(kind, direct_percent, design_data),
-    )
-    question.full_clean()
-    question.save()
-    _question_event(actor, Action.QUESTION_CREATE, question)
-    return question
-
-
-def _question_event(actor: Any, action: Action, question: Question) -> None:
-    audit_record(
-        actor=actor,
-        action=action,
-        survey=question.survey,
-        question_id=question.pk,
-        text=question.text[:80],
-    )
-
-
-@transaction.atomic
-def question_update(
-    *,
-    question: Question,
-    text: str,
-    kind: str,
-    design: Mapping[str, Any],
-    options: Sequence[str] | None = None,
-    optional: bool = False,
-    direct_percent: int = 0,
-    actor: Any = None,
-) -> Question:
-    survey_require_draft(question.survey, "change questions")
-    _check_optional(kind, optional)
-    labels, design_data = _question_content(
-        kind, options, design, question.survey.language
-    )
-    question.text, question.kind = text.strip(), kind
-    question.options, question.design = labels, design_data
-    question.optional = optional
-    question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
-    question.full_clean()
-    question.save()
-    _question_event(actor, Action.QUESTION_UPDATE, question)
-    return question
-
-
-@transaction.atomic
-def question_delete(*, question: Question, actor: Any = None) -> None:
-    survey_require_draft(question.survey, "delete questions")
-    _question_event(actor, Action.QUESTION_DELETE, question)
-    question.delete()
-
-
-@transaction.atomic
-def question_move(*, question: Question, offset: int, actor: Any = None) -> None:
-    """Move a question up (-1) or down (+1) in its survey."""
-    survey_require_draft(question.survey, "reorder questions")
-    ordered = list(question.survey.questions.select_for_update())
-    index = next(i for i, q in enumerate(ordered) if q.pk == question.pk)
-    target = min(max(index + offset, 0), len(ordered) - 1)
-    ordered.insert(target, ordered.pop(index))
-    for position, item in enumerate(ordered):
-        if item.position != position:
-            item.position = position
-            item.save(update_fields=["position"])
-    if target != index:
-        _question_event(actor, Action.QUESTION_MOVE, question)
-
-
-@transaction.atomic
-def question_reorder(
-    *, survey: Survey, order: Sequence[int], actor: Any = None
-) -> None:
-    """Put the survey's questions in the order of ``order``, a list of all their ids."""
-    survey_require_draft(survey, "reorder questions")
-    questions = {q.pk: q for q in survey.questions.select_for_update()}
-    if sorted(order) != sorted(questions):
-        raise ValidationError(
-            {
-                "order": "List every question id of this survey exactly once: "
-                f"{', '.join(map(str, sorted(questions)))}."
-            }
-        )
-    moved = False
-    for position, pk in enumerate(order):
-        question = questions[pk]
-        if question.position != position:
-            question.position = position
-            question.save(update_fields=["position"])
-            moved = True
-    if moved:
-        audit_record(
-            actor=actor,
-            action=Action.QUESTIONS_REORDER,
-            survey=survey,
-            order=list(order),
-        )

@@ -28,17 +28,12 @@ from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
-from surveys.builder import services
+from surveys.builder import questions, services
+from surveys.builder.design_forms import DesignForm, add_service_errors
 from surveys.builder.design_text import COMPOSITION, design_summary
-from surveys.builder.forms import (
-    MAX_PLANNED,
-    DesignForm,
-    QuestionForm,
-    SurveyForm,
-    add_service_errors,
-    preview_for,
-)
+from surveys.builder.forms import MAX_PLANNED, QuestionForm, SurveyForm, preview_for
 from surveys.builder.instructed_text import instructed_summary
+from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
 from surveys.builder.limits import limit_problems
 from surveys.builder.selectors import (
     epsilon_of,
@@ -46,12 +41,7 @@ from surveys.builder.selectors import (
     survey_for_member,
     surveys_for_member,
 )
-from surveys.builder.services import (
-    DELETE_REFUSED,
-    YES_NO_KINDS,
-    LockedFieldsError,
-    SurveyStateError,
-)
+from surveys.builder.services import DELETE_REFUSED, LockedFieldsError, SurveyStateError
 from surveys.builder.unary_text import unary_summary
 from surveys.languages import (
     chosen_languages,
@@ -310,9 +300,7 @@ def _question_page(
         "preview_config": {
             "url": reverse("surveys:design_preview"),
             "n": survey.planned_responses,
-            "designsForKind": {
-                k: list(v) for k, v in services.DESIGNS_FOR_KIND.items()
-            },
+            "designsForKind": {k: list(v) for k, v in DESIGNS_FOR_KIND.items()},
         },
     }
     return render(request, "surveys/question_form.html", context)
@@ -349,7 +337,7 @@ def question_create(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             question = _save_question(
-                form, services.question_create, survey=survey, actor=request.user
+                form, questions.question_create, survey=survey, actor=request.user
             )
         except SurveyStateError as error:
             messages.error(request, str(error))
@@ -371,7 +359,7 @@ def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
     if form.is_valid():
         try:
             saved = _save_question(
-                form, services.question_update, question=question, actor=request.user
+                form, questions.question_update, question=question, actor=request.user
             )
         except SurveyStateError as error:
             messages.error(request, str(error))
@@ -394,7 +382,7 @@ def question_delete(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
         context = {"survey": survey, "question": question}
         return render(request, "surveys/question_confirm_delete.html", context)
     try:
-        services.question_delete(question=question, actor=request.user)
+        questions.question_delete(question=question, actor=request.user)
     except SurveyStateError as error:
         messages.error(request, str(error))
     else:
@@ -410,7 +398,7 @@ def question_move(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
     if offset is None:
         return HttpResponseBadRequest("direction must be up or down.")
     try:
-        services.question_move(question=question, offset=offset, actor=request.user)
+        questions.question_move(question=question, offset=offset, actor=request.user)
     except SurveyStateError as error:
         messages.error(request, str(error))
     return _to_detail(question.survey, f"question-{question.pk}")

@@ -16,6 +16,7 @@ from django.conf import settings
 
 from estimation import survey_epsilon
 from estimation.kinds.instructed.comparisons import pi_from_compliance
+from estimation.runs.breakdowns import NO_ANSWER, group_labels
 from estimation.runs.group_comparisons import Group, comparison_export, group_mean
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.readings import (
@@ -24,13 +25,7 @@ from estimation.runs.readings import (
     option_reading,
     parameter_reading,
 )
-from estimation.runs.selectors import (
-    METHOD_NAMES,
-    NO_ANSWER,
-    group_labels,
-    latest_runs,
-    saved_rows,
-)
+from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 from estimation.runs.validation_arm import direct_answers, validation_export
 from surveys.models import Question, Survey
 from surveys.respond.report_labels import report_codes, reported_labels
@@ -160,7 +155,7 @@ def _subgroups(
     for column, group in direct:
         for code, label in enumerate(group_labels(group)):
             row = rows.get((question.pk, group.pk, code))
-            # The dashboard's rule (estimation.runs.selectors.breakdown); a
+            # The dashboard's rule (estimation.runs.breakdowns.breakdown); a
             # question with a device instruction has parameters, not options.
             estimated = question.is_instructed or row is not None and row.options.all()
             if row is None or row.n == 0 or row.n < min_size or not estimated:

@@ -14,15 +14,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from estimation.runs.dashboard import survey_dashboard
+from estimation.runs.plans import DEFAULT_TARGET, parse_target
 from estimation.runs.scheduling import estimate_run_request
-from estimation.runs.selectors import (
-    DEFAULT_TARGET,
-    parse_target,
-    results_status,
-    run_for_reader,
-    run_progress,
-    survey_dashboard,
-)
+from estimation.runs.selectors import results_status, run_for_reader, run_progress
 from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import errors_text
 from surveys.builder.selectors import survey_plain

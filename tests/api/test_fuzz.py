@@ -56,7 +56,8 @@ def keep_test_connection():
 @pytest.fixture
 def world(keep_test_connection, owner, open_survey, django_user_model, settings):
     """A published and a draft survey with a run, and every client's credentials."""
-    from surveys.builder.services import question_create, survey_create
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create
 
     settings.ALLOWED_HOSTS = ["*"]
     draft = survey_create(owner=owner, title="Draft")

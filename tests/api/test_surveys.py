@@ -330,7 +330,8 @@ def test_published_questions_are_frozen(as_owner, open_survey):
 
 
 def test_a_question_of_another_survey_is_404(as_owner, owner, draft_survey):
-    from surveys.builder.services import question_create, survey_create
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create
 
     other = survey_create(owner=owner, title="Other")
     stray = question_create(survey=other, text="Q", kind="yes_no", design=WARNER)

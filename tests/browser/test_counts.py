@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Answer, Question, Survey
 from tests.browser.helpers import page_path, send_button
 from tests.browser.test_accessibility import axe_source, violations

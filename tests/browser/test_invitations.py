@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from surveys.access.services import invitations_create
 from surveys.builder.demo import DEMO_QUESTIONS
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Response
 from tests.browser.helpers import answer_everything, page_path, send_button
 

@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 from estimation.runs.models import EstimateRun
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question, Survey
 from tests.browser.test_accessibility import axe_source, violations
 from tests.browser.test_researcher import log_in

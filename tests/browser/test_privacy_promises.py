@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from estimation import KaryRR
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question, Response, Survey
 from tests.browser.helpers import (
     answer_and_send,

@@ -3,7 +3,8 @@ shows it, a text written on several lines included."""
 
 from __future__ import annotations
 
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from tests.browser.helpers import answer_and_send, receipt_items
 
 

@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from scipy.stats import binom
 
 from surveys.builder.demo import DEMO_SLUG, demo_seed
+from surveys.builder.questions import question_create
 from surveys.builder.services import (
-    question_create,
     survey_close,
     survey_create,
     survey_publish,

@@ -20,7 +20,8 @@ import pytest
 from django.utils.html import json_script
 from playwright.sync_api import expect
 
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question, Response, Survey
 from tests.browser.helpers import page_path, send_button
 

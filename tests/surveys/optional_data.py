@@ -7,7 +7,8 @@ import numpy as np
 
 from estimation import simulate_reports
 from surveys.builder.demo import DEMO_QUESTIONS
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
 from surveys.respond.submissions import response_record
 from tests.surveys.results.export_data import SHARES

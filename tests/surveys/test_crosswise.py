@@ -7,9 +7,10 @@ import pytest
 
 from estimation import Crosswise, estimate_question
 from estimation.runs.services import estimate_run_now, survey_report_counts
+from surveys.builder.design_forms import DesignForm
 from surveys.builder.design_text import design_sentence
-from surveys.builder.forms import DesignForm
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.respond.selectors import crosswise_choices, respondent_questions
 from tests.surveys.respond.responses import submit
 

@@ -16,11 +16,12 @@ from django.core.exceptions import ValidationError
 
 from estimation import Warner, estimate_question, simulate_reports
 from estimation.inference.validation import compare_arms
+from estimation.runs.dashboard import survey_dashboard
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
-from estimation.runs.selectors import survey_dashboard
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Answer, FrozenDesignError, Question
 from surveys.respond.submissions import SubmissionError, response_record
 from surveys.results import exports

@@ -9,7 +9,8 @@ import numpy as np
 from scipy.special import expit
 
 from estimation import simulate_reports
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question, Survey
 from surveys.respond.submissions import response_record
 

@@ -13,16 +13,14 @@ from estimation.inference.general import mean_sample_size
 from estimation.inference.intervals import anytime_sample_size
 from estimation.kinds.multiselect.designs import SymmetricUnary
 from estimation.kinds.multiselect.planning import item_sample_size
-from estimation.runs.selectors import (
-    DEFAULT_TARGET,
+from estimation.runs.breakdowns import breakdown
+from estimation.runs.estimate_views import (
     EstimateView,
     MeanView,
     OptionResult,
-    breakdown,
     estimate_view,
-    parse_target,
-    plan_for,
 )
+from estimation.runs.plans import DEFAULT_TARGET, parse_target, plan_for
 
 
 def option(label, estimate, lower, upper, reported=10):

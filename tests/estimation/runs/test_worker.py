@@ -30,11 +30,8 @@ from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.tasks import sweep_stale_surveys
 from estimation.simulate import simulate_reports
 from estimation.words import format_epsilon, percent
-from surveys.builder.services import (
-    question_create,
-    survey_create,
-    survey_publish,
-)
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Answer, Response, Survey
 from surveys.respond.submissions import response_stratum
 

@@ -3,8 +3,8 @@ frozen at publishing and copied to the next wave."""
 
 import pytest
 
+from surveys.builder.questions import question_create
 from surveys.builder.services import (
-    question_create,
     survey_create,
     survey_duplicate,
     survey_publish,

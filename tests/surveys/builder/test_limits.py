@@ -12,12 +12,8 @@ from rest_framework.test import APIClient
 
 from estimation import ForcedResponse, KaryRR, Warner
 from surveys.builder.limits import limit_problems
-from surveys.builder.services import (
-    SurveyStateError,
-    question_create,
-    survey_create,
-    survey_publish,
-)
+from surveys.builder.questions import question_create
+from surveys.builder.services import SurveyStateError, survey_create, survey_publish
 from surveys.models import Survey
 from tests.surveys.builder.pages import messages_of, url
 

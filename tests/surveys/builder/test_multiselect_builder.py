@@ -3,7 +3,8 @@
 import pytest
 
 from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
-from surveys.builder.services import question_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_publish
 from surveys.models import Question
 from tests.surveys.builder.pages import add, first_question, form_errors, preview
 

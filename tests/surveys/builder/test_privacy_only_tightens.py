@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from surveys.builder.questions import question_create, question_delete, question_update
 from surveys.builder.selectors import epsilon_of
 from surveys.builder.services import (
     SurveyStateError,
-    question_create,
-    question_delete,
-    question_update,
     survey_close,
     survey_publish,
     survey_reopen,

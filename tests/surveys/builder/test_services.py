@@ -7,13 +7,15 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from surveys.builder.demo import DEMO_SLUG, demo_seed
-from surveys.builder.selectors import epsilon_of
-from surveys.builder.services import (
-    SurveyStateError,
+from surveys.builder.questions import (
     question_create,
     question_delete,
     question_move,
     question_update,
+)
+from surveys.builder.selectors import epsilon_of
+from surveys.builder.services import (
+    SurveyStateError,
     random_slug,
     slug_title_words,
     spec_digest,

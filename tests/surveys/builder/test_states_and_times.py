@@ -41,7 +41,7 @@ def scheduled(owner, days=30):
     survey = survey_create(
         owner=owner, title="Next month", opens_at=timezone.now() + days * DAY
     )
-    from surveys.builder.services import question_create
+    from surveys.builder.questions import question_create
 
     question_create(
         survey=survey, text="Q?", kind="yes_no", design={"name": "warner", "p": 0.75}

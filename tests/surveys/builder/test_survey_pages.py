@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from surveys.builder.services import question_create, survey_create
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create
 from surveys.models import Response, Survey
 from tests.surveys.builder.pages import (
     form_errors,

@@ -18,7 +18,8 @@ from estimation.kinds.count.arms import compare_count_arms
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question
 from surveys.respond.submissions import SubmissionError, response_record
 from surveys.results import exports

@@ -19,7 +19,8 @@ from estimation.runs.model_fits import (
 )
 from estimation.runs.models import ModelFit
 from estimation.simulate import simulate_reports
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question
 from surveys.respond.submissions import response_record
 from surveys.results import exports

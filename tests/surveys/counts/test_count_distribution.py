@@ -14,7 +14,8 @@ from django.urls import reverse
 from estimation.count_distribution import MAX_SHARE_STD_ERROR
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question
 from surveys.respond.submissions import response_record
 from surveys.results import exports

@@ -13,7 +13,8 @@ from estimation import Geometric, estimate_question
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute
 from surveys.builder.forms import QuestionForm
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question
 from surveys.respond.selectors import respondent_questions
 from surveys.results import exports
@@ -142,7 +143,8 @@ def test_the_builder_preview_states_the_range_epsilon_and_the_mean_precision():
 
 
 def test_the_design_preview_endpoint_answers_for_a_count(as_owner, survey):
-    from surveys.builder.forms import DesignForm, preview_for
+    from surveys.builder.design_forms import DesignForm
+    from surveys.builder.forms import preview_for
 
     form = DesignForm(
         {"kind": "count", "maximum": "30", "design_name": "geometric", "epsilon": "4"}

@@ -14,7 +14,8 @@ import pytest
 from estimation.kinds.instructed.designs import instructed_design_from_dict
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.respond.submissions import response_record
 from surveys.results import bundle, exports
 from tests.surveys.results.test_bundle import run_script, unpack

@@ -6,7 +6,7 @@ import gzip
 import pytest
 
 from benchmarks.mixed_survey import MIXED_SLUG, QUESTIONS, create
-from surveys.builder.services import DESIGNS_FOR_KIND
+from surveys.builder.kinds import DESIGNS_FOR_KIND
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Answer, FrozenDesignError, Response
 from surveys.respond.strata import stratum_decode
 from surveys.respond.submissions import response_stratum

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from surveys.builder.demo import DEMO_QUESTIONS
+from surveys.builder.questions import question_create
 from surveys.builder.services import (
-    question_create,
     survey_close,
     survey_create,
     survey_delete,
@@ -241,7 +241,8 @@ def test_the_page_hands_the_browser_specs_as_data_and_no_named_answer_fields(
 
 
 def test_question_text_is_escaped_on_the_respondent_page(client, owner):
-    from surveys.builder.services import question_create, survey_create, survey_publish
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create, survey_publish
 
     survey = survey_create(
         owner=owner, title="<b>Title</b>", introduction="<i>intro</i>\nline"

@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from estimation.runs.selectors import OptionResult
+from estimation.runs.estimate_views import OptionResult
 from surveys.results.charts import WIDTH, daily_chart, interval_chart
 
 

@@ -220,7 +220,8 @@ def test_the_codebook_gives_r_parameters_that_reproduce_the_matrix(open_survey):
 
 
 def test_the_codebook_numbers_questions_as_the_survey_page_does(client, draft_survey):
-    from surveys.builder.services import question_reorder, survey_publish
+    from surveys.builder.questions import question_reorder
+    from surveys.builder.services import survey_publish
 
     ids = [q.pk for q in draft_survey.questions.all()]
     # The last-made question first: its internal id cannot be 1.
@@ -430,7 +431,8 @@ def test_the_results_page_links_to_the_downloads(client, owner, answered):
 @pytest.mark.django_db(transaction=True)
 def test_an_abandoned_download_leaves_the_connection_usable(owner, monkeypatch):
     from surveys.builder.demo import DEMO_QUESTIONS
-    from surveys.builder.services import question_create, survey_create, survey_publish
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create, survey_publish
 
     # Committed responses would schedule estimate runs; none is needed here.
     monkeypatch.setattr(

@@ -19,7 +19,8 @@ from estimation.kinds.multiselect.designs import item_counts
 from estimation.kinds.multiselect.estimate import estimate_items
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute, survey_subgroup_counts
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question
 from surveys.results import exports
 from tests.surveys.respond.multiselect import add_multiselect

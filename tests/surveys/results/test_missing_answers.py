@@ -16,7 +16,8 @@ from estimation import estimate_question
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.respond.submissions import response_record
 from surveys.results import exports
 from surveys.results.codebook import MISSING

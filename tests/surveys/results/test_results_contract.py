@@ -30,7 +30,8 @@ from estimation.runs.fit_selectors import (
 )
 from estimation.runs.models import EstimateRun
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question
 from surveys.results import exports
 from tests.surveys.respond.multiselect import add_multiselect

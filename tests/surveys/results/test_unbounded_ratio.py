@@ -15,7 +15,8 @@ from django.urls import reverse
 
 from estimation.runs.models import EstimateRun
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.services import question_create, survey_create, survey_publish
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.respond.submissions import response_record
 from tests.api.conftest import token_client
 

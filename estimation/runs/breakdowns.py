@@ -1,0 +1,105 @@
+"""A sensitive question within each answer to a direct question: the groups
+shown, and those hidden below the smallest size a page may show."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from estimation.contract import Caution
+from estimation.runs.estimate_views import EstimateView, estimate_view
+from estimation.runs.group_comparisons import GroupComparison
+from estimation.runs.instructed_estimates import ComplianceView, compliance_view
+from estimation.runs.models import QuestionEstimate
+from estimation.runs.readings import group_cautions
+from surveys.models import Question
+
+# The label of the stratum level an optional direct question has for "no answer".
+NO_ANSWER = "No answer"
+
+
+@dataclass(frozen=True)
+class Subgroup:
+    label: str
+    estimate: EstimateView
+    # The direct question's option that defines the group (its stratum level).
+    code: int = 0
+    # A question with a device instruction: the group's compliance estimate,
+    # None while one of its two randomization groups has no answers.
+    compliance: ComplianceView | None = None
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A sensitive question within each answer to one direct question."""
+
+    by: Question
+    shown: tuple[Subgroup, ...]
+    hidden: int
+    min_size: int
+    # Between the shown groups only; None with fewer than two.
+    comparison: GroupComparison | None = None
+
+    @property
+    def cautions(self) -> tuple[Caution, ...]:
+        """One caution per cause for the shown groups, naming them."""
+        return group_cautions([(g.label, g.estimate.flags) for g in self.shown])
+
+
+def breakdown(
+    by: Question,
+    rows: dict[int, QuestionEstimate],
+    labels: Sequence[str],
+    min_size: int,
+) -> Breakdown:
+    """Subgroups of one direct question, hiding those below ``min_size``; an
+    optional one has a last group of those who did not answer it."""
+    shown, hidden = [], 0
+    for option, group_label in enumerate(group_labels(by)):
+        row = rows.get(option)
+        view = (
+            estimate_view(
+                row.n,
+                labels,
+                row.options.all(),
+                row.warnings,
+                row.mean,
+                row.distribution,
+            )
+            if row is not None
+            else None
+        )
+        if view is None or view.n < min_size:
+            hidden += 1
+            continue
+        shown.append(Subgroup(label=group_label, estimate=view, code=option))
+    return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
+
+
+def compliance_breakdown(
+    by: Question, rows: dict[int, QuestionEstimate], min_size: int
+) -> Breakdown:
+    """A question with a device instruction within each answer to ``by``, with
+    :func:`breakdown`'s small-cell rule; a group large enough is shown even
+    without an estimate (one randomization group unanswered)."""
+    shown, hidden = [], 0
+    for option, group_label in enumerate(group_labels(by)):
+        row = rows.get(option)
+        if row is None or row.n == 0 or row.n < min_size:
+            hidden += 1
+            continue
+        shown.append(
+            Subgroup(
+                label=group_label,
+                estimate=EstimateView(n=row.n, options=(), warnings=()),
+                code=option,
+                compliance=compliance_view(row.compliance),
+            )
+        )
+    return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
+
+
+def group_labels(by: Question) -> list[str]:
+    """The subgroups of a direct question: its options, then "No answer" if
+    it is optional (the stratum's level k, surveys/respond/strata.py)."""
+    return [*by.options, NO_ANSWER] if by.optional else list(by.options)

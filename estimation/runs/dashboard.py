@@ -1,0 +1,374 @@
+"""Reads for the results dashboard: saved rows only, never an estimate.
+
+A dashboard costs a handful of queries whatever the number of responses: one
+GROUP BY for the responses per day, the latest runs, and the saved rows of the
+latest finished run with their options. Everything else is arithmetic on those
+rows, in pure functions (estimate_views.py, plans.py, breakdowns.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from estimation.inference.intervals import DEFAULT_METHOD
+from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.planning import what_an_observer_learns
+from estimation.results import DEFAULT_LEVEL
+from estimation.runs.breakdowns import Breakdown, breakdown, compliance_breakdown
+from estimation.runs.estimate_views import EstimateView, estimate_view
+from estimation.runs.group_comparisons import subgroups_comparison
+from estimation.runs.instructed_estimates import ComplianceView, compliance_view
+from estimation.runs.models import EstimateRun, QuestionEstimate
+from estimation.runs.plans import Plan, compliance_plan, plan_for
+from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
+from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
+from surveys.models import Question, Survey
+
+IN_PROGRESS = (EstimateRun.Status.QUEUED, EstimateRun.Status.RUNNING)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """How many of the run's responses answered one question (item response)."""
+
+    question: Question
+    n: int
+    of: int
+
+    @property
+    def missing(self) -> int:
+        return max(self.of - self.n, 0)
+
+    @property
+    def nonresponse_rate(self) -> float | None:
+        """Missing over all responses: the item non-response rate."""
+        return self.missing / self.of if self.of else None
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    question: Question
+    estimate: EstimateView | None
+    breakdowns: tuple[Breakdown, ...]
+    plan: Plan | None
+    answered: Answered | None = None
+    # A validation arm's comparison (validation_arm.py); None without one.
+    validation: ValidationArm | None = None
+    # A question with a device instruction: its compliance estimate.
+    compliance: ComplianceView | None = None
+
+
+@dataclass(frozen=True)
+class PrivacyRow:
+    question: Question
+    epsilon: float | None
+    observer: str
+    # A question with a device instruction: what a Yes is protected at (its
+    # epsilon is unbounded: a No given as instructed is not protected).
+    yes_epsilon: float | None = None
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    survey: Survey
+    n: int
+    per_day: tuple[tuple[datetime.date, int], ...]
+    latest_run: EstimateRun | None
+    finished_run: EstimateRun | None
+    privacy: tuple[PrivacyRow, ...]
+    total_epsilon: float
+    total_observer: str
+    results: tuple[QuestionResult, ...]
+    target: float
+    # With a question with a device instruction the total is unbounded; this
+    # is the total of a response whose answers to such questions are all Yes.
+    yes_total_epsilon: float | None = None
+    # Every question's answered count in the finished run (empty without one).
+    answered: tuple[Answered, ...] = ()
+
+    @property
+    def shows_answered(self) -> bool:
+        """Worth a table: some question is optional or has missing answers."""
+        return any(a.missing or a.question.optional for a in self.answered)
+
+    @property
+    def in_progress(self) -> bool:
+        return self.latest_run is not None and self.latest_run.status in IN_PROGRESS
+
+    @property
+    def method_name(self) -> str:
+        run = self.finished_run
+        return "" if run is None else METHOD_NAMES.get(run.ci_method, run.ci_method)
+
+    @property
+    def automatic(self) -> tuple[str, float]:
+        """The method name and level of the runs new responses start: those
+        of the last finished run, else the defaults (scheduling.py)."""
+        run = self.finished_run
+        method = run.ci_method if run is not None else DEFAULT_METHOD
+        level = run.level if run is not None else DEFAULT_LEVEL
+        return METHOD_NAMES.get(method, method), level
+
+    @property
+    def last_failed(self) -> bool:
+        run = self.latest_run
+        return run is not None and run.status == EstimateRun.Status.FAILED
+
+
+def answered_counts(
+    questions: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    responses: int,
+) -> tuple[Answered, ...]:
+    """Each question's answered count (its overall row's n) of ``responses``."""
+    return tuple(
+        # A validation arm's direct answers were answered too, though the
+        # row's n (the randomized estimate's) leaves them out.
+        Answered(
+            question=q,
+            n=rows[(q.pk, None, None)].n + direct_answers(rows[(q.pk, None, None)]),
+            of=responses,
+        )
+        for q in questions
+        if (q.pk, None, None) in rows
+    )
+
+
+def _question_result(
+    question: Question,
+    direct: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    *,
+    run: EstimateRun | None,
+    target: float,
+    min_size: int,
+    answered: Answered | None = None,
+    query: Mapping[str, str] | None = None,
+) -> QuestionResult:
+    overall = rows.get((question.pk, None, None))
+    if question.is_instructed:
+        return _compliance_result(
+            question,
+            direct,
+            rows,
+            run=run,
+            target=target,
+            min_size=min_size,
+            answered=answered,
+            query=query,
+        )
+    estimate = (
+        estimate_view(
+            overall.n,
+            question.options,
+            overall.options.all(),
+            overall.warnings,
+            overall.mean,
+            overall.distribution,
+        )
+        if overall is not None
+        else None
+    )
+    breakdowns = (
+        _group_breakdowns(
+            question,
+            direct,
+            rows,
+            run=run,
+            query=query,
+            shown_for=lambda group, by_option: breakdown(
+                group, by_option, question.options, min_size
+            ),
+        )
+        if estimate is not None
+        else []
+    )
+    plan = (
+        plan_for(
+            question.get_design(),
+            estimate,
+            target=target,
+            level=run.level,
+            responses=answered.of if answered is not None else None,
+            ci_method=run.ci_method,
+        )
+        if estimate is not None and run is not None
+        else None
+    )
+    return QuestionResult(
+        question=question,
+        estimate=estimate,
+        breakdowns=tuple(breakdowns),
+        plan=plan,
+        answered=answered,
+        validation=validation_arm(question, overall, run),
+    )
+
+
+def _group_breakdowns(
+    question: Question,
+    direct: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    *,
+    run: EstimateRun | None,
+    query: Mapping[str, str] | None,
+    shown_for: Callable[[Question, dict[int, QuestionEstimate]], Any],
+) -> list[Any]:
+    """``question`` broken down by each direct question, as ``shown_for``
+    draws a kind's groups from their saved rows, and its groups compared
+    once a run has finished."""
+    breakdowns = []
+    for group in direct:
+        by_option = {
+            option: row
+            for (qid, gid, option), row in rows.items()
+            if qid == question.pk and gid == group.pk and option is not None
+        }
+        shown = shown_for(group, by_option)
+        if run is not None:
+            comparison = subgroups_comparison(
+                question, group, shown.shown, level=run.level, query=query
+            )
+            shown = replace(shown, comparison=comparison)
+        breakdowns.append(shown)
+    return breakdowns
+
+
+def _compliance_result(
+    question: Question,
+    direct: Sequence[Question],
+    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
+    *,
+    run: EstimateRun | None,
+    target: float,
+    min_size: int,
+    answered: Answered | None,
+    query: Mapping[str, str] | None,
+) -> QuestionResult:
+    """A question with a device instruction: the compliance model overall and
+    by subgroup, pi compared between groups, and pi's plan."""
+    overall = rows.get((question.pk, None, None))
+    compliance = compliance_view(overall.compliance if overall else None)
+    breakdowns = (
+        _group_breakdowns(
+            question,
+            direct,
+            rows,
+            run=run,
+            query=query,
+            shown_for=lambda group, by_option: compliance_breakdown(
+                group, by_option, min_size
+            ),
+        )
+        if compliance is not None
+        else []
+    )
+    plan = (
+        compliance_plan(
+            question.get_design(),
+            overall.compliance,
+            n=overall.n,
+            target=target,
+            level=run.level,
+            responses=answered.of if answered is not None else None,
+        )
+        if overall is not None and run is not None
+        else None
+    )
+    return QuestionResult(
+        question=question,
+        estimate=None,
+        breakdowns=tuple(breakdowns),
+        plan=plan,
+        answered=answered,
+        compliance=compliance,
+    )
+
+
+def _privacy_row(question: Question, design: Any) -> PrivacyRow:
+    if isinstance(design, InstructedDesign):
+        return PrivacyRow(
+            question=question,
+            epsilon=None,
+            yes_epsilon=design.yes_epsilon,
+            observer=(
+                f"A Yes: {what_an_observer_learns(design.yes_epsilon)} A No given "
+                "as instructed is not protected: it only comes from someone whose "
+                "answer is No."
+            ),
+        )
+    return PrivacyRow(
+        question=question,
+        epsilon=design.epsilon if design.private else None,
+        observer=what_an_observer_learns(design.epsilon),
+    )
+
+
+def survey_dashboard(
+    survey: Survey,
+    *,
+    target: float,
+    min_size: int,
+    query: Mapping[str, str] | None = None,
+) -> Dashboard:
+    """Everything the results page shows, from saved rows only.
+
+    ``survey`` comes from :func:`surveys.builder.selectors.survey_plain`, with its
+    questions prefetched. ``query`` may choose the groups each breakdown's
+    comparison uses (:func:`~estimation.runs.group_comparisons.breakdown_comparison`).
+    """
+    questions = list(survey.questions.all())
+    designs = {q.pk: q.get_design() for q in questions}
+    latest, finished = latest_runs(survey)
+    rows = saved_rows(finished) if finished is not None else {}
+    direct = [q for q in questions if not q.is_sensitive]
+    privacy = tuple(_privacy_row(q, designs[q.pk]) for q in questions)
+    total = math.fsum(d.epsilon for d in designs.values() if d.randomized)
+    yes_total = math.fsum(
+        d.yes_epsilon if isinstance(d, InstructedDesign) else d.epsilon
+        for d in designs.values()
+        if d.randomized
+    )
+    # Counted by the run, so the page never scans the responses.
+    per_day = tuple(
+        (datetime.date.fromisoformat(day), count)
+        for day, count in (finished.responses_per_day if finished else [])
+    )
+    answered = answered_counts(questions, rows, sum(c for _, c in per_day))
+    by_question = {a.question.pk: a for a in answered}
+    results = tuple(
+        _question_result(
+            q,
+            direct,
+            rows,
+            run=finished,
+            target=target,
+            min_size=min_size,
+            answered=by_question.get(q.pk),
+            query=query,
+        )
+        for q in questions
+        if q.is_sensitive
+    )
+    return Dashboard(
+        survey=survey,
+        n=sum(count for _, count in per_day),
+        per_day=per_day,
+        latest_run=latest,
+        finished_run=finished,
+        privacy=privacy,
+        total_epsilon=total,
+        total_observer=what_an_observer_learns(total),
+        yes_total_epsilon=yes_total
+        if math.isinf(total)
+        and math.isfinite(yes_total)
+        and any(isinstance(d, InstructedDesign) for d in designs.values())
+        else None,
+        results=results,
+        target=target,
+        answered=answered,
+    )

@@ -1,0 +1,156 @@
+"""Writes to a draft's questions: create, change, delete, reorder.
+
+Whether a question's kind, options and design fit together is decided in
+kinds.py; whether the survey still allows the change, in services.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from surveys.builder.kinds import check_optional, clean_options, question_design
+from surveys.builder.services import survey_require_draft
+from surveys.builder.validation_arm import direct_arm_percent
+from surveys.models import Question, Survey
+from surveys.team.audit import Action, audit_record
+
+
+def _question_content(
+    kind: str, options: Sequence[str] | None, design: Mapping[str, Any], language: str
+) -> tuple[list[str], dict[str, Any]]:
+    """Validated option labels (a yes/no question's in ``language`` unless
+    given) and the design as stored."""
+    labels = clean_options(kind, options, language)
+    return labels, question_design(kind=kind, options=labels, design=design).to_dict()
+
+
+@transaction.atomic
+def question_create(
+    *,
+    survey: Survey,
+    text: str,
+    kind: str,
+    design: Mapping[str, Any],
+    options: Sequence[str] | None = None,
+    optional: bool = False,
+    direct_percent: int = 0,
+    actor: Any = None,
+) -> Question:
+    """A question of a draft; ``optional`` lets it go unanswered (stored as
+    missing); ``direct_percent`` asks that share of respondents directly."""
+    survey_require_draft(survey, "add questions")
+    check_optional(kind, optional)
+    labels, design_data = _question_content(kind, options, design, survey.language)
+    last = (
+        survey.questions.order_by("-position")
+        .values_list("position", flat=True)
+        .first()
+    )
+    question = Question(
+        survey=survey,
+        position=0 if last is None else last + 1,
+        text=text.strip(),
+        kind=kind,
+        options=labels,
+        design=design_data,
+        optional=optional,
+        direct_percent=direct_arm_percent(kind, direct_percent, design_data),
+    )
+    question.full_clean()
+    question.save()
+    _question_event(actor, Action.QUESTION_CREATE, question)
+    return question
+
+
+def _question_event(actor: Any, action: Action, question: Question) -> None:
+    audit_record(
+        actor=actor,
+        action=action,
+        survey=question.survey,
+        question_id=question.pk,
+        text=question.text[:80],
+    )
+
+
+@transaction.atomic
+def question_update(
+    *,
+    question: Question,
+    text: str,
+    kind: str,
+    design: Mapping[str, Any],
+    options: Sequence[str] | None = None,
+    optional: bool = False,
+    direct_percent: int = 0,
+    actor: Any = None,
+) -> Question:
+    survey_require_draft(question.survey, "change questions")
+    check_optional(kind, optional)
+    labels, design_data = _question_content(
+        kind, options, design, question.survey.language
+    )
+    question.text, question.kind = text.strip(), kind
+    question.options, question.design = labels, design_data
+    question.optional = optional
+    question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
+    question.full_clean()
+    question.save()
+    _question_event(actor, Action.QUESTION_UPDATE, question)
+    return question
+
+
+@transaction.atomic
+def question_delete(*, question: Question, actor: Any = None) -> None:
+    survey_require_draft(question.survey, "delete questions")
+    _question_event(actor, Action.QUESTION_DELETE, question)
+    question.delete()
+
+
+@transaction.atomic
+def question_move(*, question: Question, offset: int, actor: Any = None) -> None:
+    """Move a question up (-1) or down (+1) in its survey."""
+    survey_require_draft(question.survey, "reorder questions")
+    ordered = list(question.survey.questions.select_for_update())
+    index = next(i for i, q in enumerate(ordered) if q.pk == question.pk)
+    target = min(max(index + offset, 0), len(ordered) - 1)
+    ordered.insert(target, ordered.pop(index))
+    for position, item in enumerate(ordered):
+        if item.position != position:
+            item.position = position
+            item.save(update_fields=["position"])
+    if target != index:
+        _question_event(actor, Action.QUESTION_MOVE, question)
+
+
+@transaction.atomic
+def question_reorder(
+    *, survey: Survey, order: Sequence[int], actor: Any = None
+) -> None:
+    """Put the survey's questions in the order of ``order``, a list of all their ids."""
+    survey_require_draft(survey, "reorder questions")
+    questions = {q.pk: q for q in survey.questions.select_for_update()}
+    if sorted(order) != sorted(questions):
+        raise ValidationError(
+            {
+                "order": "List every question id of this survey exactly once: "
+                f"{', '.join(map(str, sorted(questions)))}."
+            }
+        )
+    moved = False
+    for position, pk in enumerate(order):
+        question = questions[pk]
+        if question.position != position:
+            question.position = position
+            question.save(update_fields=["position"])
+            moved = True
+    if moved:
+        audit_record(
+            actor=actor,
+            action=Action.QUESTIONS_REORDER,
+            survey=survey,
+            order=list(order),
+        )
