@@ -9,7 +9,7 @@ dashboard withholds them: too imprecise to read, and able to single people out.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -326,152 +326,85 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
         lead = [question["column"], question["question_id"], question["text"]]
         groups = [({}, question), *((g, g) for g in question["subgroups"])]
         for group, estimate in groups:
-            codes = ";".join(w.get("code", "") for w in estimate["warnings"])
-            if "parameters" in (estimate.get("compliance") or {}):
-                yield from _compliance_lines(lead, group, estimate, run, codes)
-                continue
-            if estimate.get("mean") is not None:
-                # A count leads with its mean, then the ranges its n identifies.
-                yield _mean_line(lead, group, estimate, run, codes)
-                yield from _bin_lines(lead, group, estimate, run, codes)
-            for option in estimate["options"]:
-                yield csv_line(
-                    [
-                        *lead,
-                        group.get("group_column"),
-                        group.get("group_question_id"),
-                        group.get("group_question_text"),
-                        group.get("group_option_code"),
-                        group.get("group_option_label"),
-                        estimate["n"],
-                        option["code"],
-                        option["label"],
-                        *(option[name] for name in OPTION_FIELDS),
-                        run["level"],
-                        run["ci_method"],
-                        codes,
-                        option.get("band_lower"),
-                        option.get("band_upper"),
-                        option["reported_label"],
-                        ";".join(option.get("flags", [])),
-                    ]
-                )
+            yield from _question_lines(lead, group, estimate, run)
 
 
-def _compliance_lines(
+def _question_lines(
     lead: list[Any],
     group: dict[str, Any],
     estimate: dict[str, Any],
     run: dict[str, Any],
-    codes: str,
 ) -> Iterator[str]:
-    """A question with a device instruction: one row per parameter (pi, gamma,
-    beta or pi, t), named in ``option_label`` with no option code; its test of
-    "no cheating" is in the JSON export."""
-    for parameter in estimate["compliance"]["parameters"]:
-        yield csv_line(
-            [
-                *lead,
-                group.get("group_column"),
-                group.get("group_question_id"),
-                group.get("group_question_text"),
-                group.get("group_option_code"),
-                group.get("group_option_label"),
-                estimate["n"],
+    """One question's rows in one group: a device instruction's parameters
+    (pi, gamma, beta or pi, t; its test of "no cheating" is in the JSON
+    export), else a count's mean and the ranges of counts its n identifies
+    (flagged in ``warnings`` where single counts are not identified on their
+    own), then every option or item. Rows that are not an option have no
+    option code and name what they are in ``option_label``."""
+    codes = ";".join(w.get("code", "") for w in estimate["warnings"])
+    head = [
+        *lead,
+        group.get("group_column"),
+        group.get("group_question_id"),
+        group.get("group_question_text"),
+        group.get("group_option_code"),
+        group.get("group_option_label"),
+        estimate["n"],
+    ]
+
+    def line(
+        code: int | None,
+        label: str,
+        values: Sequence[Any],
+        method: str,
+        extra: Sequence[Any],
+        flags: Iterable[str],
+    ) -> str:
+        return csv_line(
+            [*head, code, label, *values, run["level"], method, codes, *extra]
+            + [";".join(flags)]
+        )
+
+    if "parameters" in (estimate.get("compliance") or {}):
+        for parameter in estimate["compliance"]["parameters"]:
+            values = [None, parameter["estimate"], None, *_interval(parameter)]
+            yield line(
                 None,
                 parameter["name"],
-                None,
-                parameter["estimate"],
-                None,
-                parameter["std_error"],
-                parameter["ci_lower"],
-                parameter["ci_upper"],
-                run["level"],
+                values,
                 run["ci_method"],
-                codes,
-                None,
-                None,
-                None,
-                ";".join(parameter.get("flags", [])),
-            ]
-        )
-
-
-def _mean_line(
-    lead: list[Any],
-    group: dict[str, Any],
-    estimate: dict[str, Any],
-    run: dict[str, Any],
-    codes: str,
-) -> str:
-    """A count's mean, before its distribution's rows: ``option_label`` mean,
-    no option code, its interval's method (Student's t on the unbiased
-    scores) in ``ci_method``."""
-    mean = estimate["mean"]
-    return csv_line(
-        [
-            *lead,
-            group.get("group_column"),
-            group.get("group_question_id"),
-            group.get("group_question_text"),
-            group.get("group_option_code"),
-            group.get("group_option_label"),
-            estimate["n"],
-            None,
-            "mean",
-            None,
-            mean["estimate"],
-            mean["unbiased"],
-            mean["std_error"],
-            mean["ci_lower"],
-            mean["ci_upper"],
-            run["level"],
-            mean.get("method", run["ci_method"]),
-            codes,
-            None,
-            None,
-            None,
-            ";".join(mean.get("flags", [])),
-        ]
-    )
-
-
-def _bin_lines(
-    lead: list[Any],
-    group: dict[str, Any],
-    estimate: dict[str, Any],
-    run: dict[str, Any],
-    codes: str,
-) -> Iterator[str]:
-    """A count asked with noise: one row per range of counts its n identifies,
-    ``option_label`` ``counts a-b`` (or ``counts a``), no option code, after
-    the mean and before the single counts (flagged in ``warnings`` when they
-    are not identified on their own)."""
-    for shown in (estimate.get("distribution") or {}).get("bins", []):
+                (None, None, None),
+                parameter.get("flags", []),
+            )
+        return
+    mean = estimate.get("mean")
+    if mean is not None:
+        values = [None, mean["estimate"], mean["unbiased"], *_interval(mean)]
+        method = mean.get("method", run["ci_method"])
+        yield line(None, "mean", values, method, (None,) * 3, mean.get("flags", []))
+    distribution = estimate.get("distribution") or {}
+    for shown in distribution.get("bins", []):
         low, high = shown["low"], shown["high"]
-        yield csv_line(
-            [
-                *lead,
-                group.get("group_column"),
-                group.get("group_question_id"),
-                group.get("group_question_text"),
-                group.get("group_option_code"),
-                group.get("group_option_label"),
-                estimate["n"],
-                None,
-                f"counts {low}" if low == high else f"counts {low}-{high}",
-                None,
-                shown["estimate"],
-                shown["unbiased"],
-                shown["std_error"],
-                shown["ci_lower"],
-                shown["ci_upper"],
-                run["level"],
-                estimate["distribution"].get("method", run["ci_method"]),
-                codes,
-                None,
-                None,
-                None,
-                ";".join(parameter_reading(shown).flags),
-            ]
+        label = f"counts {low}" if low == high else f"counts {low}-{high}"
+        values = [None, shown["estimate"], shown["unbiased"], *_interval(shown)]
+        method = distribution.get("method", run["ci_method"])
+        flags = parameter_reading(shown).flags
+        yield line(None, label, values, method, (None,) * 3, flags)
+    for option in estimate["options"]:
+        extra = (
+            option.get("band_lower"),
+            option.get("band_upper"),
+            option["reported_label"],
         )
+        yield line(
+            option["code"],
+            option["label"],
+            [option[name] for name in OPTION_FIELDS],
+            run["ci_method"],
+            extra,
+            option.get("flags", []),
+        )
+
+
+def _interval(reading: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return reading["std_error"], reading["ci_lower"], reading["ci_upper"]
