@@ -32,7 +32,6 @@ from surveys.builder import questions, services
 from surveys.builder.design_forms import DesignForm, add_service_errors
 from surveys.builder.design_text import COMPOSITION, design_summary
 from surveys.builder.forms import MAX_PLANNED, QuestionForm, SurveyForm, preview_for
-from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
 from surveys.builder.limits import limit_problems
 from surveys.builder.selectors import (
@@ -43,6 +42,7 @@ from surveys.builder.selectors import (
 )
 from surveys.builder.services import DELETE_REFUSED, LockedFieldsError, SurveyStateError
 from surveys.builder.unary_text import unary_summary
+from surveys.kinds.instructed.text import instructed_summary
 from surveys.languages import (
     chosen_languages,
     offered_language_states,

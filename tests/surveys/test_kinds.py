@@ -1,0 +1,32 @@
+"""The platform's registry of question kinds."""
+
+import pytest
+
+from surveys.kinds import KINDS, kind_module
+from surveys.models import Question
+
+
+def test_it_registers_every_question_kind_in_the_order_the_builder_lists_them():
+    assert list(KINDS) == list(Question.Kind.values)
+
+
+def test_it_names_a_kind_as_its_twin_in_the_pure_core():
+    from estimation.kinds import KINDS as CORE_KINDS
+
+    assert set(KINDS.values()) - set(CORE_KINDS) == {"direct"}
+
+
+def test_it_imports_a_kinds_role_by_name():
+    assert kind_module("instructed", "text").__name__ == "surveys.kinds.instructed.text"
+
+
+@pytest.mark.parametrize(
+    ("kind", "role", "message"),
+    [
+        ("nonsense", "text", "kind must be one of"),
+        ("instructed", "nonsense", "has no 'nonsense' module"),
+    ],
+)
+def test_an_unknown_kind_or_role_is_a_value_error_naming_it(kind, role, message):
+    with pytest.raises(ValueError, match=message):
+        kind_module(kind, role)
