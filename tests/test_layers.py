@@ -485,7 +485,6 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/builder/forms.py",
     "surveys/builder/kinds.py",
     "surveys/builder/limits.py",
-    "surveys/builder/unary_text.py",
     "surveys/builder/validation_arm.py",
     "surveys/builder/views.py",
     "surveys/languages.py",

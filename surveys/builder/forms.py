@@ -17,8 +17,8 @@ from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.builder.design_forms import DesignForm, initial_for_question
 from surveys.builder.design_text import design_summary
 from surveys.builder.services import survey_locked_fields
-from surveys.builder.unary_text import unary_summary
 from surveys.kinds.instructed.text import instructed_summary
+from surveys.kinds.multiselect.text import unary_summary
 from surveys.models import Question, Survey, language_choices
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"

@@ -41,8 +41,8 @@ from surveys.builder.selectors import (
     surveys_for_member,
 )
 from surveys.builder.services import DELETE_REFUSED, LockedFieldsError, SurveyStateError
-from surveys.builder.unary_text import unary_summary
 from surveys.kinds.instructed.text import instructed_summary
+from surveys.kinds.multiselect.text import unary_summary
 from surveys.languages import (
     chosen_languages,
     offered_language_states,

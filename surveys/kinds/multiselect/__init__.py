@@ -1,0 +1,1 @@
+"""Check all that apply on the platform side: its sentences for researchers."""
