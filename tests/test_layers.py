@@ -483,7 +483,6 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/builder/design_forms.py",
     "surveys/builder/design_text.py",
     "surveys/builder/forms.py",
-    "surveys/builder/kinds.py",
     "surveys/builder/limits.py",
     "surveys/builder/validation_arm.py",
     "surveys/builder/views.py",
@@ -625,17 +624,17 @@ PLATFORM_KINDS_TREE = {
     **BASE_TREE,
     **KINDS_TREE,
     "surveys/kinds/__init__.py": "KINDS = {'count': 'count', 'yes_no': 'binary'}\n",
-    "surveys/kinds/options.py": "MAX_OPTIONS = 20\n",
+    "surveys/kinds/base.py": "MAX_OPTIONS = 20\n",
     "surveys/kinds/count/__init__.py": "",
     "surveys/kinds/count/builder.py": (
         "from estimation.kinds.count.designs import NAME\n"
-        "from surveys.kinds.options import MAX_OPTIONS\n"
+        "from surveys.kinds.base import MAX_OPTIONS\n"
         "DESIGNS = ('geometric', 'direct')\n"
     ),
     "surveys/kinds/choice/__init__.py": "",
     "surveys/kinds/choice/builder.py": "DESIGNS = ('krr', 'forced_response')\n",
     "surveys/builder/kinds.py": (
-        "from surveys.kinds import KINDS\nfrom surveys.kinds.options import x\n"
+        "from surveys.kinds import KINDS\nfrom surveys.kinds.base import x\n"
     ),
 }
 

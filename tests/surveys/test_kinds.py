@@ -30,3 +30,13 @@ def test_it_imports_a_kinds_role_by_name():
 def test_an_unknown_kind_or_role_is_a_value_error_naming_it(kind, role, message):
     with pytest.raises(ValueError, match=message):
         kind_module(kind, role)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_plays_the_builders_role(kind):
+    builder = kind_module(kind, "builder")
+    assert builder.DESIGNS
+    assert isinstance(builder.ANSWERED_YES_NO, bool)
+    assert builder.NOT_OPTIONAL is None or isinstance(builder.NOT_OPTIONAL, str)
+    assert callable(builder.clean_options)
+    assert callable(builder.build_design)

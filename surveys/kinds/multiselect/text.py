@@ -20,7 +20,7 @@ from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.planning import item_half_width, recommend_encoding
 from estimation.words import format_epsilon, percent
 from surveys.builder.design_text import ASSUMED_PREVALENCE, LEVEL, design_warning
-from surveys.builder.kinds import MAX_OPTIONS
+from surveys.kinds.base import MAX_OPTIONS
 from surveys.words import active_translator
 
 ENCODING_NAMES = {
