@@ -481,7 +481,6 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/api/serializers.py",
     "surveys/builder/demo.py",
     "surveys/builder/design_forms.py",
-    "surveys/builder/design_text.py",
     "surveys/builder/forms.py",
     "surveys/builder/limits.py",
     "surveys/builder/validation_arm.py",

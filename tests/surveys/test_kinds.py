@@ -40,3 +40,12 @@ def test_every_kind_plays_the_builders_role(kind):
     assert builder.NOT_OPTIONAL is None or isinstance(builder.NOT_OPTIONAL, str)
     assert callable(builder.clean_options)
     assert callable(builder.build_design)
+
+
+def test_every_matrix_design_the_builder_offers_has_its_kinds_sentence():
+    from surveys.builder.design_text import _design_sentences
+
+    offered = {name for kind in KINDS for name in kind_module(kind, "builder").DESIGNS}
+    # Encodings and instructed designs are described by their kind's own summary.
+    own_summary = {"sue", "oue", "cheating_detection", "lie_detector"}
+    assert set(_design_sentences()) == offered - own_summary

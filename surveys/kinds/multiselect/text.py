@@ -9,7 +9,7 @@ sentences are in English, the respondents' go through gettext.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -124,3 +124,8 @@ def unary_summary(
         "respondent_language": language,
         "respondent_sentence": respondent,
     }
+
+
+# Design name -> its sentence for the matrix designs' preview: none, this kind's
+# designs are described by its own summary above.
+DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {}
