@@ -123,6 +123,11 @@ def respondent_sentence(design: Design, labels: Sequence[str], language: str) ->
     return text
 
 
+def epsilon_text(design: Any) -> str:
+    """A design's epsilon as the publish page lists it."""
+    return format_epsilon(design.epsilon)
+
+
 def design_summary(
     design: Design,
     labels: Sequence[str],

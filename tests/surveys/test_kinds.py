@@ -49,3 +49,11 @@ def test_every_matrix_design_the_builder_offers_has_its_kinds_sentence():
     # Encodings and instructed designs are described by their kind's own summary.
     own_summary = {"sue", "oue", "cheating_detection", "lie_detector"}
     assert set(_design_sentences()) == offered - own_summary
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_plays_the_text_role(kind):
+    text = kind_module(kind, "text")
+    assert callable(text.summary)
+    assert callable(text.epsilon_text)
+    assert isinstance(text.DESIGN_SENTENCES, dict)

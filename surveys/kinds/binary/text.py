@@ -14,6 +14,8 @@ from estimation.kinds.binary.designs import (
     Warner,
 )
 from estimation.words import percent
+from surveys.builder.design_text import design_summary
+from surveys.builder.design_text import epsilon_text as epsilon_text
 
 
 def _told(share: float, label: str) -> str:
@@ -73,3 +75,6 @@ DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {
     ForcedResponse.name: forced_sentence,
     UnrelatedQuestion.name: unrelated_sentence,
 }
+
+# The builder's preview and publish page (every kind's ``text`` role has both).
+summary = design_summary

@@ -7,6 +7,8 @@ from typing import Any
 
 from estimation.kinds.choice.designs import KaryRR
 from estimation.words import percent
+from surveys.builder.design_text import design_summary
+from surveys.builder.design_text import epsilon_text as epsilon_text
 
 
 def krr_sentence(design: KaryRR, labels: Sequence[str]) -> str:
@@ -25,3 +27,6 @@ def krr_sentence(design: KaryRR, labels: Sequence[str]) -> str:
 DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {
     KaryRR.name: krr_sentence,
 }
+
+# The builder's preview and publish page (every kind's ``text`` role has both).
+summary = design_summary

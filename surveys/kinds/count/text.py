@@ -7,6 +7,8 @@ from typing import Any
 
 from estimation.kinds.count.designs import Geometric
 from estimation.words import format_epsilon, percent_at_most
+from surveys.builder.design_text import design_summary
+from surveys.builder.design_text import epsilon_text as epsilon_text
 
 
 def geometric_sentence(design: Geometric, labels: Sequence[str]) -> str:
@@ -24,3 +26,6 @@ def geometric_sentence(design: Geometric, labels: Sequence[str]) -> str:
 DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {
     Geometric.name: geometric_sentence,
 }
+
+# The builder's preview and publish page (every kind's ``text`` role has both).
+summary = design_summary

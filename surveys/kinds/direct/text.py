@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from estimation import Direct
+from surveys.builder.design_text import design_summary
+from surveys.builder.design_text import epsilon_text as epsilon_text
 
 
 def direct_sentence(design: Direct, labels: Sequence[str]) -> str:
@@ -18,3 +20,6 @@ def direct_sentence(design: Direct, labels: Sequence[str]) -> str:
 DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {
     Direct.name: direct_sentence,
 }
+
+# The builder's preview and publish page (every kind's ``text`` role has both).
+summary = design_summary

@@ -19,7 +19,12 @@ from estimation import privacy_band, what_an_observer_learns
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.planning import item_half_width, recommend_encoding
 from estimation.words import format_epsilon, percent
-from surveys.builder.design_text import ASSUMED_PREVALENCE, LEVEL, design_warning
+from surveys.builder.design_text import (
+    ASSUMED_PREVALENCE,
+    LEVEL,
+    design_warning,
+)
+from surveys.builder.design_text import epsilon_text as epsilon_text
 from surveys.kinds.base import MAX_OPTIONS
 from surveys.words import active_translator
 
@@ -129,3 +134,6 @@ def unary_summary(
 # Design name -> its sentence for the matrix designs' preview: none, this kind's
 # designs are described by its own summary above.
 DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {}
+
+# The builder's preview and publish page (every kind's ``text`` role has both).
+summary = unary_summary
