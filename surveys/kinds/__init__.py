@@ -1,11 +1,12 @@
 """The question kinds of the platform side, and the one place that registers them.
 
 Each kind is a package under ``surveys/kinds/`` named as its pure-core twin
-(``estimation/kinds/``), playing the same roles where the kind has them
-(``builder``: its designs and option rules; ``text``: its sentences for
-researchers), as each database backend of Django plays ``base`` and
-``operations``. Code outside a kind's package asks this registry instead of
-naming the kind.
+(``estimation/kinds/``), playing the same roles (``builder``: the designs and
+options the builder allows; ``text``: its sentences, preview summary and
+epsilon for researchers), as each database backend of Django plays ``base``
+and ``operations``. Code outside a kind's package asks this registry instead
+of naming the kind. Kind packages are services: interfaces and services may
+import them, models may not.
 """
 
 from __future__ import annotations
