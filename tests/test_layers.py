@@ -482,7 +482,6 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/builder/demo.py",
     "surveys/builder/design_forms.py",
     "surveys/builder/limits.py",
-    "surveys/builder/validation_arm.py",
     "surveys/languages.py",
     "surveys/models.py",
     "surveys/respond/integrity.py",

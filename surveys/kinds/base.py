@@ -4,8 +4,10 @@ rule for labelled options, and a design that is one matrix over the options.
 A kind's ``builder`` module (``surveys/kinds/<kind>/builder.py``) provides
 ``DESIGNS`` (the designs it offers, the builder's first one first),
 ``ANSWERED_YES_NO`` (its answers are No and Yes in the survey's language),
-``NOT_OPTIONAL`` (why it cannot be optional, or None), ``clean_options`` and
-``build_design``, taking these where they fit.
+``NOT_OPTIONAL`` (why it cannot be optional, or None), ``clean_options``,
+``build_design`` and ``no_validation_arm`` (why a question of this kind and
+design cannot ask a share of respondents directly, or None), taking these
+where they fit.
 """
 
 from __future__ import annotations
@@ -60,3 +62,8 @@ def matrix_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
             }
         )
     return built
+
+
+def any_validation_arm(design: Mapping[str, Any]) -> str | None:
+    """Every design of the kind may have a validation arm."""
+    return None

@@ -1,7 +1,9 @@
 """The platform's registry of question kinds."""
 
 import pytest
+from django.core.exceptions import ValidationError
 
+from surveys.builder.validation_arm import direct_arm_percent
 from surveys.kinds import KINDS, kind_module
 from surveys.models import Question
 
@@ -40,6 +42,7 @@ def test_every_kind_plays_the_builders_role(kind):
     assert builder.NOT_OPTIONAL is None or isinstance(builder.NOT_OPTIONAL, str)
     assert callable(builder.clean_options)
     assert callable(builder.build_design)
+    assert callable(builder.no_validation_arm)
 
 
 def test_every_matrix_design_the_builder_offers_has_its_kinds_sentence():
@@ -57,3 +60,30 @@ def test_every_kind_plays_the_text_role(kind):
     assert callable(text.summary)
     assert callable(text.epsilon_text)
     assert isinstance(text.DESIGN_SENTENCES, dict)
+
+
+@pytest.mark.parametrize(
+    ("kind", "design", "message"),
+    [
+        ("direct", {"name": "direct"}, "a direct question is asked plainly"),
+        ("multi_select", {"name": "sue"}, "cannot have a validation arm yet"),
+        ("count", {"name": "direct"}, "this count is asked plainly"),
+        ("instructed", {"name": "lie_detector"}, "already separates honest answers"),
+        ("yes_no", {"name": "crosswise"}, "answer a pairing"),
+    ],
+)
+def test_a_kind_without_a_validation_arm_says_why(kind, design, message):
+    with pytest.raises(ValidationError, match=message):
+        direct_arm_percent(kind, 10, design)
+
+
+@pytest.mark.parametrize(
+    ("kind", "design"),
+    [
+        ("yes_no", {"name": "warner"}),
+        ("multiple_choice", {"name": "krr"}),
+        ("count", {"name": "geometric"}),
+    ],
+)
+def test_a_randomized_design_keeps_its_validation_arm(kind, design):
+    assert direct_arm_percent(kind, 10, design) == 10

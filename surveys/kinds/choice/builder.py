@@ -1,5 +1,6 @@
 """A multiple-choice question in the builder: labelled options, a matrix design."""
 
+from surveys.kinds.base import any_validation_arm as no_validation_arm
 from surveys.kinds.base import labelled_options as clean_options
 from surveys.kinds.base import matrix_design as build_design
 
@@ -9,6 +10,7 @@ __all__ = [
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
+    "no_validation_arm",
 ]
 
 DESIGNS = ("krr", "forced_response")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.core.exceptions import ValidationError
 
@@ -15,6 +16,7 @@ __all__ = [
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
+    "no_validation_arm",
 ]
 
 DESIGNS = ("geometric", "direct")
@@ -41,3 +43,13 @@ def clean_options(options: Sequence[str] | None, *, language: str) -> list[str]:
             }
         )
     return counts
+
+
+def no_validation_arm(design: Mapping[str, Any]) -> str | None:
+    """A count asked plainly is asked plainly of everyone already."""
+    if design.get("name") == "direct":
+        return (
+            "Only a randomized question can have a validation "
+            "arm: this count is asked plainly of everyone."
+        )
+    return None

@@ -20,6 +20,7 @@ __all__ = [
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
+    "no_validation_arm",
 ]
 
 DESIGNS = ("cheating_detection", "lie_detector")
@@ -37,3 +38,11 @@ def build_design(options: Sequence[str], design: Mapping[str, Any]) -> Instructe
         return instructed_design_from_dict(design)
     except ValueError as error:
         raise ValidationError({"design": str(error)}) from error
+
+
+def no_validation_arm(design: Mapping[str, Any]) -> str | None:
+    return (
+        "A question with a device instruction cannot have "
+        "a validation arm: it already separates honest answers from "
+        "answers that ignore the instruction."
+    )

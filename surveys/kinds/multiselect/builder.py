@@ -17,6 +17,7 @@ __all__ = [
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
+    "no_validation_arm",
 ]
 
 DESIGNS = ("sue", "oue")
@@ -42,3 +43,10 @@ def build_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEnco
             }
         )
     return built
+
+
+def no_validation_arm(design: Mapping[str, Any]) -> str | None:
+    return (
+        "A check-all-that-apply question cannot have a "
+        "validation arm yet: ask a yes/no question for each item instead."
+    )
