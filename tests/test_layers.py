@@ -333,13 +333,15 @@ def test_no_module_grows_past_six_hundred_lines():
 
 # Naming a kind. A question kind is one package of the pure core
 # (estimation/kinds/<kind>/) registered once (estimation/kinds/__init__.py, which
-# fills estimation/designs.py's DESIGNS); every other module asks the registry.
+# fills estimation/designs.py's DESIGNS), and one package of the platform side
+# (surveys/kinds/<kind>/, named as its core twin) registered once
+# (surveys/kinds/__init__.py); every other module asks the registries.
 # A module names a kind when its source holds
 #   - a string literal that is exactly a kind's or a kind-specific design's name
 #     ("crosswise", "geometric", "multi_select", "sue" ...), or
 #   - ``Kind.<MEMBER>`` (the platform's question kinds), or
-#   - an import of a kind's package (estimation.kinds.<kind>...) from outside it,
-#     or an import of a kind-specific design class from anywhere (the registry
+#   - an import of a kind's package (estimation.kinds.<kind>... or
+#     surveys.kinds.<kind>...) from outside that kind, or an import of a kind-specific design class from anywhere (the registry
 #     re-exports them, which must not become a way round the rule).
 # "direct" (asking plainly, the baseline of every validation arm) and "count"
 # (a common word in the code) are left out: they would match far more than
@@ -382,6 +384,28 @@ KIND_CLASSES = frozenset(
 )
 KIND_PACKAGE = "estimation.kinds"
 KIND_REGISTRY = {"estimation.kinds", "estimation.designs"}
+# Where kinds live, on each side; a kind's packages have the same name in both.
+KIND_PACKAGES = (KIND_PACKAGE, "surveys.kinds")
+PLATFORM_KIND_REGISTRY = "surveys.kinds"
+
+
+def kind_of(module: str, known: dict[str, Path]) -> str | None:
+    """The kind whose package (estimation/kinds/<kind>/ or surveys/kinds/<kind>/)
+    holds ``module``, or None; a plain module beside the kinds is no kind."""
+    for package in KIND_PACKAGES:
+        if module.startswith(package + "."):
+            parts = module.split(".")
+            if len(parts) > 3 or known[module].name == "__init__.py":
+                return parts[2]
+    return None
+
+
+def reaches_into_another_kind(found: set[str]) -> set[str]:
+    """Inside a kind's package only a reach into another kind counts: its own
+    names and its own twin are its business."""
+    return {
+        f for f in found if f.startswith(tuple(f"import {p}." for p in KIND_PACKAGES))
+    }
 
 
 def kinds_named(module: str, path: Path, known: dict[str, Path]) -> set[str]:
@@ -399,12 +423,11 @@ def kinds_named(module: str, path: Path, known: dict[str, Path]) -> set[str]:
             found.update(
                 f"import {a.name}" for a in node.names if a.name in KIND_CLASSES
             )
+    own = kind_of(module, known)
     for imported in imports_of(module, path, known):
-        parts = imported.split(".")
-        if imported.startswith(KIND_PACKAGE + ".") and len(parts) > 2:
-            own = ".".join(parts[:3])
-            if not (module == own or module.startswith(own + ".")):
-                found.add(f"import {imported}")
+        kind = kind_of(imported, known)
+        if kind is not None and kind != own:
+            found.add(f"import {imported}")
     return found
 
 
@@ -417,9 +440,8 @@ def core_kind_names(root: Path) -> dict[str, set[str]]:
         if layer_of(module) != CORE or module in KIND_REGISTRY:
             continue
         found = kinds_named(module, path, known)
-        if module.startswith(KIND_PACKAGE + "."):
-            # inside a kind's package only a reach into another kind counts
-            found = {f for f in found if f.startswith(f"import {KIND_PACKAGE}.")}
+        if kind_of(module, known) is not None:
+            found = reaches_into_another_kind(found)
         if found:
             named[module] = found
     return named
@@ -459,14 +481,7 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/api/serializers.py",
     "surveys/builder/demo.py",
     "surveys/builder/design_forms.py",
-    "surveys/builder/design_text.py",
-    "surveys/builder/forms.py",
-    "surveys/builder/instructed_text.py",
-    "surveys/builder/kinds.py",
     "surveys/builder/limits.py",
-    "surveys/builder/unary_text.py",
-    "surveys/builder/validation_arm.py",
-    "surveys/builder/views.py",
     "surveys/languages.py",
     "surveys/models.py",
     "surveys/respond/integrity.py",
@@ -484,13 +499,16 @@ PLATFORM_NAMING_ALLOWED = {
 
 def platform_kind_names(root: Path) -> set[str]:
     """Files of the platform side (surveys/, estimation/runs/, templates/,
-    static/js/) that name a kind."""
+    static/js/) outside the kinds' packages and their registry that name a kind."""
     known = modules_under(root, PACKAGES)
     named = set()
     for module, path in known.items():
-        if layer_of(module) in (CORE, PLATFORM):
+        if layer_of(module) in (CORE, PLATFORM) or module == PLATFORM_KIND_REGISTRY:
             continue
-        if kinds_named(module, path, known):
+        found = kinds_named(module, path, known)
+        if kind_of(module, known) is not None:
+            found = reaches_into_another_kind(found)
+        if found:
             named.add(str(path.relative_to(root)))
     names = "|".join(sorted(KIND_NAMES))
     quoted = re.compile(rf"""["'](?:{names})["']|\bKind\.[A-Z_]+""")
@@ -596,6 +614,52 @@ def test_a_platform_template_or_script_naming_a_kind_is_reported(tmp_path):
         "templates/surveys/page.html",
         "static/js/page.js",
     }
+
+
+PLATFORM_KINDS_TREE = {
+    **BASE_TREE,
+    **KINDS_TREE,
+    "surveys/kinds/__init__.py": "KINDS = {'count': 'count', 'yes_no': 'binary'}\n",
+    "surveys/kinds/base.py": "MAX_OPTIONS = 20\n",
+    "surveys/kinds/count/__init__.py": "",
+    "surveys/kinds/count/builder.py": (
+        "from estimation.kinds.count.designs import NAME\n"
+        "from surveys.kinds.base import MAX_OPTIONS\n"
+        "DESIGNS = ('geometric', 'direct')\n"
+    ),
+    "surveys/kinds/choice/__init__.py": "",
+    "surveys/kinds/choice/builder.py": "DESIGNS = ('krr', 'forced_response')\n",
+    "surveys/builder/kinds.py": (
+        "from surveys.kinds import KINDS\nfrom surveys.kinds.base import x\n"
+    ),
+}
+
+
+def test_platform_kinds_in_their_packages_and_registry_name_none(tmp_path):
+    _write(tmp_path, PLATFORM_KINDS_TREE)
+    assert platform_kind_names(tmp_path) == set()
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        # a generic module importing a kind's platform package
+        ("surveys/builder/kinds.py", "from surveys.kinds.count import builder\n"),
+        # one platform kind reaching into another's platform package
+        (
+            "surveys/kinds/choice/builder.py",
+            "from surveys.kinds.count import builder\n",
+        ),
+        # or into another's core package
+        (
+            "surveys/kinds/choice/builder.py",
+            "from estimation.kinds.count.designs import NAME\n",
+        ),
+    ],
+)
+def test_a_platform_module_reaching_into_a_kind_is_reported(tmp_path, module, source):
+    _write(tmp_path, {**PLATFORM_KINDS_TREE, module: source})
+    assert platform_kind_names(tmp_path) == {module}
 
 
 def test_a_long_module_is_counted(tmp_path):

@@ -11,13 +11,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from surveys.builder.demo_answers import DEMO_RESPONDENTS, demo_simulate
-from surveys.builder.kinds import yes_no_options
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.builder.translations import (
     survey_languages_set,
     survey_translation_update,
 )
+from surveys.kinds.base import yes_no_options
 from surveys.models import Survey
 
 DEMO_USERNAME = "demo"

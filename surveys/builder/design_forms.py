@@ -14,12 +14,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from estimation.kinds.count.designs import MAX_COUNT
-from surveys.builder.kinds import (
-    DESIGNS_FOR_KIND,
-    MAX_OPTIONS,
-    YES_NO_OPTIONS,
-    question_design,
-)
+from surveys.builder.kinds import DESIGNS_FOR_KIND, question_design
+from surveys.kinds.base import MAX_OPTIONS, YES_NO_OPTIONS
 from surveys.models import Question
 
 DESIGN_CHOICES = [

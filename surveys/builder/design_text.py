@@ -2,33 +2,31 @@
 the precision it leaves.
 
 Pure functions of a design from the core, so the sentences a researcher reads
-while choosing a design describe exactly what the browser will do.
+while choosing a design describe exactly what the browser will do. What each
+design does is said by its kind (``DESIGN_SENTENCES`` in
+``surveys/kinds/<kind>/text.py``); the precision, warnings and summary here are
+the same for every design.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.utils import translation
 
 from estimation import (
-    Crosswise,
     Design,
-    Direct,
-    ForcedResponse,
-    Geometric,
-    KaryRR,
-    UnrelatedQuestion,
-    Warner,
     expected_half_width,
     privacy_band,
     what_an_observer_learns,
 )
 from estimation.inference.general import expected_mean_half_width
-from estimation.words import format_epsilon, percent, percent_at_most
+from estimation.words import format_epsilon, percent
+from surveys.kinds import KINDS, kind_module
 from surveys.words import active_translator
 
 # The prevalence the precision sentence assumes: of Yes for yes/no questions,
@@ -43,83 +41,20 @@ COMPOSITION = (
 )
 
 
-def _told(share: float, label: str) -> str:
-    return f"{percent(share)} are told to answer {label}"
-
-
-def _forced_sentence(design: ForcedResponse, labels: Sequence[str]) -> str:
-    forced = [(label, float(b)) for label, b in zip(labels, design.base, strict=True)]
-    given = [(label, b) for label, b in forced if b > 0]
-    if len(given) <= 2:
-        told = " and ".join(_told(b, label) for label, b in given)
-    else:
-        listed = ", ".join(f"{label} ({percent(b)})" for label, b in given)
-        told = f"{percent(1 - design.diagonal)} are told to give a set answer: {listed}"
-    sentence = f"{percent(design.diagonal)} of respondents answer truthfully; {told}."
-    never = [label for label, b in forced if b == 0]
-    if never:
-        names = " or ".join(never)
-        sentence += (
-            f" Nobody is told to answer {names}, so that answer is only ever "
-            "sent truthfully."
-        )
-    return sentence
-
-
-def _krr_sentence(design: KaryRR) -> str:
-    keep, other = float(design.matrix[0, 0]), float(design.base[0])
-    if design.k == 2:
-        rest = f"{percent(1 - keep)} are told to give the other answer"
-    else:
-        rest = (
-            f"{percent(1 - keep)} are told to give one of the other {design.k - 1} "
-            f"answers, picked at random ({percent(other)} each)"
-        )
-    return f"{percent(keep)} of respondents answer truthfully; {rest}."
-
-
 def design_sentence(design: Design, labels: Sequence[str]) -> str:
-    """What the respondents' browsers do, as shares of respondents."""
-    if isinstance(design, Crosswise):
-        return (
-            "Nothing is randomized: each respondent says whether the sensitive "
-            "statement and a second statement, true for "
-            f"{percent(design.p)} of people, are both true or both false, or "
-            "exactly one is true, and that is sent. The answer is protected only "
-            "while nobody who sees it knows the respondent's answer to the second "
-            "statement; put both statements in the question text."
-        )
-    if isinstance(design, Warner):
-        keep = float(design.matrix[0, 0])
-        return (
-            f"{percent(keep)} of respondents answer truthfully; "
-            f"{percent(1 - keep)} are told to give the opposite answer."
-        )
-    if isinstance(design, ForcedResponse):
-        return _forced_sentence(design, labels)
-    if isinstance(design, UnrelatedQuestion):
-        return (
-            f"{percent(design.diagonal)} of respondents answer truthfully; "
-            f"{percent(1 - design.diagonal)} answer an unrelated question instead, "
-            f"which comes out {labels[1]} {percent(design.q)} of the time."
-        )
-    if isinstance(design, KaryRR):
-        return _krr_sentence(design)
-    if isinstance(design, Geometric):
-        return (
-            f"Each respondent's count is sent with random noise added: at most "
-            f"{percent_at_most(1 - float(design.matrix.diagonal().min()))} of "
-            f"respondents send a count other than their own (the noise is "
-            f"geometric: small changes are likelier than large ones), and results beyond 0 or {design.maximum} are "
-            f"sent as 0 or {design.maximum}. Epsilon {format_epsilon(design.epsilon)} "
-            "covers the whole range: any two counts are protected from each other."
-        )
-    if isinstance(design, Direct):
-        return (
-            "Every respondent's answer is sent as given: no randomization, so no "
-            "privacy."
-        )
-    return design.describe(labels)
+    """What the respondents' browsers do, as shares of respondents: the
+    sentence the design's kind gives it, else the design's own description."""
+    sentence = _design_sentences().get(design.name)
+    return sentence(design, labels) if sentence else design.describe(labels)
+
+
+@functools.cache
+def _design_sentences() -> dict[str, Callable[[Any, Sequence[str]], str]]:
+    """Design name -> its sentence, from every kind's ``text`` role."""
+    found: dict[str, Callable[[Any, Sequence[str]], str]] = {}
+    for kind in KINDS:
+        found.update(kind_module(kind, "text").DESIGN_SENTENCES)
+    return found
 
 
 def _half_width(design: Design, n: int) -> float:
@@ -186,6 +121,11 @@ def respondent_sentence(design: Design, labels: Sequence[str], language: str) ->
         if design.randomized:
             text += " " + what_an_observer_learns(design.epsilon, translator=tr)
     return text
+
+
+def epsilon_text(design: Any) -> str:
+    """A design's epsilon as the publish page lists it."""
+    return format_epsilon(design.epsilon)
 
 
 def design_summary(

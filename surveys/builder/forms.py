@@ -12,13 +12,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT
-from estimation.kinds.instructed.designs import InstructedDesign
-from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.builder.design_forms import DesignForm, initial_for_question
-from surveys.builder.design_text import design_summary
-from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.services import survey_locked_fields
-from surveys.builder.unary_text import unary_summary
+from surveys.kinds import kind_module
 from surveys.models import Question, Survey, language_choices
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -262,8 +258,5 @@ def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
             "error": error or "These settings do not make a design.",
             "fields": fields,
         }
-    if isinstance(built, UnaryEncoding):
-        return unary_summary(built, form.cleaned_data["labels"], n)
-    if isinstance(built, InstructedDesign):
-        return instructed_summary(built, n)
-    return design_summary(built, form.cleaned_data["labels"], n)
+    text = kind_module(form.cleaned_data["kind"], "text")
+    return text.summary(built, form.cleaned_data["labels"], n)

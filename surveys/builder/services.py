@@ -21,8 +21,9 @@ from django.utils import timezone
 
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
-from surveys.builder.kinds import YES_NO_KINDS, yes_no_options
+from surveys.builder.kinds import YES_NO_KINDS
 from surveys.builder.limits import limit_problems
+from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record

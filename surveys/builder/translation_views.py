@@ -13,13 +13,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from surveys.builder.kinds import YES_NO_KINDS, yes_no_options
+from surveys.builder.kinds import YES_NO_KINDS
 from surveys.builder.selectors import survey_for_member
 from surveys.builder.services import SurveyStateError
 from surveys.builder.translations import (
     survey_languages_set,
     survey_translation_update,
 )
+from surveys.kinds.base import yes_no_options
 from surveys.languages import (
     SURVEY_TEXT_FIELDS,
     extra_language_choices,

@@ -24,15 +24,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
-from estimation.kinds.instructed.designs import InstructedDesign
-from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
 from surveys.builder.design_forms import DesignForm, add_service_errors
-from surveys.builder.design_text import COMPOSITION, design_summary
+from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import MAX_PLANNED, QuestionForm, SurveyForm, preview_for
-from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
 from surveys.builder.limits import limit_problems
 from surveys.builder.selectors import (
@@ -42,7 +39,7 @@ from surveys.builder.selectors import (
     surveys_for_member,
 )
 from surveys.builder.services import DELETE_REFUSED, LockedFieldsError, SurveyStateError
-from surveys.builder.unary_text import unary_summary
+from surveys.kinds import kind_module
 from surveys.languages import (
     chosen_languages,
     offered_language_states,
@@ -176,12 +173,8 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 def question_summary(question: Question, n: int | None, language: str) -> Any:
     """A saved question's design preview, whatever its kind."""
-    design = question.get_design()
-    if isinstance(design, UnaryEncoding):
-        return unary_summary(design, question.options, n, language=language)
-    if isinstance(design, InstructedDesign):
-        return instructed_summary(design, n, language=language)
-    return design_summary(design, question.options, n, language=language)
+    text = kind_module(question.kind, "text")
+    return text.summary(question.get_design(), question.options, n, language=language)
 
 
 @login_required
@@ -232,9 +225,7 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
             "bands": [
                 (
                     q,
-                    f"unbounded; a Yes {format_epsilon(d.yes_epsilon)}"
-                    if isinstance(d, InstructedDesign)
-                    else format_epsilon(d.epsilon),
+                    kind_module(q.kind, "text").epsilon_text(d),
                     privacy_band(d.epsilon),
                 )
                 for q, d in questions

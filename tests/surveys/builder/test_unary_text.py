@@ -8,7 +8,7 @@ from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
 from estimation.kinds.multiselect.planning import item_half_width
 from estimation.words import percent
 from surveys.builder.design_text import ASSUMED_PREVALENCE
-from surveys.builder.unary_text import (
+from surveys.kinds.multiselect.text import (
     recommendation_sentence,
     unary_precision_sentence,
     unary_sentence,

@@ -17,10 +17,10 @@ from estimation.kinds.instructed.designs import (
 from estimation.runs.services import estimate_run_now
 from estimation.words import percent
 from surveys.builder.design_forms import DesignForm
-from surveys.builder.instructed_text import instructed_summary
 from surveys.builder.limits import limit_problems
 from surveys.builder.questions import question_create
 from surveys.builder.services import SurveyStateError, survey_create, survey_publish
+from surveys.kinds.instructed.text import instructed_summary
 from surveys.models import Question
 from surveys.respond.selectors import respondent_questions, whole_response
 from surveys.respond.submissions import response_record

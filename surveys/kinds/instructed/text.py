@@ -10,6 +10,7 @@ protected at (``yes_epsilon``) and that a No is not.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -136,3 +137,24 @@ def instructed_summary(
         "respondent_language": language,
         "respondent_sentence": respondent,
     }
+
+
+# Design name -> its sentence for the matrix designs' preview: none, this kind's
+# designs are described by its own summary above.
+DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {}
+
+
+def summary(
+    design: InstructedDesign,
+    labels: Sequence[str],
+    n: int | None,
+    *,
+    language: str | None = None,
+) -> dict[str, Any]:
+    """The builder's preview: the answers are always No and Yes."""
+    return instructed_summary(design, n, language=language)
+
+
+def epsilon_text(design: InstructedDesign) -> str:
+    """The publish page's epsilon: a No is not protected, a Yes is."""
+    return f"unbounded; a Yes {format_epsilon(design.yes_epsilon)}"

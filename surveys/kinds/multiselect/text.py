@@ -9,7 +9,7 @@ sentences are in English, the respondents' go through gettext.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -19,8 +19,13 @@ from estimation import privacy_band, what_an_observer_learns
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.planning import item_half_width, recommend_encoding
 from estimation.words import format_epsilon, percent
-from surveys.builder.design_text import ASSUMED_PREVALENCE, LEVEL, design_warning
-from surveys.builder.kinds import MAX_OPTIONS
+from surveys.builder.design_text import (
+    ASSUMED_PREVALENCE,
+    LEVEL,
+    design_warning,
+)
+from surveys.builder.design_text import epsilon_text as epsilon_text
+from surveys.kinds.base import MAX_OPTIONS
 from surveys.words import active_translator
 
 ENCODING_NAMES = {
@@ -124,3 +129,11 @@ def unary_summary(
         "respondent_language": language,
         "respondent_sentence": respondent,
     }
+
+
+# Design name -> its sentence for the matrix designs' preview: none, this kind's
+# designs are described by its own summary above.
+DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {}
+
+# The builder's preview and publish page (every kind's ``text`` role has both).
+summary = unary_summary

@@ -1,0 +1,69 @@
+"""What most kinds' builder roles share: the answers of a yes/no question, the
+rule for labelled options, and a design that is one matrix over the options.
+
+A kind's ``builder`` module (``surveys/kinds/<kind>/builder.py``) provides
+``DESIGNS`` (the designs it offers, the builder's first one first),
+``ANSWERED_YES_NO`` (its answers are No and Yes in the survey's language),
+``NOT_OPTIONAL`` (why it cannot be optional, or None), ``clean_options``,
+``build_design`` and ``no_validation_arm`` (why a question of this kind and
+design cannot ask a share of respondents directly, or None), taking these
+where they fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext
+
+from estimation import Design, design_from_dict
+
+MAX_OPTIONS = 20
+YES_NO_OPTIONS = ["No", "Yes"]
+
+
+def yes_no_options(language: str) -> list[str]:
+    """A yes/no question's answers in the survey's language: respondents read
+    them, so they are the survey's words like every other option."""
+    with translation.override(language):
+        return [gettext("No"), gettext("Yes")]
+
+
+def given_or_yes_no(options: Sequence[str] | None, *, language: str) -> list[str]:
+    """The options given, or No and Yes in the survey's language."""
+    return list(options) if options else yes_no_options(language)
+
+
+def labelled_options(options: Sequence[str] | None, *, language: str) -> list[str]:
+    """Options the researcher labels: 2 to MAX_OPTIONS, each different."""
+    labels = [str(o).strip() for o in options or [] if str(o).strip()]
+    if not 2 <= len(labels) <= MAX_OPTIONS:
+        raise ValidationError(
+            {"options": f"Give between 2 and {MAX_OPTIONS} options, one per line."}
+        )
+    if len(set(labels)) != len(labels):
+        raise ValidationError({"options": "Each option must be different."})
+    return labels
+
+
+def matrix_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
+    """A design from the core's registry, with one report per option."""
+    try:
+        built = design_from_dict(design)
+    except ValueError as error:
+        raise ValidationError({"design": str(error)}) from error
+    if built.k != len(options):
+        raise ValidationError(
+            {
+                "options": f"The design has {built.k} options but the question has {len(options)}."
+            }
+        )
+    return built
+
+
+def any_validation_arm(design: Mapping[str, Any]) -> str | None:
+    """Every design of the kind may have a validation arm."""
+    return None

@@ -1,0 +1,1 @@
+"""Yes/no (randomized) on the platform side: the designs the builder offers."""

@@ -1,0 +1,1 @@
+"""Multiple choice (randomized) on the platform side: the designs the builder offers."""

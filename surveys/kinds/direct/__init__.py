@@ -1,0 +1,1 @@
+"""A question asked plainly, on the platform side: what the builder allows."""

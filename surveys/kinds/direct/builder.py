@@ -1,0 +1,30 @@
+"""A direct question in the builder: labelled options, asked plainly."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from surveys.kinds.base import labelled_options as clean_options
+from surveys.kinds.base import matrix_design as build_design
+
+__all__ = [
+    "ANSWERED_YES_NO",
+    "DESIGNS",
+    "NOT_OPTIONAL",
+    "build_design",
+    "clean_options",
+    "no_validation_arm",
+]
+
+DESIGNS = ("direct",)
+ANSWERED_YES_NO = False
+NOT_OPTIONAL = None
+
+
+def no_validation_arm(design: Mapping[str, Any]) -> str | None:
+    """Only a randomized question has an arm."""
+    return (
+        "Only a randomized question can have a validation "
+        "arm: a direct question is asked plainly of everyone."
+    )

@@ -1,0 +1,52 @@
+"""A check-all-that-apply question in the builder: labelled items, an encoding
+over exactly those items, and never optional."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from estimation.kinds.multiselect.designs import UnaryEncoding, unary_from_dict
+from surveys.kinds.base import labelled_options as clean_options
+
+__all__ = [
+    "ANSWERED_YES_NO",
+    "DESIGNS",
+    "NOT_OPTIONAL",
+    "build_design",
+    "clean_options",
+    "no_validation_arm",
+]
+
+DESIGNS = ("sue", "oue")
+ANSWERED_YES_NO = False
+# Ticking none is already an answer, and a missing one would need its own control.
+NOT_OPTIONAL = (
+    "A check-all-that-apply question cannot be optional: "
+    "ticking none of the items is already an answer."
+)
+
+
+def build_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEncoding:
+    """A check-all-that-apply encoding over exactly the question's items."""
+    try:
+        built = unary_from_dict(design)
+    except ValueError as error:
+        raise ValidationError({"design": str(error)}) from error
+    if built.m != len(options):
+        raise ValidationError(
+            {
+                "options": f"The design has {built.m} items but the question has "
+                f"{len(options)}."
+            }
+        )
+    return built
+
+
+def no_validation_arm(design: Mapping[str, Any]) -> str | None:
+    return (
+        "A check-all-that-apply question cannot have a "
+        "validation arm yet: ask a yes/no question for each item instead."
+    )

@@ -1,0 +1,89 @@
+"""The platform's registry of question kinds."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from surveys.builder.validation_arm import direct_arm_percent
+from surveys.kinds import KINDS, kind_module
+from surveys.models import Question
+
+
+def test_it_registers_every_question_kind_in_the_order_the_builder_lists_them():
+    assert list(KINDS) == list(Question.Kind.values)
+
+
+def test_it_names_a_kind_as_its_twin_in_the_pure_core():
+    from estimation.kinds import KINDS as CORE_KINDS
+
+    assert set(KINDS.values()) - set(CORE_KINDS) == {"direct"}
+
+
+def test_it_imports_a_kinds_role_by_name():
+    assert kind_module("instructed", "text").__name__ == "surveys.kinds.instructed.text"
+
+
+@pytest.mark.parametrize(
+    ("kind", "role", "message"),
+    [
+        ("nonsense", "text", "kind must be one of"),
+        ("instructed", "nonsense", "has no 'nonsense' module"),
+    ],
+)
+def test_an_unknown_kind_or_role_is_a_value_error_naming_it(kind, role, message):
+    with pytest.raises(ValueError, match=message):
+        kind_module(kind, role)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_plays_the_builders_role(kind):
+    builder = kind_module(kind, "builder")
+    assert builder.DESIGNS
+    assert isinstance(builder.ANSWERED_YES_NO, bool)
+    assert builder.NOT_OPTIONAL is None or isinstance(builder.NOT_OPTIONAL, str)
+    assert callable(builder.clean_options)
+    assert callable(builder.build_design)
+    assert callable(builder.no_validation_arm)
+
+
+def test_every_matrix_design_the_builder_offers_has_its_kinds_sentence():
+    from surveys.builder.design_text import _design_sentences
+
+    offered = {name for kind in KINDS for name in kind_module(kind, "builder").DESIGNS}
+    # Encodings and instructed designs are described by their kind's own summary.
+    own_summary = {"sue", "oue", "cheating_detection", "lie_detector"}
+    assert set(_design_sentences()) == offered - own_summary
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_plays_the_text_role(kind):
+    text = kind_module(kind, "text")
+    assert callable(text.summary)
+    assert callable(text.epsilon_text)
+    assert isinstance(text.DESIGN_SENTENCES, dict)
+
+
+@pytest.mark.parametrize(
+    ("kind", "design", "message"),
+    [
+        ("direct", {"name": "direct"}, "a direct question is asked plainly"),
+        ("multi_select", {"name": "sue"}, "cannot have a validation arm yet"),
+        ("count", {"name": "direct"}, "this count is asked plainly"),
+        ("instructed", {"name": "lie_detector"}, "already separates honest answers"),
+        ("yes_no", {"name": "crosswise"}, "answer a pairing"),
+    ],
+)
+def test_a_kind_without_a_validation_arm_says_why(kind, design, message):
+    with pytest.raises(ValidationError, match=message):
+        direct_arm_percent(kind, 10, design)
+
+
+@pytest.mark.parametrize(
+    ("kind", "design"),
+    [
+        ("yes_no", {"name": "warner"}),
+        ("multiple_choice", {"name": "krr"}),
+        ("count", {"name": "geometric"}),
+    ],
+)
+def test_a_randomized_design_keeps_its_validation_arm(kind, design):
+    assert direct_arm_percent(kind, 10, design) == 10
