@@ -484,7 +484,6 @@ PLATFORM_NAMING_ALLOWED = {
     "static/js/survey.js",
     "surveys/api/serializers.py",
     "surveys/builder/design_forms.py",
-    "surveys/builder/limits.py",
     "surveys/languages.py",
     "surveys/models.py",
     "surveys/respond/integrity.py",
