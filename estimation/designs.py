@@ -322,6 +322,19 @@ class Design(ABC):
     def private(self) -> bool:
         return math.isfinite(self.epsilon)
 
+    # -- what a site's privacy limit applies to --------------------------------
+
+    # Whether ``epsilon`` bounds what every report reveals. A design that
+    # protects only some reports (a No given as instructed is not protected)
+    # says False and bounds the others by ``limit_epsilon``.
+    protects_every_report: ClassVar[bool] = True
+
+    @property
+    def limit_epsilon(self) -> float:
+        """The epsilon a site's per-question and per-survey limits apply to:
+        ``epsilon`` when it bounds every report."""
+        return self.epsilon
+
     def client_spec(self) -> dict[str, Any]:
         """The plain data the browser randomizes with.
 

@@ -1,7 +1,9 @@
 """The question form's design part: a kind, its options and its design's
 parameters, built into a design dict and checked by the services (kinds.py).
 
-Every kind's fields and how they become a design live here; the question form
+The fields live here; how a kind's fields become its design, its answers and
+a saved question's initial values is its ``form`` role
+(``surveys/kinds/<kind>/form.py``), found by the registry. The question form
 (forms.py) adds the question's own text and settings.
 """
 
@@ -15,7 +17,8 @@ from django.core.exceptions import ValidationError
 
 from estimation.kinds.count.designs import MAX_COUNT
 from surveys.builder.kinds import DESIGNS_FOR_KIND, question_design
-from surveys.kinds.base import MAX_OPTIONS, YES_NO_OPTIONS
+from surveys.kinds import kind_module
+from surveys.kinds.base import MAX_OPTIONS
 from surveys.models import Question
 
 DESIGN_CHOICES = [
@@ -35,12 +38,8 @@ MODE_CHOICES = [
     ("probabilities", "The design's own probabilities"),
     ("epsilon", "A privacy level (epsilon)"),
 ]
-# Check all that apply: set by epsilon only (the encoding's one-hot epsilon).
-UNARY_ENCODINGS = ("sue", "oue")
 # A core error message starts with the parameter it is about.
 PARAMETER = re.compile(r"^(p_truth|p_forced|group_share|epsilon|p1|p2|p|q|k|m)\b")
-# Cheating detection and the lie detector: two groups with their own p.
-INSTRUCTED = ("cheating_detection", "lie_detector")
 FIELD_OF_PARAMETER = {"k": "options"}
 # "m" is a count question's largest count and the number of items of a
 # check-all-that-apply question.
@@ -239,33 +238,10 @@ class DesignForm(forms.Form):
         return data
 
     def _labels(self, kind: str) -> list[str] | None:
-        if kind in (Question.Kind.YES_NO, Question.Kind.INSTRUCTED):
-            return list(YES_NO_OPTIONS)
-        if kind == Question.Kind.COUNT:
-            maximum = self.cleaned_data.get("maximum")
-            if maximum is None:
-                if "maximum" not in self.errors:
-                    self.add_error("maximum", "Give the largest count, M.")
-                return None
-            return [str(i) for i in range(maximum + 1)]
-        labels = [
-            line.strip()
-            for line in self.cleaned_data.get("options", "").splitlines()
-            if line.strip()
-        ]
-        if not 2 <= len(labels) <= MAX_OPTIONS:
-            self.add_error(
-                "options",
-                f"Give between 2 and {MAX_OPTIONS} options, one per line "
-                f"(got {len(labels)}).",
-            )
-            return None
-        if len(set(labels)) != len(labels):
-            self.add_error("options", "Each option must be different.")
-            return None
+        labels: list[str] | None = kind_module(kind, "form").labels(self)
         return labels
 
-    def _require(self, name: str, what: str) -> Any:
+    def require(self, name: str, what: str) -> Any:
         """A parameter the design needs; an error on its field if missing."""
         value = self.cleaned_data.get(name)
         if value is None:
@@ -276,118 +252,23 @@ class DesignForm(forms.Form):
         return value
 
     def _design_dict(self, kind: str, k: int) -> dict[str, Any]:
-        if kind == Question.Kind.DIRECT:
-            return {"name": "direct", "k": k}
-        name = self.cleaned_data.get("design_name") or ""
-        if kind == Question.Kind.COUNT:
-            if name == "direct":
-                return {"name": "direct", "k": k}
-            if name == "geometric":
-                epsilon = self._require("epsilon", "epsilon, the privacy level")
-                return {"name": name, "m": k - 1, "epsilon": epsilon}
-        if name not in DESIGNS_FOR_KIND[Question.Kind(kind)]:
+        role = kind_module(kind, "form")
+        name = role.FIXED_DESIGN or self.cleaned_data.get("design_name") or ""
+        if name not in DESIGNS_FOR_KIND[kind]:
             return {"name": name}  # question_design names the designs allowed
-        if name in UNARY_ENCODINGS:
-            epsilon = self._require("epsilon", "epsilon, the privacy level")
-            return {"name": name, "m": k, "epsilon_one_hot": epsilon}
-        if name in INSTRUCTED:
-            share = self.cleaned_data.get("group_share")
-            return {
-                "name": name,
-                "p1": self._require("p1", "p1, group 1's probability"),
-                "p2": self._require("p2", "p2, group 2's probability"),
-                "group_share": 0.5 if share is None else share,
-            }
-        by_epsilon = self.cleaned_data.get("mode") == "epsilon"
-        if by_epsilon and name == "crosswise":
-            raise ValidationError(
-                {
-                    "mode": "Crosswise is set by p, the share of people for whom "
-                    "the second statement is true, not by epsilon."
-                }
-            )
-        if name == "krr" or (by_epsilon and name != "unrelated_question"):
-            epsilon = self._require("epsilon", "epsilon, the privacy level")
-            return {"name": name, "k": k, "epsilon": epsilon}
-        if by_epsilon:
-            raise ValidationError(
-                {
-                    "mode": "The unrelated question is set by its probabilities "
-                    "p and q, not by epsilon."
-                }
-            )
-        if name in ("warner", "crosswise"):
-            return {"name": name, "p": self._require("p", "p")}
-        if name == "unrelated_question":
-            return {
-                "name": name,
-                "p": self._require("p", "p"),
-                "q": self._require("q", "q"),
-            }
-        p_truth = self._require("p_truth", "p_truth, the chance of the truth")
-        return {"name": name, "p_truth": p_truth, "p_forced": self._forced(p_truth, k)}
-
-    def _forced(self, p_truth: float, k: int) -> list[float]:
-        text = self.cleaned_data.get("p_forced", "").strip()
-        if not text:
-            return [(1.0 - p_truth) / k] * k
-        try:
-            values = [float(v) for v in re.split(r"[\s,;]+", text) if v]
-        except ValueError:
-            raise ValidationError(
-                {"p_forced": "p_forced must be numbers separated by commas."}
-            ) from None
-        if len(values) != k:
-            raise ValidationError(
-                {
-                    "p_forced": f"p_forced needs one probability per option: "
-                    f"{k}, got {len(values)}."
-                }
-            )
-        return values
+        design: dict[str, Any] = role.design_dict(self, name, k)
+        return design
 
 
 def initial_for_question(question: Question) -> dict[str, Any]:
-    """The form's initial values for a saved question: its own probabilities."""
-    design = question.design
+    """The form's initial values for a saved question: its own probabilities,
+    its kind's fields filled by the kind (``surveys/kinds/<kind>/form.py``)."""
     initial: dict[str, Any] = {
         "text": question.text,
         "kind": question.kind,
-        "options": ""
-        if question.kind
-        in (Question.Kind.YES_NO, Question.Kind.COUNT, Question.Kind.INSTRUCTED)
-        else "\n".join(question.options),
         "mode": "probabilities",
         "optional": question.optional,
         "direct_percent": question.direct_percent,
     }
-    name = design["name"]
-    if question.kind == Question.Kind.COUNT:
-        initial["options"] = ""
-        initial["maximum"] = len(question.options) - 1
-        initial["design_name"] = name
-        if name == "geometric":
-            initial["epsilon"] = design["epsilon"]
-            initial["mode"] = "epsilon"
-        return initial
-    if name == "direct":
-        return initial
-    initial["design_name"] = name
-    if question.kind == Question.Kind.INSTRUCTED:
-        initial.update({key: design[key] for key in ("p1", "p2", "group_share")})
-        return initial
-    built = question.get_design()
-    if built.private:
-        initial["epsilon"] = round(built.epsilon, 4)
-    if name in UNARY_ENCODINGS:
-        initial["epsilon"] = design["epsilon_one_hot"]
-        initial["mode"] = "epsilon"
-    elif name == "krr":
-        initial["epsilon"] = design["epsilon"]
-        initial["mode"] = "epsilon"
-    elif name == "forced_response":
-        initial["p_truth"] = design["p_truth"]
-        initial["p_forced"] = ", ".join(repr(v) for v in design["p_forced"])
-    else:
-        initial.update({key: design[key] for key in ("p", "q") if key in design})
+    initial.update(kind_module(question.kind, "form").initial(question))
     return initial

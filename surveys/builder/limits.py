@@ -2,25 +2,43 @@
 ``MAX_SURVEY_EPSILON``): which questions of a survey break them, in words a
 researcher can act on.
 
-Cheating detection and the lie detector (estimation/kinds/instructed/designs.py) have no
-finite epsilon: a compliant No is only given by someone whose answer is No.
-What they do bound is what a Yes reveals (``yes_epsilon``), so the policy is:
-such a question may be published when its ``yes_epsilon`` is within the
-per-question limit, and the survey limit applies to the other questions'
-epsilons plus every such question's ``yes_epsilon``: the bound on a whole
-response whose answers to those questions are all Yes. The survey's total
-epsilon itself is stated as unbounded everywhere."""
+Every design says what the limits apply to (``limit_epsilon``) and whether
+that bounds every report (``protects_every_report``), so this module names no
+kind. A design with a device instruction (cheating detection, the lie
+detector) has no finite epsilon: a compliant No is only given by someone whose
+answer is No. What it does bound is what a Yes reveals (its ``yes_epsilon``,
+its ``limit_epsilon``), so the policy is: such a question may be published
+when that is within the per-question limit, and the survey limit applies to
+the other questions' epsilons plus every such question's Yes epsilon: the
+bound on a whole response whose answers to those questions are all Yes. The
+survey's total epsilon itself is stated as unbounded everywhere."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from django.conf import settings
 
-from estimation import Design, survey_epsilon
-from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.words import format_epsilon
+
+
+class AnyDesign(Protocol):
+    """What a design of any kind answers (a core ``Design`` or a kind's own
+    family: unary encodings, instructed designs) that the limits need."""
+
+    @property
+    def randomized(self) -> bool: ...
+
+    @property
+    def epsilon(self) -> float: ...
+
+    @property
+    def limit_epsilon(self) -> float: ...
+
+    @property
+    def protects_every_report(self) -> bool: ...
 
 
 def _quoted(text: str, limit: int = 60) -> str:
@@ -28,32 +46,28 @@ def _quoted(text: str, limit: int = 60) -> str:
     return f"“{short}”"
 
 
-def yes_total_epsilon(designs: Sequence[Design | InstructedDesign]) -> float:
+def yes_total_epsilon(designs: Iterable[AnyDesign]) -> float:
     """What a whole response reveals when its answers to every question with a
-    device instruction are Yes: the other randomized questions' epsilons plus
-    each instructed question's ``yes_epsilon`` (sequential composition)."""
-    return math.fsum(
-        d.yes_epsilon if isinstance(d, InstructedDesign) else d.epsilon
-        for d in designs
-        if d.randomized
-    )
+    device instruction are Yes: the randomized questions' limit epsilons
+    (sequential composition); with no such question, the survey's epsilon."""
+    return math.fsum(d.limit_epsilon for d in designs if d.randomized)
 
 
-def _instructed_problem(
-    number: int, text: str, design: InstructedDesign, limit: float
+def _yes_only_problem(
+    number: int, text: str, design: AnyDesign, limit: float
 ) -> str | None:
-    if design.yes_epsilon <= limit:
+    if design.limit_epsilon <= limit:
         return None
     return (
         f"Question {number} ({_quoted(text)}) protects a Yes only at epsilon "
-        f"{format_epsilon(design.yes_epsilon)}, above this site's limit of "
+        f"{format_epsilon(design.limit_epsilon)}, above this site's limit of "
         f"{limit:g} per question (a No is not protected by this design). Make the "
         "smaller chance that the device says “answer Yes” larger."
     )
 
 
 def limit_problems(
-    questions: Sequence[tuple[str, Design | InstructedDesign]],
+    questions: Sequence[tuple[str, AnyDesign]],
 ) -> list[str]:
     """Why these ``(text, design)`` questions may not be published; empty if
     they may. A design exactly at a limit is within it."""
@@ -61,8 +75,8 @@ def limit_problems(
     per_survey = settings.MAX_SURVEY_EPSILON
     problems = []
     for number, (text, design) in enumerate(questions, start=1):
-        if isinstance(design, InstructedDesign):
-            problem = _instructed_problem(number, text, design, per_question)
+        if not design.protects_every_report:
+            problem = _yes_only_problem(number, text, design, per_question)
             problems.extend([problem] if problem else [])
             continue
         if not design.randomized or design.epsilon <= per_question:
@@ -81,8 +95,8 @@ def limit_problems(
                 f"{per_question:g} per question. Lower its epsilon before publishing."
             )
     designs = [design for _, design in questions]
-    if any(isinstance(d, InstructedDesign) for d in designs):
-        total = yes_total_epsilon(designs)
+    total = yes_total_epsilon(designs)
+    if not all(d.protects_every_report for d in designs):
         if math.isfinite(total) and total > per_survey:
             problems.append(
                 f"With every answer to the questions with a device instruction "
@@ -92,7 +106,6 @@ def limit_problems(
                 "Lower some questions' epsilons or remove a question."
             )
         return problems
-    total = survey_epsilon(designs)
     if math.isfinite(total) and total > per_survey:
         problems.append(
             f"The survey's total epsilon is {format_epsilon(total)}, above this "

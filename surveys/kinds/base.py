@@ -12,6 +12,7 @@ where they fit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -67,3 +68,91 @@ def matrix_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
 def any_validation_arm(design: Mapping[str, Any]) -> str | None:
     """Every design of the kind may have a validation arm."""
     return None
+
+
+# -- the question form's design part (each kind's ``form`` role) --------------
+#
+# A kind's ``form`` module (``surveys/kinds/<kind>/form.py``) provides
+# ``FIXED_DESIGN`` (the design its questions always have, whatever the form's
+# design field says, or None), ``labels(form)`` (the answers the design is
+# built over, or None after adding an error to the form), ``design_dict(form,
+# name, k)`` (the design dict for one of its designs) and ``initial(question)``
+# (the form's initial values of a saved question's kind-specific fields). The
+# form it is given answers ``cleaned_data``, ``errors``, ``add_error`` and
+# ``require(name, what)``.
+
+
+def typed_labels(form: Any) -> list[str] | None:
+    """The options typed one per line: 2 to MAX_OPTIONS, each different."""
+    labels = [
+        line.strip()
+        for line in form.cleaned_data.get("options", "").splitlines()
+        if line.strip()
+    ]
+    if not 2 <= len(labels) <= MAX_OPTIONS:
+        form.add_error(
+            "options",
+            f"Give between 2 and {MAX_OPTIONS} options, one per line "
+            f"(got {len(labels)}).",
+        )
+        return None
+    if len(set(labels)) != len(labels):
+        form.add_error("options", "Each option must be different.")
+        return None
+    return labels
+
+
+def yes_no_labels(form: Any) -> list[str]:
+    """A question answered No or Yes: its design is built over these two."""
+    return list(YES_NO_OPTIONS)
+
+
+def epsilon_dict(form: Any, name: str, k: int) -> dict[str, Any]:
+    """A matrix design set by its privacy level."""
+    epsilon = form.require("epsilon", "epsilon, the privacy level")
+    return {"name": name, "k": k, "epsilon": epsilon}
+
+
+def forced_response_dict(form: Any, name: str, k: int) -> dict[str, Any]:
+    """A forced-response design set by its own probabilities: p_truth, and the
+    forced answers typed or split evenly."""
+    p_truth = form.require("p_truth", "p_truth, the chance of the truth")
+    text = form.cleaned_data.get("p_forced", "").strip()
+    return {"name": name, "p_truth": p_truth, "p_forced": _forced(text, p_truth, k)}
+
+
+def _forced(text: str, p_truth: float, k: int) -> list[float]:
+    if not text:
+        return [(1.0 - p_truth) / k] * k
+    try:
+        values = [float(v) for v in re.split(r"[\s,;]+", text) if v]
+    except ValueError:
+        raise ValidationError(
+            {"p_forced": "p_forced must be numbers separated by commas."}
+        ) from None
+    if len(values) != k:
+        raise ValidationError(
+            {
+                "p_forced": f"p_forced needs one probability per option: "
+                f"{k}, got {len(values)}."
+            }
+        )
+    return values
+
+
+def matrix_initial(question: Any, *, options: str) -> dict[str, Any]:
+    """A saved matrix design's initial values: its own probabilities, and its
+    epsilon when it has a finite one."""
+    design = question.design
+    initial: dict[str, Any] = {"options": options, "design_name": design["name"]}
+    built = question.get_design()
+    if built.private:
+        initial["epsilon"] = round(built.epsilon, 4)
+    return initial
+
+
+def forced_response_initial(design: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "p_truth": design["p_truth"],
+        "p_forced": ", ".join(repr(v) for v in design["p_forced"]),
+    }

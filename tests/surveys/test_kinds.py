@@ -45,6 +45,64 @@ def test_every_kind_plays_the_builders_role(kind):
     assert callable(builder.no_validation_arm)
 
 
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_plays_the_forms_role(kind):
+    form = kind_module(kind, "form")
+    assert form.FIXED_DESIGN is None or form.FIXED_DESIGN in (
+        kind_module(kind, "builder").DESIGNS
+    )
+    assert callable(form.labels)
+    assert callable(form.design_dict)
+    assert callable(form.initial)
+
+
+SAVED = [
+    ("yes_no", None, {"name": "warner", "p": 0.8}),
+    (
+        "yes_no",
+        None,
+        {"name": "forced_response", "p_truth": 0.6, "p_forced": [0.1, 0.3]},
+    ),
+    ("yes_no", None, {"name": "unrelated_question", "p": 0.7, "q": 0.3}),
+    ("yes_no", None, {"name": "crosswise", "p": 0.2}),
+    ("multiple_choice", ["a", "b", "c"], {"name": "krr", "k": 3, "epsilon": 2.0}),
+    ("direct", ["a", "b", "c"], {"name": "direct", "k": 3}),
+    ("multi_select", ["a", "b"], {"name": "oue", "m": 2, "epsilon_one_hot": 3.0}),
+    (
+        "count",
+        [str(i) for i in range(6)],
+        {"name": "geometric", "m": 5, "epsilon": 1.0},
+    ),
+    ("count", [str(i) for i in range(6)], {"name": "direct", "k": 6}),
+    (
+        "instructed",
+        None,
+        {"name": "lie_detector", "p1": 0.2, "p2": 0.8, "group_share": 0.4},
+    ),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("kind", "options", "design"), SAVED, ids=repr)
+def test_a_saved_question_edited_unchanged_keeps_its_design(
+    owner, kind, options, design
+):
+    # Each kind fills the edit form from its saved design and builds the
+    # design back from the form: the two must agree.
+    from surveys.builder.design_forms import DesignForm, initial_for_question
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create
+
+    survey = survey_create(owner=owner, title="Kinds")
+    question = question_create(
+        survey=survey, text="Q?", kind=kind, options=options, design=design
+    )
+    initial = initial_for_question(question)
+    form = DesignForm(data={k: v for k, v in initial.items() if v is not None})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["design"] == question.design
+
+
 def test_every_matrix_design_the_builder_offers_has_its_kinds_sentence():
     from surveys.builder.design_text import _design_sentences
 

@@ -167,6 +167,15 @@ class InstructedDesign:
         """The largest log ratio a "Yes" report carries: ``ln(1 / f_g)``."""
         return max(math.log(DENOMINATOR / count) for count in self.forced_yes_counts)
 
+    # A No given as instructed is not protected; a site's limits apply to what
+    # a Yes reveals.
+    protects_every_report: ClassVar[bool] = False
+
+    @property
+    def limit_epsilon(self) -> float:
+        """What a site's limits apply to: ``yes_epsilon``."""
+        return self.yes_epsilon
+
     # -- data ---------------------------------------------------------------------
 
     def params(self) -> dict[str, Any]:
