@@ -469,7 +469,6 @@ PLATFORM_NAMING_ALLOWED = {
     "estimation/runs/dashboard.py",
     "estimation/runs/group_comparisons.py",
     "estimation/runs/instructed_estimates.py",
-    "estimation/runs/item_estimates.py",
     "estimation/runs/model_fits.py",
     "estimation/runs/plans.py",
     "estimation/runs/services.py",

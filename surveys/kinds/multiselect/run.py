@@ -1,5 +1,7 @@
-"""Estimate-run rows for check-all-that-apply questions: per-item counts
-tallied from the stored bit masks, then the pure per-item estimator."""
+"""The run role of check-all-that-apply questions: per-item counts tallied
+from the stored bit masks, then the pure per-item estimator, saved as one row
+per item. Estimate runs (estimation/runs/services.py) ask it through the
+registry (surveys/kinds/__init__.py)."""
 
 from __future__ import annotations
 
