@@ -21,9 +21,9 @@ from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.estimate import ItemEstimates
 from estimation.results import DEFAULT_LEVEL, estimate_question
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
-from estimation.runs.instructed_estimates import instructed_row
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
+from surveys.kinds.instructed.run import instructed_row
 from surveys.kinds.multiselect.run import (
     SOLVER,
     item_option_rows,
