@@ -7,10 +7,11 @@ the direct questions, each from its own stratum's counts. Estimate runs
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from estimation.kinds.instructed.designs import REPORTS, InstructedDesign, estimate_dict
-from estimation.runs.models import EstimateRun
+from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Question
 
 SOLVER = {"method": "triangle_ml_profile", "converged": True}
@@ -55,3 +56,24 @@ def instructed_row(
         if compliance is not None
         else ({"reported": reported} if sum(reported) else None),
     }
+
+
+def question_rows(
+    question: Question,
+    *,
+    overall: dict[int, int],
+    subgroups: Sequence[tuple[Question, int, dict[int, int]]],
+    run: EstimateRun,
+) -> list[dict[str, Any]]:
+    """The compliance model overall and in every subgroup."""
+    design = cast(InstructedDesign, question.get_design())
+    return [instructed_row(question, overall, design, run)] + [
+        instructed_row(question, by_report, design, run, group, option)
+        for group, option, by_report in subgroups
+    ]
+
+
+def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
+    """Save ``row``: the compliance estimate has no option rows."""
+    QuestionEstimate.objects.create(run=run, **row)
+    return []
