@@ -470,7 +470,6 @@ PLATFORM_NAMING_ALLOWED = {
     "estimation/runs/group_comparisons.py",
     "estimation/runs/model_fits.py",
     "estimation/runs/plans.py",
-    "estimation/runs/validation_arm.py",
     "static/js/design-preview.js",
     "static/js/instructed.js",
     "static/js/rr.js",
