@@ -468,7 +468,6 @@ CORE_NAMING_ALLOWED = {
 PLATFORM_NAMING_ALLOWED = {
     "estimation/runs/dashboard.py",
     "estimation/runs/group_comparisons.py",
-    "estimation/runs/model_fits.py",
     "estimation/runs/plans.py",
     "static/js/design-preview.js",
     "static/js/instructed.js",

@@ -5,4 +5,8 @@ from __future__ import annotations
 
 from estimation.runs.option_rows import question_rows, save_row
 
-__all__ = ["question_rows", "save_row"]
+__all__ = ["MODEL_ROLE", "question_rows", "save_row"]
+
+# A randomized yes/no question is the outcome a logistic model takes
+# (model_fits.py).
+MODEL_ROLE = "outcome"
