@@ -7,11 +7,15 @@ the direct questions, each from its own stratum's counts. Estimate runs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, cast
 
+from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
 from estimation.kinds.instructed.designs import REPORTS, InstructedDesign, estimate_dict
+from estimation.runs.instructed_estimates import compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.plans import Plan
 from surveys.models import Question
 
 SOLVER = {"method": "triangle_ml_profile", "converged": True}
@@ -77,3 +81,37 @@ def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
     """Save ``row``: the compliance estimate has no option rows."""
     QuestionEstimate.objects.create(run=run, **row)
     return []
+
+
+def compliance_plan(
+    design: InstructedDesign,
+    saved: dict[str, Any] | None,
+    *,
+    n: int,
+    target: float,
+    level: float,
+    responses: int | None = None,
+) -> Plan | None:
+    """Responses needed for a half-width ``target`` of pi, from the design's
+    expected information at the saved estimate; None without an estimate.
+    The half-width now is that of pi's saved (profile) interval."""
+    view = compliance_view(saved)
+    if view is None or n == 0:
+        return None
+    pi = next(p for p in view.parameters if p.name == "pi")
+    if pi.ci_lower is None or pi.ci_upper is None:
+        return None
+    a, b = planning_shares(design.model, saved)
+    needed = pi_sample_size(design, target, a, b, level=level)
+    half_width = (pi.ci_upper - pi.ci_lower) / 2
+    reached = half_width <= target
+    received = n if responses is None else max(responses, n)
+    if received > n:
+        needed = math.ceil(needed * received / n)
+    return Plan(
+        target=target,
+        half_width=half_width,
+        reached=reached,
+        needed_total=needed,
+        still_needed=0 if reached else max(needed - received, 1),
+    )
