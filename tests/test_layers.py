@@ -472,12 +472,7 @@ CORE_NAMING_ALLOWED = {
 PLATFORM_NAMING_ALLOWED = {
     "estimation/runs/dashboard.py",
     "estimation/runs/group_comparisons.py",
-    "estimation/runs/instructed_estimates.py",
-    "estimation/runs/item_estimates.py",
-    "estimation/runs/model_fits.py",
     "estimation/runs/plans.py",
-    "estimation/runs/services.py",
-    "estimation/runs/validation_arm.py",
     "static/js/design-preview.js",
     "static/js/instructed.js",
     "static/js/rr.js",

@@ -23,9 +23,10 @@ from estimation.runs.estimate_views import EstimateView, estimate_view
 from estimation.runs.group_comparisons import subgroups_comparison
 from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, QuestionEstimate
-from estimation.runs.plans import Plan, compliance_plan, plan_for
+from estimation.runs.plans import Plan, plan_for
 from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
+from surveys.kinds.instructed.run import compliance_plan
 from surveys.models import Question, Survey
 
 IN_PROGRESS = (EstimateRun.Status.QUEUED, EstimateRun.Status.RUNNING)

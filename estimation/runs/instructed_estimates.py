@@ -1,7 +1,6 @@
-"""Estimate-run rows for questions with a device instruction: the four report
-counts ``2 * group + answer`` into the pure compliance estimator
-(estimation/kinds/instructed/estimate.py), overall and in every subgroup of the direct
-questions, each from its own stratum's counts."""
+"""A saved compliance estimate as the dashboard reads it: each parameter in
+words, and cheating detection's bounds on the prevalence. The rows themselves
+are the instructed kind's run role (surveys/kinds/instructed/run.py)."""
 
 from __future__ import annotations
 
@@ -9,53 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from estimation.contract import HARDLY_INFORMED_FLAG, SHARE, read
-from estimation.kinds.instructed.designs import REPORTS, InstructedDesign, estimate_dict
-from estimation.runs.models import EstimateRun
-from surveys.models import Question
-
-SOLVER = {"method": "triangle_ml_profile", "converged": True}
-
-
-def instructed_row(
-    question: Question,
-    report_counts: dict[int, int],
-    design: InstructedDesign,
-    run: EstimateRun,
-    group: Question | None = None,
-    option: int | None = None,
-) -> dict[str, Any]:
-    """A saved row's fields, overall or for the subgroup ``option`` of the
-    direct question ``group``; ``compliance`` has no parameters while a
-    randomization group has no answers (both are needed to separate honest
-    answers from cheating)."""
-    reported = [report_counts.get(r, 0) for r in range(REPORTS)]
-    warnings = []
-    compliance = None
-    if reported[0] + reported[1] and reported[2] + reported[3]:
-        result = estimate_dict(design, reported, level=run.level)
-        compliance = {**result, "reported": reported}
-    elif sum(reported):
-        warnings.append(
-            {
-                "code": "one_group_empty",
-                "message": "Only one of the two groups has answers: both are "
-                "needed to separate honest answers from answers that ignore the "
-                "instruction.",
-            }
-        )
-    return {
-        "question": question,
-        "group_question": group,
-        "group_option": option,
-        "n": sum(reported),
-        "epsilon": None,
-        "warnings": warnings,
-        "solver": SOLVER if compliance is not None else {},
-        "compliance": compliance
-        if compliance is not None
-        else ({"reported": reported} if sum(reported) else None),
-    }
-
 
 # What each parameter is, in words for the dashboard, by model.
 PARAMETER_WORDS = {

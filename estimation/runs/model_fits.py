@@ -27,6 +27,7 @@ from estimation.inference.covariates import Covariate
 from estimation.inference.regression import Factor, Numeric, fit_logistic
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import ModelFit
+from surveys.kinds import kind_module
 from surveys.models import Answer, Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 from surveys.results.codebook import answer_columns
@@ -49,7 +50,7 @@ def outcome_choices(questions: Iterable[Question]) -> list[Question]:
     """The randomized yes/no questions: the outcomes a logistic model takes."""
     chosen = []
     for question in questions:
-        if question.kind != Question.Kind.YES_NO:
+        if model_role(question) != "outcome":
             continue
         design = question.get_design()
         if design.k == 2 and design.randomized:
@@ -69,7 +70,14 @@ def covariate_choices(questions: Iterable[Question]) -> list[Question]:
 
 def is_plain_count(question: Question) -> bool:
     """A count asked plainly: a numeric covariate, with no reference level."""
-    return question.is_count and not question.get_design().randomized
+    return model_role(question) == "numeric" and not question.get_design().randomized
+
+
+def model_role(question: Question) -> str | None:
+    """What a question of its kind may be in a model when randomized as the
+    model allows: ``"outcome"``, ``"numeric"`` (a covariate with no reference
+    level) or None, from its kind's run role (surveys/kinds/<kind>/run.py)."""
+    return getattr(kind_module(question.kind, "run"), "MODEL_ROLE", None)
 
 
 @dataclass(frozen=True)

@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from estimation.designs import Design
 from estimation.inference.general import mean_sample_size
 from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
-from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
-from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.planning import item_sample_size
 from estimation.planning import sample_size
 from estimation.runs.estimate_views import EstimateView, planned_options
-from estimation.runs.instructed_estimates import compliance_view
 
 DEFAULT_TARGET = 0.05
 # Targets a researcher may ask for, as a share (0.05 is ±5 percentage points).
@@ -132,37 +128,3 @@ def parse_target(value: str | None) -> float | None:
     if target >= 1:
         target /= 100
     return target if MIN_TARGET <= target <= MAX_TARGET else None
-
-
-def compliance_plan(
-    design: InstructedDesign,
-    saved: dict[str, Any] | None,
-    *,
-    n: int,
-    target: float,
-    level: float,
-    responses: int | None = None,
-) -> Plan | None:
-    """Responses needed for a half-width ``target`` of pi, from the design's
-    expected information at the saved estimate; None without an estimate.
-    The half-width now is that of pi's saved (profile) interval."""
-    view = compliance_view(saved)
-    if view is None or n == 0:
-        return None
-    pi = next(p for p in view.parameters if p.name == "pi")
-    if pi.ci_lower is None or pi.ci_upper is None:
-        return None
-    a, b = planning_shares(design.model, saved)
-    needed = pi_sample_size(design, target, a, b, level=level)
-    half_width = (pi.ci_upper - pi.ci_lower) / 2
-    reached = half_width <= target
-    received = n if responses is None else max(responses, n)
-    if received > n:
-        needed = math.ceil(needed * received / n)
-    return Plan(
-        target=target,
-        half_width=half_width,
-        reached=reached,
-        needed_total=needed,
-        still_needed=0 if reached else max(needed - received, 1),
-    )

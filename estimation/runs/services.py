@@ -6,7 +6,6 @@ that arrive while it works schedule the next one (scheduling.py).
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -15,21 +14,11 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from estimation.inference.intervals import DEFAULT_METHOD
-from estimation.inference.validation import split_counts
-from estimation.kinds.instructed.designs import InstructedDesign
-from estimation.kinds.multiselect.designs import UnaryEncoding
-from estimation.kinds.multiselect.estimate import ItemEstimates
-from estimation.results import DEFAULT_LEVEL, estimate_question
+from estimation.results import DEFAULT_LEVEL
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
-from estimation.runs.instructed_estimates import instructed_row
-from estimation.runs.item_estimates import (
-    SOLVER,
-    item_option_rows,
-    item_warnings,
-    items_row,
-)
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.run_lock import survey_run_lock
+from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
 
@@ -77,10 +66,6 @@ def responses_per_day(survey: Survey) -> list[list[Any]]:
     """``[[ISO date, responses], ...]`` in date order, from the saved counts
     (brought up to date by :func:`survey_counts`, which a run calls first)."""
     return saved_days(survey)
-
-
-def _vector(by_report: dict[int, int], k: int) -> list[int]:
-    return [by_report.get(r, 0) for r in range(k)]
 
 
 # -- running -------------------------------------------------------------------
@@ -171,49 +156,18 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
     direct = [q for q in questions if not q.is_sensitive]
     rows: list[dict[str, Any]] = []
     for done, question in enumerate(questions, start=1):
-        design = question.get_design()
-        if isinstance(design, UnaryEncoding):
-            # Per item, overall and in every subgroup, from the masks' counts.
-            rows.append(items_row(question, counts.get(question.pk, {}), design, run))
-            for group, option in _subgroups(direct):
-                by_mask = groups.get((question.pk, group.pk), {}).get(option, {})
-                rows.append(items_row(question, by_mask, design, run, group, option))
-            EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
-            continue
-        if isinstance(design, InstructedDesign):
-            # The compliance model overall and in every subgroup.
-            rows.append(
-                instructed_row(question, counts.get(question.pk, {}), design, run)
+        subgroups = [
+            (group, option, groups.get((question.pk, group.pk), {}).get(option, {}))
+            for group, option in _subgroups(direct)
+        ]
+        rows.extend(
+            kind_module(question.kind, "run").question_rows(
+                question,
+                overall=counts.get(question.pk, {}),
+                subgroups=subgroups,
+                run=run,
             )
-            for group, option in _subgroups(direct):
-                by_report = groups.get((question.pk, group.pk), {}).get(option, {})
-                rows.append(
-                    instructed_row(question, by_report, design, run, group, option)
-                )
-            EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
-            continue
-        # n per question: those who answered it (missing answers have no row).
-        # Codes 0..k-1 only: a validation arm's direct answers (codes k..2k-1)
-        # never enter the randomized estimate; they are saved beside it.
-        by_code = counts.get(question.pk, {})
-        vector = _vector(by_code, design.k)
-        overall = _row(question, None, None, vector, design, run)
-        if question.has_direct_arm:
-            overall["direct_reported"] = list(split_counts(by_code, design.k)[1])
-        rows.append(overall)
-        if question.is_sensitive:
-            for group, option in _subgroups(direct):
-                by_report = groups.get((question.pk, group.pk), {}).get(option, {})
-                rows.append(
-                    _row(
-                        question,
-                        group,
-                        option,
-                        _vector(by_report, design.k),
-                        design,
-                        run,
-                    )
-                )
+        )
         EstimateRun.objects.filter(pk=run.pk).update(questions_done=done)
     # The run's n is every response, answered or not: each question's own n
     # (its saved row) over this gives its item non-response.
@@ -230,81 +184,15 @@ def _subgroups(direct: Iterable[Question]) -> Iterator[tuple[Question, int]]:
             yield group, option
 
 
-def _row(
-    question: Question,
-    group: Question | None,
-    option: int | None,
-    vector: list[int],
-    design: Any,
-    run: EstimateRun,
-) -> dict[str, Any]:
-    base = {
-        "question": question,
-        "group_question": group,
-        "group_option": option,
-        "n": sum(vector),
-        "epsilon": design.epsilon if math.isfinite(design.epsilon) else None,
-        "reported": vector,
-    }
-    if sum(vector) == 0:
-        return {**base, "result": None}
-    result = estimate_question(
-        vector,
-        design,
-        level=run.level,
-        ci_method=run.ci_method,
-        labels=question.options,
-        count=question.is_count,
-    )
-    return {**base, "result": result}
-
-
 @transaction.atomic
 def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
     locked = EstimateRun.objects.select_for_update().get(pk=run.pk)
     if locked.status == EstimateRun.Status.FINISHED:
         return
-    options = []
+    options: list[OptionEstimate] = []
     for row in rows:
-        if "compliance" in row:
-            QuestionEstimate.objects.create(run=run, **row)
-            continue
-        result = row.pop("result")
-        reported = row.pop("reported")
-        if isinstance(result, ItemEstimates):
-            saved = QuestionEstimate.objects.create(
-                run=run,
-                warnings=item_warnings(result, row["question"].options),
-                solver=SOLVER,
-                **row,
-            )
-            options.extend(item_option_rows(saved, result))
-            continue
-        saved = QuestionEstimate.objects.create(
-            run=run,
-            warnings=[w.to_dict() for w in result.warnings] if result else [],
-            solver=result.solver.to_dict() if result else {},
-            mean=result.mean.to_dict() if result and result.mean else None,
-            distribution=result.distribution.to_dict()
-            if result and result.distribution
-            else None,
-            **row,
-        )
-        if result is None:
-            continue
-        options.extend(
-            OptionEstimate(
-                question_estimate=saved,
-                option=r,
-                reported=reported[r],
-                estimate=float(result.estimate[r]),
-                unbiased=float(result.unbiased[r]),
-                std_error=float(result.std_error[r]),
-                ci_lower=float(result.ci_lower[r]),
-                ci_upper=float(result.ci_upper[r]),
-            )
-            for r in range(len(reported))
-        )
+        # Each kind saves its own rows (its run role, surveys/kinds/<kind>/run.py).
+        options.extend(kind_module(row["question"].kind, "run").save_row(run, row))
     OptionEstimate.objects.bulk_create(options)
     if run.survey.access_mode != Survey.AccessMode.OPEN:
         _forget_earlier_estimates(run)

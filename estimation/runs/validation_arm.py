@@ -3,16 +3,18 @@
 Computed from the counts a run saved (the randomized arm's reports and the
 direct arm's answers, beside each other on the question's overall row), never
 from the responses; the statistics are the pure core's
-(estimation/inference/validation.py; for a count, of the means, estimation/kinds/count/arms.py).
+(estimation/inference/validation.py; a kind that compares its arms otherwise,
+as counts do by their means, says how in its run role).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from estimation.inference.validation import ArmComparison, compare_arms
-from estimation.kinds.count.arms import CountArmComparison, compare_count_arms
 from estimation.runs.models import EstimateRun, QuestionEstimate
+from surveys.kinds import kind_module
 from surveys.models import Question
 
 
@@ -44,7 +46,7 @@ class ValidationArm:
     options: tuple[ArmOption, ...]
     # A count question's arms compared by their means (its comparison and
     # options stay empty); None until both arms have answers.
-    mean: CountArmComparison | None = None
+    mean: Any = None  # its kind's comparison of means, with ``to_dict()``
 
 
 def direct_answers(row: QuestionEstimate | None) -> int:
@@ -63,19 +65,21 @@ def validation_arm(
     if not randomized:
         randomized = [0] * len(question.options)
     both = sum(randomized) > 0 and sum(direct) > 0
-    if question.is_count:
-        return ValidationArm(
-            direct_percent=question.direct_percent,
-            n_randomized=sum(randomized),
-            n_direct=sum(direct),
-            comparison=None,
-            options=(),
-            mean=compare_count_arms(
-                randomized, direct, question.get_design(), level=run.level
-            )
-            if both
-            else None,
-        )
+    # A kind whose arms compare other than option by option says how (its
+    # run role, surveys/kinds/<kind>/run.py).
+    compare = getattr(kind_module(question.kind, "run"), "validation_arm", options_arm)
+    return compare(question, randomized, direct, run, both=both)
+
+
+def options_arm(
+    question: Question,
+    randomized: list[int],
+    direct: list[int],
+    run: EstimateRun,
+    *,
+    both: bool,
+) -> ValidationArm:
+    """The arms compared option by option, as most kinds compare them."""
     comparison = (
         compare_arms(
             randomized,

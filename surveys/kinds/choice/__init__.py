@@ -1,1 +1,2 @@
-"""Multiple choice (randomized) on the platform side: the designs the builder offers."""
+"""Multiple choice (randomized) on the platform side: the designs the builder
+offers, and what an estimate run saves for it (run.py)."""

@@ -1,1 +1,2 @@
-"""A question asked plainly, on the platform side: what the builder allows."""
+"""A question asked plainly, on the platform side: what the builder allows,
+and what an estimate run saves for it (run.py)."""

@@ -1,2 +1,3 @@
 """Yes/no with a device instruction (cheating detection, the lie detector) on
-the platform side: its sentences for researchers and what the builder allows."""
+the platform side: its sentences for researchers, what the builder allows, and
+the compliance estimate an estimate run saves and its plan (run.py)."""

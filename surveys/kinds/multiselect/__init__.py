@@ -1,2 +1,2 @@
-"""Check all that apply on the platform side: its sentences for researchers
-and what the builder allows."""
+"""Check all that apply on the platform side: its sentences for researchers,
+what the builder allows, and the per-item rows an estimate run saves (run.py)."""

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from estimation import estimate_question
-from estimation.runs import scheduling
+from estimation.runs import option_rows, scheduling
 from estimation.runs import services as runs
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Answer, Survey
@@ -120,7 +120,7 @@ def test_a_failing_run_records_why_and_is_not_retried(answered, monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("the design cannot be read")
 
-    monkeypatch.setattr(runs, "estimate_question", broken)
+    monkeypatch.setattr(option_rows, "estimate_question", broken)
     with pytest.raises(ValueError, match="cannot be read"):
         runs.estimate_run_execute(run_id=run.pk)
     run.refresh_from_db()

@@ -138,12 +138,12 @@ def test_question_text_is_escaped(as_owner, few):
 
 
 def test_the_page_never_estimates(as_owner, few, monkeypatch):
-    from estimation.runs import services
+    from estimation.runs import option_rows
 
     def refuse(*args, **kwargs):
         raise AssertionError("estimated inside a request")
 
-    monkeypatch.setattr(services, "estimate_question", refuse)
+    monkeypatch.setattr(option_rows, "estimate_question", refuse)
     assert as_owner.get(results_url(few)).status_code == 200
 
 

@@ -1,14 +1,17 @@
-"""Estimate-run rows for check-all-that-apply questions: per-item counts
-tallied from the stored bit masks, then the pure per-item estimator."""
+"""The run role of check-all-that-apply questions: per-item counts tallied
+from the stored bit masks, then the pure per-item estimator, saved as one row
+per item. Estimate runs (estimation/runs/services.py) ask it through the
+registry (surveys/kinds/__init__.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from estimation.contract import item_notices
 from estimation.kinds.multiselect.designs import UnaryEncoding, item_counts
 from estimation.kinds.multiselect.estimate import ItemEstimates, estimate_items
+from estimation.runs import option_rows
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.models import Question
 
@@ -72,3 +75,34 @@ def item_warnings(result: ItemEstimates, labels: Sequence[str]) -> list[dict[str
         n=result.n,
         level=result.level,
     )
+
+
+def question_rows(
+    question: Question,
+    *,
+    overall: dict[int, int],
+    subgroups: Sequence[tuple[Question, int, dict[int, int]]],
+    run: EstimateRun,
+) -> list[dict[str, Any]]:
+    """Per item, overall and in every subgroup, from the masks' counts."""
+    design = cast(UnaryEncoding, question.get_design())
+    return [items_row(question, overall, design, run)] + [
+        items_row(question, by_mask, design, run, group, option)
+        for group, option, by_mask in subgroups
+    ]
+
+
+def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
+    """Save ``row`` with its notices; its items' rows are returned for one
+    bulk insert. Without answers it is saved as any kind's empty row."""
+    if row["result"] is None:
+        return option_rows.save_row(run, row)
+    result = row.pop("result")
+    row.pop("reported")
+    saved = QuestionEstimate.objects.create(
+        run=run,
+        warnings=item_warnings(result, row["question"].options),
+        solver=SOLVER,
+        **row,
+    )
+    return item_option_rows(saved, result)
