@@ -487,7 +487,6 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/respond/integrity.py",
     "surveys/respond/report_labels.py",
     "surveys/respond/selectors.py",
-    "surveys/results/bundle_scripts.py",
     "surveys/results/codebook.py",
     "surveys/results/estimate_exports.py",
     "templates/surveys/detail.html",

@@ -8,6 +8,11 @@ A kind's ``builder`` module (``surveys/kinds/<kind>/builder.py``) provides
 ``build_design`` and ``no_validation_arm`` (why a question of this kind and
 design cannot ask a share of respondents directly, or None), taking these
 where they fit.
+
+A kind's ``exports`` module (``surveys/kinds/<kind>/exports.py``) says what
+the exports do with its questions: ``r_question`` (the analysis bundle's R for
+one question), taken from the generic modules' defaults (``r_by_design`` in
+surveys/results/bundle_scripts.py) where the kind has nothing of its own.
 """
 
 from __future__ import annotations
