@@ -485,7 +485,6 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/languages.py",
     "surveys/models.py",
     "surveys/respond/integrity.py",
-    "surveys/respond/report_labels.py",
     "surveys/respond/selectors.py",
     "surveys/results/codebook.py",
     "surveys/results/estimate_exports.py",

@@ -10,8 +10,13 @@ design cannot ask a share of respondents directly, or None), taking these
 where they fit.
 
 A kind's ``exports`` module (``surveys/kinds/<kind>/exports.py``) says what
-the exports do with its questions: ``r_question`` (the analysis bundle's R for
-one question), taken from the generic modules' defaults (``r_by_design`` in
+the exports do with its questions: ``report_codes`` (every code a report may
+hold, labelled as the respondent saw it), ``reported_labels`` (what each
+estimate row counts), ``relabels`` (whether its reports are not its options),
+``report_label`` (one report in words, for the receipt) and ``r_question``
+(the analysis bundle's R for one question), taken from the generic modules'
+defaults (``option_codes``, ``code_rows``, ``never_relabelled`` and
+``code_label`` in surveys/respond/report_labels.py, ``r_by_design`` in
 surveys/results/bundle_scripts.py) where the kind has nothing of its own.
 """
 

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from surveys.respond.report_labels import code_label as report_label
+from surveys.respond.report_labels import code_rows as reported_labels
+from surveys.respond.report_labels import never_relabelled as relabels
+from surveys.respond.report_labels import option_codes as report_codes
 from surveys.results.bundle_scripts import r_by_design as r_question
 
-__all__ = ["r_question"]
+__all__ = ["r_question", "relabels", "report_codes", "report_label", "reported_labels"]
