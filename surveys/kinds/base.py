@@ -13,10 +13,16 @@ A kind's ``exports`` module (``surveys/kinds/<kind>/exports.py``) says what
 the exports do with its questions: ``report_codes`` (every code a report may
 hold, labelled as the respondent saw it), ``reported_labels`` (what each
 estimate row counts), ``relabels`` (whether its reports are not its options),
-``report_label`` (one report in words, for the receipt) and ``r_question``
-(the analysis bundle's R for one question), taken from the generic modules'
-defaults (``option_codes``, ``code_rows``, ``never_relabelled`` and
-``code_label`` in surveys/respond/report_labels.py, ``r_by_design`` in
+``report_label`` (one report in words, for the receipt), ``export_columns``
+(its columns in the answers export), ``codebook_entry`` (its codebook entry),
+``report_coding`` (what its codes are, when not its options), ``r_packages``
+(R's parameters for a design of its own), ``EPSILON_NOTE`` (what the survey's
+epsilon note adds for it) and ``r_question`` (the analysis bundle's R for one
+question), taken from the generic modules' defaults (``option_codes``,
+``code_rows``, ``never_relabelled`` and ``code_label`` in
+surveys/respond/report_labels.py; ``one_column``, ``matrix_entry``,
+``no_report_coding``, ``no_r_packages`` and ``NO_EPSILON_NOTE`` in
+surveys/results/codebook.py; ``r_by_design`` in
 surveys/results/bundle_scripts.py) where the kind has nothing of its own.
 """
 

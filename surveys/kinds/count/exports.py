@@ -8,5 +8,21 @@ from surveys.respond.report_labels import code_rows as reported_labels
 from surveys.respond.report_labels import never_relabelled as relabels
 from surveys.respond.report_labels import option_codes as report_codes
 from surveys.results.bundle_scripts import r_by_design as r_question
+from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
+from surveys.results.codebook import matrix_entry as codebook_entry
+from surveys.results.codebook import no_r_packages as r_packages
+from surveys.results.codebook import no_report_coding as report_coding
+from surveys.results.codebook import one_column as export_columns
 
-__all__ = ["r_question", "relabels", "report_codes", "report_label", "reported_labels"]
+__all__ = [
+    "codebook_entry",
+    "EPSILON_NOTE",
+    "export_columns",
+    "r_packages",
+    "r_question",
+    "relabels",
+    "report_codes",
+    "report_coding",
+    "report_label",
+    "reported_labels",
+]

@@ -10,7 +10,9 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext
 
+from estimation.kinds.multiselect.designs import UnaryEncoding
 from surveys.models import Question
+from surveys.respond.report_labels import item_values
 from surveys.respond.report_labels import never_relabelled as relabels
 from surveys.respond.report_labels import option_codes as report_codes
 from surveys.results.bundle_scripts import (
@@ -20,8 +22,23 @@ from surveys.results.bundle_scripts import (
     r_string,
     r_value,
 )
+from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
+from surveys.results.codebook import _entry_head, _translations, item_column
+from surveys.results.codebook import no_r_packages as r_packages
+from surveys.results.codebook import no_report_coding as report_coding
 
-__all__ = ["r_question", "relabels", "report_codes", "report_label", "reported_labels"]
+__all__ = [
+    "codebook_entry",
+    "EPSILON_NOTE",
+    "export_columns",
+    "r_packages",
+    "r_question",
+    "relabels",
+    "report_codes",
+    "report_coding",
+    "report_label",
+    "reported_labels",
+]
 
 
 def r_unary(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
@@ -63,3 +80,58 @@ def report_label(
     """The report is a bit mask: the items that were sent ticked."""
     ticked = [label for i, label in enumerate(labels) if report >> i & 1]
     return "; ".join(ticked) if ticked else gettext("Nothing sent ticked")
+
+
+def export_columns(
+    name: str, question: Question
+) -> list[tuple[str, Question, int | None]]:
+    """One 0/1 column per item (``q3_1 .. q3_m``, ``item`` its code), so that
+    SPSS and Stata users need not decode a mask."""
+    return [
+        (item_column(name, item), question, item)
+        for item in range(len(question.options))
+    ]
+
+
+def codebook_entry(
+    column: str, question: Question, answered: int | None = None
+) -> dict[str, Any]:
+    return unary_entry(column, question, question.get_design(), answered)
+
+
+def unary_entry(
+    column: str, question: Question, design: UnaryEncoding, answered: int | None
+) -> dict[str, Any]:
+    """Check all that apply: one 0/1 column per item, and every item's bit
+    went through the same two-by-two matrix."""
+    return {
+        **_entry_head(column, question, answered),
+        "options": [
+            {"code": i, "label": label} for i, label in enumerate(question.options)
+        ],
+        "report_coding": "one column per item (item_columns), 1 if the item "
+        "was sent ticked and 0 if not: randomized reports, not what the "
+        "respondent ticked; a missing answer is empty in every item column",
+        "item_columns": [
+            {"column": item_column(column, code), "code": code, "label": label}
+            for code, label in enumerate(question.options)
+        ],
+        "item_values": [
+            {"code": code, "label": label}
+            for code, label in item_values(question.survey.language).items()
+        ],
+        "design": design.to_dict(),
+        "matrix": design.bit_design.matrix.tolist(),
+        "matrix_orientation": "per item: rows are not ticked / ticked, columns are "
+        "sent not ticked / sent ticked",
+        "epsilon": design.epsilon,
+        "epsilon_item": design.epsilon_item,
+        "epsilon_one_hot": design.epsilon_one_hot_exact,
+        "privacy": "epsilon-LDP for the whole answer (any two answers are "
+        "neighbours); epsilon_item for any one item",
+        "spec_version": question.spec_version,
+        "client_spec": question.spec or design.client_spec(),
+        "description": design.describe(labels=question.options),
+        "r_packages": None,
+        "translations": _translations(question),
+    }
