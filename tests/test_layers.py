@@ -486,7 +486,6 @@ PLATFORM_NAMING_ALLOWED = {
     "surveys/models.py",
     "surveys/respond/integrity.py",
     "surveys/respond/selectors.py",
-    "surveys/results/estimate_exports.py",
     "templates/surveys/detail.html",
     "templates/surveys/respond.html",
     "templates/surveys/results.html",

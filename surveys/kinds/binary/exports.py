@@ -16,11 +16,15 @@ from surveys.results.bundle_scripts import r_by_design as r_question
 from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
 from surveys.results.codebook import matrix_entry as codebook_entry
 from surveys.results.codebook import one_column as export_columns
+from surveys.results.estimate_exports import has_options as estimated
+from surveys.results.estimate_exports import no_pi as group_pi
 
 __all__ = [
     "codebook_entry",
     "EPSILON_NOTE",
+    "estimated",
     "export_columns",
+    "group_pi",
     "r_packages",
     "r_question",
     "relabels",

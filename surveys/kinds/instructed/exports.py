@@ -1,7 +1,7 @@
 """A question with a device instruction in the exports: its cells are
 ``2 * group + answer``, labelled group and answer, and its analysis bundle's R
-gives RRuni the group (the
-``exports`` role; every kind's has the same names, see surveys/kinds/base.py)."""
+gives RRuni the group; its subgroups compare pi (the ``exports`` role; every
+kind's has the same names, see surveys/kinds/base.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from estimation.kinds.instructed.comparisons import pi_from_compliance as group_pi
 from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.runs.models import QuestionEstimate
 from surveys.models import Question
 from surveys.respond.report_labels import code_label as report_label
 from surveys.respond.report_labels import code_rows as reported_labels
@@ -22,7 +24,9 @@ from surveys.results.codebook import one_column as export_columns
 __all__ = [
     "codebook_entry",
     "EPSILON_NOTE",
+    "estimated",
     "export_columns",
+    "group_pi",
     "r_packages",
     "r_question",
     "relabels",
@@ -131,3 +135,8 @@ def instructed_entry(
         "translations": _translations(question),
         **_report_entry(question),
     }
+
+
+def estimated(row: QuestionEstimate | None) -> bool:
+    """Its estimates are parameters, not options: every subgroup has them."""
+    return True
