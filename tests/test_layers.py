@@ -478,7 +478,6 @@ PLATFORM_NAMING_ALLOWED = {
     "static/js/instructed.js",
     "static/js/rr.js",
     "static/js/survey.js",
-    "surveys/api/serializers.py",
     "surveys/builder/demo.py",
     "surveys/builder/design_forms.py",
     "surveys/builder/limits.py",

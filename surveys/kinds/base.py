@@ -19,13 +19,14 @@ estimate row counts), ``relabels`` (whether its reports are not its options),
 (whether a subgroup's saved row has estimates to show), ``group_pi`` (a
 subgroup's pi to compare, for a kind that estimates one), ``r_packages``
 (R's parameters for a design of its own), ``EPSILON_NOTE`` (what the survey's
-epsilon note adds for it) and ``r_question`` (the analysis bundle's R for one
+epsilon note adds for it), ``yes_epsilon`` (the epsilon a Yes is protected at,
+for the API, when it differs from the design's) and ``r_question`` (the analysis bundle's R for one
 question), taken from the generic modules' defaults (``option_codes``,
 ``code_rows``, ``never_relabelled`` and ``code_label`` in
 surveys/respond/report_labels.py; ``one_column``, ``matrix_entry``,
 ``no_report_coding``, ``no_r_packages`` and ``NO_EPSILON_NOTE`` in
 surveys/results/codebook.py; ``has_options`` and ``no_pi`` in
-surveys/results/estimate_exports.py; ``r_by_design`` in
+surveys/results/estimate_exports.py; ``no_yes_epsilon`` here; ``r_by_design`` in
 surveys/results/bundle_scripts.py) where the kind has nothing of its own.
 """
 
@@ -81,6 +82,12 @@ def matrix_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
             }
         )
     return built
+
+
+def no_yes_epsilon(design: Any) -> None:
+    """A kind whose Yes and No are protected alike has no separate epsilon for
+    a Yes: the default ``yes_epsilon`` of a kind's ``exports`` role."""
+    return None
 
 
 def any_validation_arm(design: Mapping[str, Any]) -> str | None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from estimation import Design
 from estimation.kinds.binary.designs import Crosswise
+from surveys.kinds.base import no_yes_epsilon as yes_epsilon
 from surveys.models import Question
 from surveys.respond.report_labels import code_label as report_label
 from surveys.respond.report_labels import code_rows as reported_labels
@@ -32,6 +33,7 @@ __all__ = [
     "report_coding",
     "report_label",
     "reported_labels",
+    "yes_epsilon",
 ]
 
 

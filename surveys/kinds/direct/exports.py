@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from surveys.kinds.base import no_yes_epsilon as yes_epsilon
 from surveys.respond.report_labels import code_label as report_label
 from surveys.respond.report_labels import code_rows as reported_labels
 from surveys.respond.report_labels import never_relabelled as relabels
@@ -29,4 +30,5 @@ __all__ = [
     "report_coding",
     "report_label",
     "reported_labels",
+    "yes_epsilon",
 ]

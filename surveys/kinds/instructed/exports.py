@@ -34,6 +34,7 @@ __all__ = [
     "report_coding",
     "report_label",
     "reported_labels",
+    "yes_epsilon",
 ]
 
 
@@ -140,3 +141,8 @@ def instructed_entry(
 def estimated(row: QuestionEstimate | None) -> bool:
     """Its estimates are parameters, not options: every subgroup has them."""
     return True
+
+
+def yes_epsilon(design: InstructedDesign) -> float:
+    """A No given as instructed is not protected; a Yes is, at this epsilon."""
+    return design.yes_epsilon

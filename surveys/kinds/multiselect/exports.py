@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from estimation.kinds.multiselect.designs import UnaryEncoding
+from surveys.kinds.base import no_yes_epsilon as yes_epsilon
 from surveys.models import Question
 from surveys.respond.report_labels import item_values
 from surveys.respond.report_labels import never_relabelled as relabels
@@ -42,6 +43,7 @@ __all__ = [
     "report_coding",
     "report_label",
     "reported_labels",
+    "yes_epsilon",
 ]
 
 
