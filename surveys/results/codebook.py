@@ -13,7 +13,6 @@ from typing import Any, cast
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
-from estimation.count_distribution import MAX_HALF_WIDTH
 from surveys.kinds import KINDS, kind_module
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
@@ -172,7 +171,7 @@ def matrix_entry(
         "translations": _translations(question),
         **_report_entry(question),
         **validation_arm_entry(question),
-        **_count_entry(question),
+        **kind_module(question.kind, "exports").matrix_extra(question),
     }
 
 
@@ -209,6 +208,12 @@ def _report_entry(question: Question) -> dict[str, Any]:
     return entry | kind_module(question.kind, "exports").report_coding(question)
 
 
+def no_matrix_extra(question: Question) -> dict[str, Any]:
+    """Nothing beyond the matrix: the default ``matrix_extra`` of a kind's
+    ``exports`` role."""
+    return {}
+
+
 def no_report_coding(question: Question) -> dict[str, Any]:
     """The codes are the options: the default ``report_coding`` of a kind's
     ``exports`` role."""
@@ -234,39 +239,6 @@ def validation_arm_entry(question: Question) -> dict[str, Any]:
         f"{k}..{2 * k - 1} are direct answers, not randomized, code minus {k} "
         "being the option given. The re-analysis compares the two "
         "(docs/methodology.md, 'Validation arm').",
-    }
-
-
-def _count_entry(question: Question) -> dict[str, Any]:
-    """What a count question's codes mean, and how its mean is estimated."""
-    if not question.is_count:
-        return {}
-    return {
-        "count": {
-            "minimum": 0,
-            "maximum": len(question.options) - 1,
-            "codes": "the code is the count itself",
-            "mean": "estimated from each report's unbiased score w solving "
-            "matrix @ w = (0, 1, ..., maximum), Student's t interval "
-            "(docs/methodology.md, 'Counts')",
-            **_distribution_entry(question),
-        }
-    }
-
-
-def _distribution_entry(question: Question) -> dict[str, str]:
-    """A count asked with noise: how far its distribution is shown."""
-    if not question.get_design().randomized:
-        return {}
-    return {
-        "distribution": "shown in ranges of neighbouring counts, the finest "
-        "whose intervals the design and the number of responses keep within "
-        f"±{100 * MAX_HALF_WIDTH:.0f} points before any data; each range's "
-        "share is the average of its reports' unbiased scores, Student's t "
-        "interval in [0, 1]. With no such split only the mean is identified "
-        "(warning distribution_not_identified), and the single counts' rows "
-        "are not estimates to read on their own (docs/methodology.md, "
-        "'Counts')",
     }
 
 

@@ -16,6 +16,7 @@ from surveys.respond.report_labels import crosswise_choices, option_codes
 from surveys.results.bundle_scripts import r_by_design as r_question
 from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
 from surveys.results.codebook import matrix_entry as codebook_entry
+from surveys.results.codebook import no_matrix_extra as matrix_extra
 from surveys.results.codebook import one_column as export_columns
 from surveys.results.estimate_exports import has_options as estimated
 from surveys.results.estimate_exports import no_pi as group_pi
@@ -26,6 +27,7 @@ __all__ = [
     "estimated",
     "export_columns",
     "group_pi",
+    "matrix_extra",
     "r_packages",
     "r_question",
     "relabels",

@@ -11,6 +11,7 @@ from surveys.respond.report_labels import option_codes as report_codes
 from surveys.results.bundle_scripts import r_by_design as r_question
 from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
 from surveys.results.codebook import matrix_entry as codebook_entry
+from surveys.results.codebook import no_matrix_extra as matrix_extra
 from surveys.results.codebook import no_r_packages as r_packages
 from surveys.results.codebook import no_report_coding as report_coding
 from surveys.results.codebook import one_column as export_columns
@@ -23,6 +24,7 @@ __all__ = [
     "estimated",
     "export_columns",
     "group_pi",
+    "matrix_extra",
     "r_packages",
     "r_question",
     "relabels",

@@ -17,6 +17,7 @@ from surveys.respond.report_labels import code_label as report_label
 from surveys.respond.report_labels import code_rows as reported_labels
 from surveys.results.bundle_scripts import _comment, _r_fits, _r_number, r_value
 from surveys.results.codebook import _entry_head, _report_entry, _translations
+from surveys.results.codebook import no_matrix_extra as matrix_extra
 from surveys.results.codebook import no_r_packages as r_packages
 from surveys.results.codebook import no_report_coding as report_coding
 from surveys.results.codebook import one_column as export_columns
@@ -27,6 +28,7 @@ __all__ = [
     "estimated",
     "export_columns",
     "group_pi",
+    "matrix_extra",
     "r_packages",
     "r_question",
     "relabels",

@@ -25,6 +25,7 @@ from surveys.results.bundle_scripts import (
 )
 from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
 from surveys.results.codebook import _entry_head, _translations, item_column
+from surveys.results.codebook import no_matrix_extra as matrix_extra
 from surveys.results.codebook import no_r_packages as r_packages
 from surveys.results.codebook import no_report_coding as report_coding
 from surveys.results.estimate_exports import has_options as estimated
@@ -36,6 +37,7 @@ __all__ = [
     "estimated",
     "export_columns",
     "group_pi",
+    "matrix_extra",
     "r_packages",
     "r_question",
     "relabels",
