@@ -4,7 +4,7 @@ services; these only shape data and declare it for the OpenAPI schema."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -12,10 +12,10 @@ from rest_framework.reverse import reverse
 
 from estimation import CI_METHODS, DEFAULT_METHOD
 from estimation.inference.validation import MAX_DIRECT_PERCENT
-from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
 from surveys.builder.selectors import epsilon_of
+from surveys.kinds import kind_module
 from surveys.models import Question, Role, Survey
 from surveys.team.selectors import abilities, role_for
 
@@ -236,7 +236,8 @@ class QuestionSerializer(serializers.ModelSerializer):
     )
     def get_yes_epsilon(self, question: Question) -> float | None:
         design = question.get_design()
-        return design.yes_epsilon if isinstance(design, InstructedDesign) else None
+        exports = kind_module(question.kind, "exports")
+        return cast(float | None, exports.yes_epsilon(design))
 
     def get_description(self, question: Question) -> str:
         return question.get_design().describe(labels=question.options)

@@ -8,6 +8,27 @@ A kind's ``builder`` module (``surveys/kinds/<kind>/builder.py``) provides
 ``build_design`` and ``no_validation_arm`` (why a question of this kind and
 design cannot ask a share of respondents directly, or None), taking these
 where they fit.
+
+A kind's ``exports`` module (``surveys/kinds/<kind>/exports.py``) says what
+the exports do with its questions: ``report_codes`` (every code a report may
+hold, labelled as the respondent saw it), ``reported_labels`` (what each
+estimate row counts), ``relabels`` (whether its reports are not its options),
+``report_label`` (one report in words, for the receipt), ``export_columns``
+(its columns in the answers export), ``codebook_entry`` (its codebook entry),
+``report_coding`` (what its codes are, when not its options), ``matrix_extra``
+(what a matrix entry of the codebook adds for it), ``estimated``
+(whether a subgroup's saved row has estimates to show), ``group_pi`` (a
+subgroup's pi to compare, for a kind that estimates one), ``r_packages``
+(R's parameters for a design of its own), ``EPSILON_NOTE`` (what the survey's
+epsilon note adds for it), ``yes_epsilon`` (the epsilon a Yes is protected at,
+for the API, when it differs from the design's) and ``r_question`` (the analysis bundle's R for one
+question), taken from the generic modules' defaults (``option_codes``,
+``code_rows``, ``never_relabelled`` and ``code_label`` in
+surveys/respond/report_labels.py; ``one_column``, ``matrix_entry``,
+``no_report_coding``, ``no_matrix_extra``, ``no_r_packages`` and ``NO_EPSILON_NOTE`` in
+surveys/results/codebook.py; ``has_options`` and ``no_pi`` in
+surveys/results/estimate_exports.py; ``no_yes_epsilon`` here; ``r_by_design`` in
+surveys/results/bundle_scripts.py) where the kind has nothing of its own.
 """
 
 from __future__ import annotations
@@ -63,6 +84,12 @@ def matrix_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
             }
         )
     return built
+
+
+def no_yes_epsilon(design: Any) -> None:
+    """A kind whose Yes and No are protected alike has no separate epsilon for
+    a Yes: the default ``yes_epsilon`` of a kind's ``exports`` role."""
+    return None
 
 
 def any_validation_arm(design: Mapping[str, Any]) -> str | None:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from django.utils import translation
 from django.utils.translation import gettext
 
-from estimation import Crosswise
+from surveys.kinds import kind_module
 from surveys.languages import option_labels
 from surveys.models import Question
 
@@ -31,37 +31,31 @@ def crosswise_choices() -> list[str]:
 
 def report_codes(question: Question, language: str) -> list[tuple[int, str]]:
     """Every code a report of ``question`` may hold and its label in
-    ``language``; for check all that apply, the items (see :func:`item_values`)."""
+    ``language``, as its kind's ``exports`` role says; for check all that
+    apply, the items (see :func:`item_values`)."""
     with translation.override(language):
         labels = option_labels(question, language)
-        if question.is_instructed:
-            # The cell is 2 * group + answer (estimation/kinds/instructed/designs.py).
-            return [
-                (
-                    2 * group + answer,
-                    gettext("Group %(group)s, “%(answer)s”")
-                    % {"group": group + 1, "answer": label},
-                )
-                for group in (0, 1)
-                for answer, label in enumerate(labels)
-            ]
-        shown = (
-            crosswise_choices()
-            if isinstance(question.get_design(), Crosswise)
-            else labels
-        )
-        codes = list(enumerate(shown))
-        if question.has_direct_arm:
-            # A validation arm's direct answer is the option's code plus k
-            # (estimation/inference/validation.py).
-            codes += [
-                (
-                    len(labels) + i,
-                    gettext("%(option)s (asked directly)") % {"option": o},
-                )
-                for i, o in enumerate(labels)
-            ]
-        return codes
+        return kind_module(question.kind, "exports").report_codes(question, labels)
+
+
+def option_codes(
+    question: Question, labels: list[str], shown: list[str] | None = None
+) -> list[tuple[int, str]]:
+    """The codes of a kind whose reports are its options (or the words
+    ``shown`` in their place), then a validation arm's direct answers: the
+    default ``report_codes`` of a kind's ``exports`` role."""
+    codes = list(enumerate(labels if shown is None else shown))
+    if question.has_direct_arm:
+        # A validation arm's direct answer is the option's code plus k
+        # (estimation/inference/validation.py).
+        codes += [
+            (
+                len(labels) + i,
+                gettext("%(option)s (asked directly)") % {"option": o},
+            )
+            for i, o in enumerate(labels)
+        ]
+    return codes
 
 
 def item_values(language: str) -> dict[int, str]:
@@ -76,11 +70,13 @@ def reported_labels(question: Question, language: str) -> list[str]:
     code ``i`` for option ``i`` (a crosswise "Yes" row counts the reports
     "both or neither"), for check all that apply item ``i`` sent ticked."""
     labels = option_labels(question, language)
-    if question.kind == Question.Kind.MULTI_SELECT:
-        with translation.override(language):
-            return [
-                gettext("%(item)s: sent ticked") % {"item": item} for item in labels
-            ]
+    exports = kind_module(question.kind, "exports")
+    return exports.reported_labels(question, labels, language)
+
+
+def code_rows(question: Question, labels: list[str], language: str) -> list[str]:
+    """Row ``i`` counts the reports of code ``i``: the default
+    ``reported_labels`` of a kind's ``exports`` role."""
     codes = dict(report_codes(question, language))
     return [codes[code] for code in range(len(labels))]
 
@@ -94,18 +90,30 @@ def relabelled_reports(
     return {
         question.pk: [label for _code, label in report_codes(question, language)]
         for question in questions
-        if question.is_instructed or isinstance(question.get_design(), Crosswise)
+        if kind_module(question.kind, "exports").relabels(question)
     }
+
+
+def never_relabelled(question: Question) -> bool:
+    """The reports are the options: the default ``relabels`` of a kind's
+    ``exports`` role."""
+    return False
 
 
 def report_label(question: Question, language: str, report: int) -> str:
     """One stored report in words, for the receipt: its code's label, or for
     check all that apply the items that were sent ticked."""
     labels = option_labels(question, language)
-    if question.kind != Question.Kind.MULTI_SELECT:
-        if question.has_direct_arm and report >= len(labels):
-            # The respondent was told they were asked directly: the option.
-            return labels[report - len(labels)]
-        return dict(report_codes(question, language))[report]
-    ticked = [label for i, label in enumerate(labels) if report >> i & 1]
-    return "; ".join(ticked) if ticked else gettext("Nothing sent ticked")
+    exports = kind_module(question.kind, "exports")
+    return exports.report_label(question, labels, language, report)
+
+
+def code_label(
+    question: Question, labels: list[str], language: str, report: int
+) -> str:
+    """One report's code in words: the default ``report_label`` of a kind's
+    ``exports`` role."""
+    if question.has_direct_arm and report >= len(labels):
+        # The respondent was told they were asked directly: the option.
+        return labels[report - len(labels)]
+    return dict(report_codes(question, language))[report]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from estimation import design_from_dict
+from surveys.kinds import kind_module
 from surveys.results.bundle_r_checks import R_CHECKS
 
 PYTHON_SCRIPT = '''#!/usr/bin/env python3
@@ -258,33 +259,6 @@ def _r_fits(column: str, call: str) -> str:
     )
 
 
-def r_instructed(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
-    """RRuni with RRreg's CDM or SLD model on the cells 2 * group + answer,
-    and the dashboard's pi beside it (RRreg's standard errors divide by
-    n_g - 1, ours by n_g: the comparison takes the groups' sizes)."""
-    column, model = entry["column"], entry["r_packages"]["RRreg"]
-    compliance = (saved or {}).get("compliance") or {}
-    pi = next((p for p in compliance.get("parameters", []) if p["name"] == "pi"), None)
-    dashboard = (
-        f"c({_r_number(pi['estimate'])}, {_r_number(pi['std_error'])})"
-        if pi
-        else "c(NA, NA)"
-    )
-    call = (
-        f"RRuni(response = {column} %% 2, model = "
-        f'"{model["model"]}", p = {r_value(model["p"])}, group = 1 + ({column} >= 2)'
-    )
-    return (
-        f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
-        f"# design {entry['design']['name']}: RRreg model {model['model']}; "
-        "the cell is 2 * group + answer\n"
-        f"{column} <- answers${column}[!is.na(answers${column})]\n"
-        + _r_fits(column, call)
-        + f'compare("{column}", fit_{column}, moment_{column}, {dashboard}, '
-        f"tabulate(1 + ({column} >= 2), nbins = 2))\n"
-    )
-
-
 def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     """The moment estimate of a k-option or direct question, in base R."""
     column, k = entry["column"], len(entry["options"])
@@ -321,29 +295,6 @@ def r_other(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
         f'cat("dashboard (unbiased):\\n"); print(dashboard_{column})\n'
         f'agree("{column} moment estimates", unbiased_{column}, dashboard_{column})\n'
         + fr_model
-    )
-
-
-def r_unary(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
-    """Check all that apply in base R: each item's moment estimate from the
-    share of its 0/1 column sent ticked, and the dashboard's beside it."""
-    column = entry["column"]
-    items = "c(" + ", ".join(r_string(i["column"]) for i in entry["item_columns"]) + ")"
-    (_, q), (_, p) = entry["matrix"]
-    labels = "c(" + ", ".join(r_string(o["label"]) for o in entry["options"]) + ")"
-    dashboard = _dashboard(saved, "unbiased")
-    shown = (
-        "c(" + ", ".join(_r_number(v) for v in dashboard) + ")" if dashboard else "NA"
-    )
-    return (
-        f"\n# {column} = question {entry['number']}: {_comment(entry['text'])}\n"
-        f"# design {entry['design']['name']}: check all that apply; one column "
-        "per item, 1 = sent ticked; each item's moment estimate is (share sent "
-        "ticked - q) / (p - q)\n"
-        f"ticked_{column} <- sapply({items}, function(item) "
-        "mean(answers[[item]], na.rm = TRUE))\n"
-        f"print(data.frame(item = {labels}, unbiased = (ticked_{column} - "
-        f"{r_value(q)}) / ({r_value(p)} - {r_value(q)}), dashboard = {shown}))\n"
     )
 
 
@@ -455,6 +406,18 @@ def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
     )
 
 
+def r_by_design(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
+    """A question whose kind has no R of its own, by its design: RRuni where
+    the codebook gives RRreg's model, else the moment estimates of a general
+    matrix or of a base plus a diagonal (every kind's ``exports`` role has an
+    ``r_question``; this is the default)."""
+    if entry["r_packages"] is not None:
+        return r_yes_no(entry, saved)
+    if not design_from_dict(entry["design"]).uniform_plus_diagonal:
+        return r_general(entry, saved)
+    return r_other(entry, saved)
+
+
 def r_script(
     book: dict[str, Any],
     estimates: dict[str, Any],
@@ -474,16 +437,8 @@ def r_script(
     ]
     for entry in book["questions"]:
         question = saved.get(entry["column"])
-        if entry.get("kind") == "multi_select":
-            parts.append(r_unary(entry, question))
-        elif entry.get("kind") == "instructed":
-            parts.append(r_instructed(entry, question))
-        elif entry["r_packages"] is not None:
-            parts.append(r_yes_no(entry, question))
-        elif not design_from_dict(entry["design"]).uniform_plus_diagonal:
-            parts.append(r_general(entry, question))
-        else:
-            parts.append(r_other(entry, question))
+        exports = kind_module(entry["kind"], "exports")
+        parts.append(exports.r_question(entry, question))
     if model_fit is not None:
         entries = {e["column"]: e for e in book["questions"]}
         parts.append(r_model_fit(entries[model_fit["outcome"]], model_fit))

@@ -8,17 +8,15 @@ with, exactly as :mod:`estimation.designs` rounds it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Count
 
-from estimation import Crosswise, Design, survey_epsilon
-from estimation.count_distribution import MAX_HALF_WIDTH
-from estimation.kinds.instructed.designs import InstructedDesign
-from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation import Design, survey_epsilon
+from surveys.kinds import KINDS, kind_module
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
-from surveys.respond.report_labels import item_values, report_codes
+from surveys.respond.report_labels import report_codes
 
 CODEBOOK_FORMAT = 1
 ORIENTATION = (
@@ -35,6 +33,10 @@ REANALYSE = (
     "the matrix and following those packages' documentation."
 )
 
+
+# What a kind adds to the survey's epsilon note when one of its questions is
+# in the survey: the default ``EPSILON_NOTE`` of a kind's ``exports`` role.
+NO_EPSILON_NOTE = ""
 
 MISSING = (
     "empty cell in CSV, null in JSON lines: skipped, or prefer not to answer. "
@@ -69,14 +71,14 @@ def export_columns(survey: Survey) -> list[tuple[str, Question, int | None]]:
     code) holding 0 or 1, so that SPSS and Stata users need not decode a mask."""
     columns: list[tuple[str, Question, int | None]] = []
     for name, question in answer_columns(survey):
-        if question.kind != Question.Kind.MULTI_SELECT:
-            columns.append((name, question, None))
-            continue
-        columns += [
-            (item_column(name, item), question, item)
-            for item in range(len(question.options))
-        ]
+        columns += kind_module(question.kind, "exports").export_columns(name, question)
     return columns
+
+
+def one_column(name: str, question: Question) -> list[tuple[str, Question, None]]:
+    """One column per question: the default ``export_columns`` of a kind's
+    ``exports`` role."""
+    return [(name, question, None)]
 
 
 def layout(survey: Survey) -> dict[str, Any]:
@@ -123,42 +125,34 @@ def layout(survey: Survey) -> dict[str, Any]:
 
 
 def _r_packages(design: Design) -> dict[str, Any] | None:
-    """Parameters of R's ``rr`` and ``RRreg`` for the yes/no designs, from the matrix."""
-    m = design.matrix
-    if design.k != 2 or not design.randomized or not design.uniform_plus_diagonal:
-        return None
-    truth, no, yes = design.diagonal, float(design.base[0]), float(design.base[1])
-    if design.name == "warner":
-        p = float(m[1][1])
-        return {
-            "rr": {"design": "mirrored", "p": p},
-            "RRreg": {"model": "Warner", "p": p},
-        }
-    if design.name == "crosswise":
-        # Report 1 is "both or neither", RRreg's coding; rr has no crosswise.
-        return {"RRreg": {"model": "Crosswise", "p": float(m[1][1])}}
-    if design.name == "forced_response":
-        return {
-            "rr": {"design": "forced-known", "p": truth, "p0": no, "p1": yes},
-            "RRreg": {"model": "FR", "p": [no, yes]},
-        }
-    if design.name == "unrelated_question":
-        q = yes / (no + yes)
-        return {
-            "rr": {"design": "unrelated-known", "p": truth, "q": q},
-            "RRreg": {"model": "UQTknown", "p": [truth, q]},
-        }
+    """Parameters of R's ``rr`` and ``RRreg`` for ``design``, from the kind
+    whose designs they know (``r_packages`` in its ``exports`` role)."""
+    for kind in KINDS:
+        found = kind_module(kind, "exports").r_packages(design)
+        if found is not None:
+            return cast(dict[str, Any], found)
+    return None
+
+
+def no_r_packages(design: Design) -> None:
+    """R's packages know none of the kind's designs: the default
+    ``r_packages`` of a kind's ``exports`` role."""
     return None
 
 
 def question_entry(
     column: str, question: Question, answered: int | None = None
 ) -> dict[str, Any]:
+    exports = kind_module(question.kind, "exports")
+    return cast(dict[str, Any], exports.codebook_entry(column, question, answered))
+
+
+def matrix_entry(
+    column: str, question: Question, answered: int | None = None
+) -> dict[str, Any]:
+    """A question whose design is one matrix over its options: the default
+    ``codebook_entry`` of a kind's ``exports`` role."""
     design = question.get_design()
-    if isinstance(design, UnaryEncoding):
-        return _unary_entry(column, question, design, answered)
-    if isinstance(design, InstructedDesign):
-        return _instructed_entry(column, question, design, answered)
     private = math.isfinite(design.epsilon)
     return {
         **_entry_head(column, question, answered),
@@ -177,7 +171,7 @@ def question_entry(
         "translations": _translations(question),
         **_report_entry(question),
         **validation_arm_entry(question),
-        **_count_entry(question),
+        **kind_module(question.kind, "exports").matrix_extra(question),
     }
 
 
@@ -211,13 +205,19 @@ def _report_entry(question: Question) -> dict[str, Any]:
             for code, label in report_codes(question, question.survey.language)
         ]
     }
-    if isinstance(question.get_design(), Crosswise):
-        entry["report_coding"] = (
-            "the pairing the respondent reported: 0 exactly one of the two "
-            "statements is true, 1 both are true or both false; options are the "
-            "sensitive statement's true answers, which the estimate is of"
-        )
-    return entry
+    return entry | kind_module(question.kind, "exports").report_coding(question)
+
+
+def no_matrix_extra(question: Question) -> dict[str, Any]:
+    """Nothing beyond the matrix: the default ``matrix_extra`` of a kind's
+    ``exports`` role."""
+    return {}
+
+
+def no_report_coding(question: Question) -> dict[str, Any]:
+    """The codes are the options: the default ``report_coding`` of a kind's
+    ``exports`` role."""
+    return {}
 
 
 def validation_arm_entry(question: Question) -> dict[str, Any]:
@@ -239,114 +239,6 @@ def validation_arm_entry(question: Question) -> dict[str, Any]:
         f"{k}..{2 * k - 1} are direct answers, not randomized, code minus {k} "
         "being the option given. The re-analysis compares the two "
         "(docs/methodology.md, 'Validation arm').",
-    }
-
-
-def _count_entry(question: Question) -> dict[str, Any]:
-    """What a count question's codes mean, and how its mean is estimated."""
-    if not question.is_count:
-        return {}
-    return {
-        "count": {
-            "minimum": 0,
-            "maximum": len(question.options) - 1,
-            "codes": "the code is the count itself",
-            "mean": "estimated from each report's unbiased score w solving "
-            "matrix @ w = (0, 1, ..., maximum), Student's t interval "
-            "(docs/methodology.md, 'Counts')",
-            **_distribution_entry(question),
-        }
-    }
-
-
-def _distribution_entry(question: Question) -> dict[str, str]:
-    """A count asked with noise: how far its distribution is shown."""
-    if not question.get_design().randomized:
-        return {}
-    return {
-        "distribution": "shown in ranges of neighbouring counts, the finest "
-        "whose intervals the design and the number of responses keep within "
-        f"±{100 * MAX_HALF_WIDTH:.0f} points before any data; each range's "
-        "share is the average of its reports' unbiased scores, Student's t "
-        "interval in [0, 1]. With no such split only the mean is identified "
-        "(warning distribution_not_identified), and the single counts' rows "
-        "are not estimates to read on their own (docs/methodology.md, "
-        "'Counts')",
-    }
-
-
-def _unary_entry(
-    column: str, question: Question, design: UnaryEncoding, answered: int | None
-) -> dict[str, Any]:
-    """Check all that apply: one 0/1 column per item, and every item's bit
-    went through the same two-by-two matrix."""
-    return {
-        **_entry_head(column, question, answered),
-        "options": [
-            {"code": i, "label": label} for i, label in enumerate(question.options)
-        ],
-        "report_coding": "one column per item (item_columns), 1 if the item "
-        "was sent ticked and 0 if not: randomized reports, not what the "
-        "respondent ticked; a missing answer is empty in every item column",
-        "item_columns": [
-            {"column": item_column(column, code), "code": code, "label": label}
-            for code, label in enumerate(question.options)
-        ],
-        "item_values": [
-            {"code": code, "label": label}
-            for code, label in item_values(question.survey.language).items()
-        ],
-        "design": design.to_dict(),
-        "matrix": design.bit_design.matrix.tolist(),
-        "matrix_orientation": "per item: rows are not ticked / ticked, columns are "
-        "sent not ticked / sent ticked",
-        "epsilon": design.epsilon,
-        "epsilon_item": design.epsilon_item,
-        "epsilon_one_hot": design.epsilon_one_hot_exact,
-        "privacy": "epsilon-LDP for the whole answer (any two answers are "
-        "neighbours); epsilon_item for any one item",
-        "spec_version": question.spec_version,
-        "client_spec": question.spec or design.client_spec(),
-        "description": design.describe(labels=question.options),
-        "r_packages": None,
-        "translations": _translations(question),
-    }
-
-
-def _instructed_entry(
-    column: str, question: Question, design: InstructedDesign, answered: int | None
-) -> dict[str, Any]:
-    """Cheating detection or the lie detector: the cell is ``2 * group +
-    answer``; the matrix is that of a respondent who follows the instruction,
-    and the estimator adds those who do not (docs/methodology.md)."""
-    no, yes = question.options
-    return {
-        **_entry_head(column, question, answered),
-        "options": [{"code": 0, "label": no}, {"code": 1, "label": yes}],
-        "report_coding": "2 * group + answer: 0 group 1 and No, 1 group 1 and "
-        "Yes, 2 group 2 and No, 3 group 2 and Yes; the device's instruction is "
-        "never sent or stored",
-        "design": design.to_dict(),
-        "forced_yes": list(design.forced_yes),
-        "matrix": design.matrix.tolist(),
-        "matrix_orientation": "rows are true answers (No, Yes) of a respondent who "
-        "follows the instruction; columns are the reports 0..3",
-        "epsilon": None,
-        "yes_epsilon": design.yes_epsilon,
-        "privacy": "not epsilon-LDP: a No given as instructed only comes from "
-        "someone whose answer is No; a Yes carries at most yes_epsilon",
-        "spec_version": question.spec_version,
-        "client_spec": question.spec or design.client_spec(),
-        "description": design.describe(question.options),
-        "r_packages": {
-            "RRreg": {
-                "model": design.model.upper(),
-                "p": list(design.p),
-                "group": "group = 1 + (code >= 2), response = code % 2",
-            }
-        },
-        "translations": _translations(question),
-        **_report_entry(question),
     }
 
 
@@ -395,11 +287,10 @@ def codebook(survey: Survey) -> dict[str, Any]:
             "epsilon": total if math.isfinite(total) else None,
             "epsilon_note": "the sum over the randomized questions (sequential "
             "composition); direct questions are not protected and not counted"
-            + (
-                "; null (unbounded) because a question with a device instruction "
-                "does not protect a No given as instructed"
-                if any(isinstance(d, InstructedDesign) for d in designs)
-                else ""
+            + "".join(
+                dict.fromkeys(
+                    kind_module(q.kind, "exports").EPSILON_NOTE for _, q in columns
+                )
             ),
             "simulated": simulated(survey, columns),
         },

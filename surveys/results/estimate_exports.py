@@ -15,7 +15,6 @@ from typing import Any
 from django.conf import settings
 
 from estimation import survey_epsilon
-from estimation.kinds.instructed.comparisons import pi_from_compliance
 from estimation.runs.breakdowns import NO_ANSWER, group_labels
 from estimation.runs.group_comparisons import Group, comparison_export, group_mean
 from estimation.runs.models import EstimateRun, QuestionEstimate
@@ -27,6 +26,7 @@ from estimation.runs.readings import (
 )
 from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 from estimation.runs.validation_arm import direct_answers, validation_export
+from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.respond.report_labels import report_codes, reported_labels
 from surveys.results.cells import csv_line
@@ -156,8 +156,8 @@ def _subgroups(
         for code, label in enumerate(group_labels(group)):
             row = rows.get((question.pk, group.pk, code))
             # The dashboard's rule (estimation.runs.breakdowns.breakdown); a
-            # question with a device instruction has parameters, not options.
-            estimated = question.is_instructed or row is not None and row.options.all()
+            # kind may estimate parameters, not options (its exports role).
+            estimated = kind_module(question.kind, "exports").estimated(row)
             if row is None or row.n == 0 or row.n < min_size or not estimated:
                 hidden += 1
                 continue
@@ -174,6 +174,18 @@ def _subgroups(
     return shown, hidden
 
 
+def has_options(row: QuestionEstimate | None) -> bool:
+    """A subgroup is estimated when its row has options: the default
+    ``estimated`` of a kind's ``exports`` role."""
+    return bool(row is not None and row.options.all())
+
+
+def no_pi(compliance: dict[str, Any] | None) -> None:
+    """The kind has no pi of its own to compare: the default ``group_pi`` of a
+    kind's ``exports`` role."""
+    return None
+
+
 def _comparisons(
     question: Question,
     direct: Sequence[tuple[str, Question]],
@@ -182,6 +194,7 @@ def _comparisons(
 ) -> list[dict[str, Any]]:
     """Per direct question, the shown subgroups compared (as on the dashboard)."""
     compared = []
+    exports = kind_module(question.kind, "exports")
     for column, group in direct:
         shown = [
             Group(
@@ -190,9 +203,7 @@ def _comparisons(
                 counts=tuple(o["reported"] for o in s["options"]),
                 n=s["n"],
                 mean=group_mean(s["n"], s.get("mean")),
-                pi=pi_from_compliance(s.get("compliance"))
-                if question.is_instructed
-                else None,
+                pi=exports.group_pi(s.get("compliance")),
             )
             for s in subgroups
             if s["group_question_id"] == group.pk
