@@ -339,7 +339,8 @@ def test_no_module_grows_past_six_hundred_lines():
 # A module names a kind when its source holds
 #   - a string literal that is exactly a kind's or a kind-specific design's name
 #     ("crosswise", "geometric", "multi_select", "sue" ...), or
-#   - ``Kind.<MEMBER>`` (the platform's question kinds), or
+#   - ``Kind.<MEMBER>`` (the platform's question kinds; ``Kind.choices`` lists
+#     them all and names none), or
 #   - an import of a kind's package (estimation.kinds.<kind>... or
 #     surveys.kinds.<kind>...) from outside that kind, or an import of a kind-specific design class from anywhere (the registry
 #     re-exports them, which must not become a way round the rule).
@@ -418,7 +419,7 @@ def kinds_named(module: str, path: Path, known: dict[str, Path]) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Constant) and node.value in KIND_NAMES:
             found.add(repr(node.value))
-        elif isinstance(node, ast.Attribute) and (
+        elif isinstance(node, ast.Attribute) and node.attr.isupper() and (
             (isinstance(node.value, ast.Name) and node.value.id == "Kind")
             or (isinstance(node.value, ast.Attribute) and node.value.attr == "Kind")
         ):
