@@ -27,7 +27,11 @@ from estimation import privacy_band
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
-from surveys.builder.design_forms import DesignForm, add_service_errors
+from surveys.builder.design_forms import (
+    DesignForm,
+    add_service_errors,
+    design_field_config,
+)
 from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import MAX_PLANNED, QuestionForm, SurveyForm, preview_for
 from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
@@ -181,8 +185,14 @@ def question_summary(question: Question, n: int | None, language: str) -> Any:
 @require_GET
 def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.VIEW)
+    # Each card lists its question's options unless its kind says they go
+    # without saying (a yes/no question's No and Yes).
     questions = [
-        (q, question_summary(q, survey.planned_responses, survey.language))
+        (
+            q,
+            question_summary(q, survey.planned_responses, survey.language),
+            kind_module(q.kind, "builder").LISTS_OPTIONS,
+        )
         for q in survey.questions.all()
     ]
     context = {
@@ -292,6 +302,7 @@ def _question_page(
             "url": reverse("surveys:design_preview"),
             "n": survey.planned_responses,
             "designsForKind": {k: list(v) for k, v in DESIGNS_FOR_KIND.items()},
+            **design_field_config(),
         },
     }
     return render(request, "surveys/question_form.html", context)
