@@ -85,9 +85,9 @@ EPSILON = PlacedField(
         help_text=(
             "The privacy level of one answer, above 0: smaller is more private. "
             "At 1.1 (ln 3) someone 50% sure of an answer can become at most 75% sure. "
-            "For check all that apply it is the encoding's published (one-hot) "
-            "epsilon; the preview shows the whole answer's, which respondents are "
-            "told."
+            "For check all that apply it is the whole answer's (all the items "
+            "together), which respondents are told; the preview also shows one "
+            "item's."
         ),
     ),
 )
