@@ -98,15 +98,24 @@ class Prediction:
             "prevalence": _finite(self.prevalence),
             "ci": _pair(self.ci),
             "at_boundary": self.at_boundary,
-            # The results contract's flags (a zero-width interval is
-            # "not_estimable"; estimation/contract.py).
+            # The results contract's flags (a zero-width interval, or none at
+            # the boundary, is "not_estimable"; estimation/contract.py).
             "flags": list(self.reading.flags),
         }
 
     @property
     def reading(self) -> Reading:
+        """The prevalence under the results contract. At the boundary it is the
+        fit's limit (0 or 1), which no interval of the fit bounds: its
+        interval is not estimable, and says so, as a zero-width one does."""
         low, high = self.ci if self.ci is not None else (None, None)
-        return read(estimate=self.prevalence, ci_lower=low, ci_upper=high, bounds=SHARE)
+        return read(
+            estimate=self.prevalence,
+            ci_lower=low,
+            ci_upper=high,
+            bounds=SHARE,
+            flags=(NOT_ESTIMABLE,) if self.at_boundary else (),
+        )
 
 
 @dataclass(frozen=True, eq=False)
