@@ -100,9 +100,11 @@ def test_inside_patterns_have_the_interval_of_a_fit_without_the_boundary(rows, n
     model leaves every inside pattern free (as many identified directions as
     inside patterns), however many coefficients are not estimable."""
     design = Warner(p=0.75) if name == "warner" else Direct(k=2)
-    fit = fit_logistic(design=design, factors=[AGE, SEX], patterns=PATTERNS, reports=rows)
+    fit = fit_logistic(
+        design=design, factors=[AGE, SEX], patterns=PATTERNS, reports=rows
+    )
     present = [i for i, r in enumerate(rows) if sum(r) > 0]
-    for i, prediction in zip(present, fit.predicted, strict=True):
+    for prediction in fit.predicted:
         if prediction.at_boundary:
             assert prediction.ci is None
             assert NOT_ESTIMABLE in prediction.reading.flags
@@ -112,7 +114,9 @@ def test_inside_patterns_have_the_interval_of_a_fit_without_the_boundary(rows, n
         assert 0 <= low <= prediction.prevalence <= high <= 1
         assert low < high, "no zero-width interval for a prevalence not known"
         assert NOT_ESTIMABLE not in prediction.reading.flags
-    inside = [i for i, p in zip(present, fit.predicted, strict=True) if not p.at_boundary]
+    inside = [
+        i for i, p in zip(present, fit.predicted, strict=True) if not p.at_boundary
+    ]
     if inside and np.linalg.matrix_rank(X_OF[inside]) == len(inside):
         for i in inside:
             prediction = fit.predicted[present.index(i)]
