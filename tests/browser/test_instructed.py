@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from django.test import override_settings
 from playwright.sync_api import expect
 
 from surveys.builder.questions import question_create
@@ -33,7 +34,8 @@ def cheating_survey(owner: Any) -> Survey:
         design={"name": "cheating_detection", "p1": 0.3, "p2": 0.7},
         optional=True,
     )
-    return survey_publish(survey=survey)
+    with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
+        return survey_publish(survey=survey, confirm_unbounded=True)
 
 
 def answer_as_instructed(page: Any) -> tuple[int, str, int]:
