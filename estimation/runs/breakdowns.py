@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from estimation.contract import Caution
 from estimation.runs.estimate_views import EstimateView, estimate_view
 from estimation.runs.group_comparisons import GroupComparison
-from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.readings import group_cautions
+from surveys.kinds.instructed.compliance import ComplianceView, compliance_view
 from surveys.models import Question
 
 # The label of the stratum level an optional direct question has for "no answer".

@@ -21,11 +21,11 @@ from estimation.results import DEFAULT_LEVEL
 from estimation.runs.breakdowns import Breakdown, breakdown, compliance_breakdown
 from estimation.runs.estimate_views import EstimateView, estimate_view
 from estimation.runs.group_comparisons import subgroups_comparison
-from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.plans import Plan, plan_for
 from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
+from surveys.kinds.instructed.compliance import ComplianceView, compliance_view
 from surveys.kinds.instructed.run import compliance_plan
 from surveys.models import Question, Survey
 

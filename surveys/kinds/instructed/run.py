@@ -13,9 +13,9 @@ from typing import Any, cast
 
 from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
 from estimation.kinds.instructed.designs import REPORTS, InstructedDesign, estimate_dict
-from estimation.runs.instructed_estimates import compliance_view
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.plans import Plan
+from surveys.kinds.instructed.compliance import compliance_view
 from surveys.models import Question
 
 SOLVER = {"method": "triangle_ml_profile", "converged": True}
