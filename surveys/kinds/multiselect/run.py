@@ -13,7 +13,17 @@ from estimation.kinds.multiselect.designs import UnaryEncoding, item_counts
 from estimation.kinds.multiselect.estimate import ItemEstimates, estimate_items
 from estimation.runs import option_rows
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from surveys.kinds.multiselect.comparisons import COMPARER
 from surveys.models import Question
+
+__all__ = [
+    "COMPARER",
+    "item_option_rows",
+    "item_warnings",
+    "items_row",
+    "question_rows",
+    "save_row",
+]
 
 SOLVER = {"method": "per_item_closed_form", "converged": True}
 
