@@ -23,6 +23,7 @@ from estimation.kinds.instructed.designs import (
 )
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute
+from surveys.kinds.instructed.compliance import compliance_view
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.respond.submissions import response_record
@@ -139,8 +140,8 @@ def test_the_results_page_shows_the_breakdown_the_comparison_and_the_plan(
     assert 'class="data breakdown compliance-breakdown"' in block
     table = block.split("compliance-breakdown")[1].split("</table>")[0]
     for region in REGIONS[:3]:
-        assert f">{region}</th>" in table
-    assert ">Online</th>" not in table
+        assert f'data-label="Group">{region}' in table
+    assert ">Online" not in table
     assert "1 group with fewer than 20 responses is hidden" in block
     # North is the reference; South is compared, East has pi at 0.
     rows = group_rows(survey)
@@ -161,6 +162,33 @@ def test_the_results_page_shows_the_breakdown_the_comparison_and_the_plan(
     )
     assert instructed.text in planning
     assert f">{needed}<" in planning
+
+
+def test_a_group_whose_parameters_the_data_hardly_inform_is_cautioned(
+    as_owner, survey
+):
+    """Issue 29: a quantity the data hardly inform carries a caution where it
+    is shown, subgroup rows included, as other kinds' rows are cautioned."""
+    instructed, _ = survey.questions.all()
+    rows = group_rows(survey)
+    flags = {
+        REGIONS[i]: compliance_view(rows[i].compliance).flags for i in range(3)
+    }
+    # With 150 answers β's interval still covers more than half of 0-100%;
+    # East's answers (nobody says Yes) pin every parameter down.
+    assert "hardly_informed" in flags["North"]
+    assert "hardly_informed" in flags["South"]
+    assert "hardly_informed" not in flags["East"]
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk]))
+    block = article(page, instructed)
+    table = block.split("compliance-breakdown")[1].split("</table>")[0]
+    for region in REGIONS[:3]:
+        label = table.split(f'data-label="Group">{region}')[1].split("</th>")[0]
+        assert ("(caution)" in label) == (region != "East"), region
+    cautions = block.split('class="warnings group-cautions"')[1].split("</ul>")[0]
+    assert cautions.count("<li") == 1
+    assert "Hardly informed: “North”, “South”." in cautions
+    assert "East" not in cautions
 
 
 def test_a_reference_group_can_be_chosen_and_the_wald_test_is_shown(
