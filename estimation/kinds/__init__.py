@@ -36,6 +36,8 @@ __all__ = [
     "KaryRR",
     "UnrelatedQuestion",
     "Warner",
+    "design_kind",
+    "design_role",
     "kind_module",
 ]
 
@@ -69,3 +71,26 @@ def kind_module(kind: str, role: str) -> ModuleType:
         return importlib.import_module(f"estimation.kinds.{kind}.{role}")
     except ModuleNotFoundError as error:
         raise ValueError(f"kind {kind!r} has no {role!r} module") from error
+
+
+def design_kind(design: object) -> str | None:
+    """The kind whose package defines ``design``'s class (its family), or None
+    for a design of no kind (a question asked directly): code that holds only a
+    design finds the kind's roles through it."""
+    parts = type(design).__module__.split(".")
+    if parts[:2] == ["estimation", "kinds"] and len(parts) > 2 and parts[2] in KINDS:
+        return parts[2]
+    return None
+
+
+def design_role(design: object, role: str) -> ModuleType | None:
+    """The module playing ``role`` for ``design``'s kind; None when the design
+    belongs to no kind or its kind has no such role, where the generic code
+    (one matrix over the options) applies."""
+    kind = design_kind(design)
+    if kind is None:
+        return None
+    try:
+        return kind_module(kind, role)
+    except ValueError:
+        return None

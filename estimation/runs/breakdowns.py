@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from estimation.contract import Caution
 from estimation.runs.estimate_views import EstimateView, estimate_view
 from estimation.runs.group_comparisons import GroupComparison
-from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.readings import group_cautions
 from surveys.models import Question
@@ -24,9 +24,17 @@ class Subgroup:
     estimate: EstimateView
     # The direct question's option that defines the group (its stratum level).
     code: int = 0
-    # A question with a device instruction: the group's compliance estimate,
-    # None while one of its two randomization groups has no answers.
-    compliance: ComplianceView | None = None
+    # A kind estimated by parameters rather than options (a question with a
+    # device instruction): its own view of the group's estimate, with its
+    # ``flags``; None while the group has none.
+    compliance: Any = None
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The results contract's flags of the group's estimate, its own
+        view's included: the row's caution and the table's cautions read them."""
+        own = getattr(self.compliance, "flags", ())
+        return tuple(sorted({*self.estimate.flags, *own}))
 
 
 @dataclass(frozen=True)
@@ -43,7 +51,7 @@ class Breakdown:
     @property
     def cautions(self) -> tuple[Caution, ...]:
         """One caution per cause for the shown groups, naming them."""
-        return group_cautions([(g.label, g.estimate.flags) for g in self.shown])
+        return group_cautions([(g.label, g.flags) for g in self.shown])
 
 
 def breakdown(
@@ -73,29 +81,6 @@ def breakdown(
             hidden += 1
             continue
         shown.append(Subgroup(label=group_label, estimate=view, code=option))
-    return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
-
-
-def compliance_breakdown(
-    by: Question, rows: dict[int, QuestionEstimate], min_size: int
-) -> Breakdown:
-    """A question with a device instruction within each answer to ``by``, with
-    :func:`breakdown`'s small-cell rule; a group large enough is shown even
-    without an estimate (one randomization group unanswered)."""
-    shown, hidden = [], 0
-    for option, group_label in enumerate(group_labels(by)):
-        row = rows.get(option)
-        if row is None or row.n == 0 or row.n < min_size:
-            hidden += 1
-            continue
-        shown.append(
-            Subgroup(
-                label=group_label,
-                estimate=EstimateView(n=row.n, options=(), warnings=()),
-                code=option,
-                compliance=compliance_view(row.compliance),
-            )
-        )
     return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
 
 

@@ -12,21 +12,25 @@ import datetime
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from estimation.inference.intervals import DEFAULT_METHOD
-from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.planning import what_an_observer_learns
 from estimation.results import DEFAULT_LEVEL
-from estimation.runs.breakdowns import Breakdown, breakdown, compliance_breakdown
-from estimation.runs.estimate_views import EstimateView, estimate_view
+from estimation.runs.breakdowns import Breakdown, breakdown
+from estimation.runs.estimate_views import (
+    OPTIONS_TABLE,
+    EstimateTable,
+    EstimateView,
+    estimate_view,
+)
 from estimation.runs.group_comparisons import subgroups_comparison
-from estimation.runs.instructed_estimates import ComplianceView, compliance_view
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.plans import Plan, plan_for
 from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
-from surveys.kinds.instructed.run import compliance_plan
+from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 
 IN_PROGRESS = (EstimateRun.Status.QUEUED, EstimateRun.Status.RUNNING)
@@ -59,8 +63,15 @@ class QuestionResult:
     answered: Answered | None = None
     # A validation arm's comparison (validation_arm.py); None without one.
     validation: ValidationArm | None = None
-    # A question with a device instruction: its compliance estimate.
-    compliance: ComplianceView | None = None
+    # A kind estimated by parameters rather than options (a question with a
+    # device instruction): its own view of the estimate, drawn by its own
+    # fragment; the kind's run role gives it (``question_result``).
+    compliance: Any = None
+    # What the estimates table calls its rows and columns, from the kind's run
+    # role (``TABLE``), so the page names no kind.
+    table: EstimateTable = OPTIONS_TABLE
+    # Why a question with answers has no estimate yet, when its kind says.
+    unestimated_why: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,8 +79,8 @@ class PrivacyRow:
     question: Question
     epsilon: float | None
     observer: str
-    # A question with a device instruction: what a Yes is protected at (its
-    # epsilon is unbounded: a No given as instructed is not protected).
+    # A design that does not protect every report (a No given as instructed):
+    # what a Yes is protected at, its ``limit_epsilon``.
     yes_epsilon: float | None = None
 
 
@@ -85,8 +96,9 @@ class Dashboard:
     total_observer: str
     results: tuple[QuestionResult, ...]
     target: float
-    # With a question with a device instruction the total is unbounded; this
-    # is the total of a response whose answers to such questions are all Yes.
+    # With a design that does not protect every report the total is
+    # unbounded; this is the total with each question's ``limit_epsilon`` (a
+    # response whose answers to such questions are all Yes).
     yes_total_epsilon: float | None = None
     # Every question's answered count in the finished run (empty without one).
     answered: tuple[Answered, ...] = ()
@@ -151,16 +163,19 @@ def _question_result(
     query: Mapping[str, str] | None = None,
 ) -> QuestionResult:
     overall = rows.get((question.pk, None, None))
-    if question.is_instructed:
-        return _compliance_result(
+    role = kind_module(question.kind, "run")
+    own_result = getattr(role, "question_result", None)
+    if own_result is not None:
+        return own_result(  # type: ignore[no-any-return]
             question,
-            direct,
-            rows,
+            overall,
+            group_breakdowns=partial(
+                _group_breakdowns, question, direct, rows, run=run, query=query
+            ),
             run=run,
             target=target,
             min_size=min_size,
             answered=answered,
-            query=query,
         )
     estimate = (
         estimate_view(
@@ -207,6 +222,7 @@ def _question_result(
         plan=plan,
         answered=answered,
         validation=validation_arm(question, overall, run),
+        table=getattr(role, "TABLE", OPTIONS_TABLE),
     )
 
 
@@ -239,73 +255,22 @@ def _group_breakdowns(
     return breakdowns
 
 
-def _compliance_result(
-    question: Question,
-    direct: Sequence[Question],
-    rows: dict[tuple[int, int | None, int | None], QuestionEstimate],
-    *,
-    run: EstimateRun | None,
-    target: float,
-    min_size: int,
-    answered: Answered | None,
-    query: Mapping[str, str] | None,
-) -> QuestionResult:
-    """A question with a device instruction: the compliance model overall and
-    by subgroup, pi compared between groups, and pi's plan."""
-    overall = rows.get((question.pk, None, None))
-    compliance = compliance_view(overall.compliance if overall else None)
-    breakdowns = (
-        _group_breakdowns(
-            question,
-            direct,
-            rows,
-            run=run,
-            query=query,
-            shown_for=lambda group, by_option: compliance_breakdown(
-                group, by_option, min_size
-            ),
-        )
-        if compliance is not None
-        else []
-    )
-    plan = (
-        compliance_plan(
-            question.get_design(),
-            overall.compliance,
-            n=overall.n,
-            target=target,
-            level=run.level,
-            responses=answered.of if answered is not None else None,
-        )
-        if overall is not None and run is not None
-        else None
-    )
-    return QuestionResult(
-        question=question,
-        estimate=None,
-        breakdowns=tuple(breakdowns),
-        plan=plan,
-        answered=answered,
-        compliance=compliance,
-    )
+def _observer(design: Any) -> str:
+    """What an observer learns from one report: the default ``observer`` of a
+    kind's run role."""
+    return what_an_observer_learns(design.limit_epsilon)
 
 
 def _privacy_row(question: Question, design: Any) -> PrivacyRow:
-    if isinstance(design, InstructedDesign):
-        return PrivacyRow(
-            question=question,
-            epsilon=None,
-            yes_epsilon=design.yes_epsilon,
-            observer=(
-                f"A Yes: {what_an_observer_learns(design.yes_epsilon)} A No given "
-                "as instructed is not protected: it only comes from someone whose "
-                "answer is No."
-            ),
-        )
+    """A design that protects only some reports has no epsilon; it is shown
+    by what its limits apply to (``limit_epsilon``), in its kind's words."""
+    observer = getattr(kind_module(question.kind, "run"), "observer", _observer)
+    every = design.protects_every_report
     return PrivacyRow(
         question=question,
-        epsilon=design.epsilon if design.private else None,
-        observer=what_an_observer_learns(design.epsilon),
+        epsilon=design.epsilon if every and design.private else None,
+        yes_epsilon=None if every else design.limit_epsilon,
+        observer=observer(design),
     )
 
 
@@ -329,11 +294,7 @@ def survey_dashboard(
     direct = [q for q in questions if not q.is_sensitive]
     privacy = tuple(_privacy_row(q, designs[q.pk]) for q in questions)
     total = math.fsum(d.epsilon for d in designs.values() if d.randomized)
-    yes_total = math.fsum(
-        d.yes_epsilon if isinstance(d, InstructedDesign) else d.epsilon
-        for d in designs.values()
-        if d.randomized
-    )
+    yes_total = math.fsum(d.limit_epsilon for d in designs.values() if d.randomized)
     # Counted by the run, so the page never scans the responses.
     per_day = tuple(
         (datetime.date.fromisoformat(day), count)
@@ -367,7 +328,7 @@ def survey_dashboard(
         yes_total_epsilon=yes_total
         if math.isinf(total)
         and math.isfinite(yes_total)
-        and any(isinstance(d, InstructedDesign) for d in designs.values())
+        and any(not d.protects_every_report for d in designs.values())
         else None,
         results=results,
         target=target,

@@ -29,6 +29,28 @@ PROMINENT_WARNINGS = frozenset(
 
 
 @dataclass(frozen=True)
+class EstimateTable:
+    """What the results page's estimates table calls its rows and columns, and
+    what it says below them: a kind's run role gives its own (``TABLE``), so
+    the page names no kind."""
+
+    # The first column: what each row is.
+    option: str = "Option"
+    # The reports' column.
+    reported: str = "Share of reports received"
+    # A column for the band that holds for all rows at once.
+    band: bool = False
+    # A paragraph below the table.
+    hint: str = ""
+    # A paragraph below the table when the reports are not the options (the
+    # rows then say what was reported beside what is estimated).
+    relabelled_hint: str = ""
+
+
+OPTIONS_TABLE = EstimateTable()
+
+
+@dataclass(frozen=True)
 class OptionResult:
     label: str
     reported: int

@@ -3,10 +3,10 @@
 Computed from the report counts a run saved for each subgroup shown, never
 from the responses, and only among the groups shown: a group hidden by the
 small-cell rule is never compared or counted, so a comparison cannot reveal
-it. The statistics are the pure core's: per option (estimation/inference/comparisons.py),
-per item for check all that apply (``compare_items``), of the mean for a
-count (estimation/kinds/count/comparisons.py), and of pi for a question with a device
-instruction (estimation/kinds/instructed/comparisons.py).
+it. The statistics are the pure core's: per option here
+(estimation/inference/comparisons.py), and where a kind compares something
+else (its items, its mean, a parameter) through its run role's ``COMPARER``
+(surveys/kinds/<kind>/comparisons.py, over its core ``comparisons`` role).
 """
 
 from __future__ import annotations
@@ -17,13 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Protocol
 
-from estimation.contract import (
-    DIFFERENCE,
-    Bounds,
-    count_difference_bounds,
-    read,
-)
-from estimation.designs import Design
+from estimation.contract import DIFFERENCE, Bounds, read
 from estimation.inference.comparisons import (
     DIFFERENCE_EXPORT_FIELDS,
     Comparison,
@@ -32,36 +26,13 @@ from estimation.inference.comparisons import (
     heterogeneity_test,
     ratio_unbounded,
 )
-from estimation.kinds.count.comparisons import (
-    GroupMean,
-    compare_means,
-    means_heterogeneity,
-)
-from estimation.kinds.instructed.comparisons import (
-    PiEstimate,
-    compare_pi,
-    pi_heterogeneity,
-)
-from estimation.kinds.instructed.designs import InstructedDesign
-from estimation.kinds.multiselect.comparisons import compare_items, items_heterogeneity
-from estimation.kinds.multiselect.designs import UnaryEncoding
+from surveys.kinds import kind_module
 from surveys.models import Question
-
-MEAN_LABEL = "Mean count"
-PI_LABEL = "π"
 
 
 class _Reported(Protocol):
     @property
     def reported(self) -> int: ...
-
-
-class _Mean(Protocol):
-    @property
-    def unbiased(self) -> float: ...
-
-    @property
-    def std_error(self) -> float | None: ...
 
 
 class _Estimate(Protocol):
@@ -70,9 +41,6 @@ class _Estimate(Protocol):
 
     @property
     def options(self) -> Sequence[_Reported]: ...
-
-    @property
-    def mean(self) -> _Mean | None: ...
 
 
 class ShownSubgroup(Protocol):
@@ -98,10 +66,9 @@ class Group:
     counts: tuple[int, ...]
     # Its responses, which item counts do not sum to.
     n: int = 0
-    # A count question's saved mean (its scores' unbiased mean and error).
-    mean: GroupMean | None = None
-    # A question with a device instruction: its pi and that pi's error.
-    pi: PiEstimate | None = None
+    # What its kind compares it by instead of its counts (a count's saved
+    # mean, the pi of a question with a device instruction; Comparer.shown_value).
+    value: Any = None
 
 
 @dataclass(frozen=True)
@@ -131,7 +98,7 @@ class Difference:
         return ratio_unbounded(self.ratio_upper)
 
 
-def _bounded(difference: Difference, bounds: Bounds) -> Difference:
+def bounded_difference(difference: Difference, bounds: Bounds) -> Difference:
     """The difference under the results contract: its interval inside what a
     difference can be, no zero-width interval, flagged."""
     if difference.difference is None:
@@ -205,111 +172,104 @@ class GroupComparison:
         return f"vs-{self.key}"
 
 
-AnyDesign = Design | UnaryEncoding | InstructedDesign
+class Comparer:
+    """How a kind's shown groups are compared: this default compares their
+    report counts option by option through the design's matrix (for yes/no
+    only Yes, as No mirrors it). A kind that compares something else (its
+    items, its mean, a parameter) gives its run role a ``COMPARER`` of its own
+    (surveys/kinds/<kind>/run.py), so this module names no kind.
+    """
 
+    # A count's differences are of means, in counts; one with a device
+    # instruction, of pi; else of shares (the page's words for each).
+    in_counts: bool = False
+    in_pi: bool = False
 
-def compared_options(design: AnyDesign) -> list[int]:
-    """For yes/no the No option mirrors Yes: compare Yes only. Every item of
-    check all that apply is compared."""
-    if isinstance(design, UnaryEncoding):
-        return list(range(design.m))
-    if isinstance(design, InstructedDesign):
-        return []
-    return [1] if design.k == 2 else list(range(design.k))
+    def shown_value(self, subgroup: ShownSubgroup) -> Any:
+        """What a shown subgroup is compared by beside its counts (None: its
+        counts), hashable: comparisons are remembered by their groups."""
+        return None
 
+    def exported_value(self, subgroup: Mapping[str, Any]) -> Any:
+        """:meth:`shown_value` of a subgroup as the estimates export holds it."""
+        return None
 
-def _differences(
-    group: Group,
-    reference: Group,
-    option_labels: Sequence[str],
-    design: AnyDesign,
-    level: float,
-) -> list[Difference]:
-    if group.pi is not None and reference.pi is not None:
-        pi = compare_pi(group.pi, reference.pi, level=level)
+    def compares_values(self, groups: Sequence[Group]) -> bool:
+        """Whether these groups are compared by their values, not their counts."""
+        return False
+
+    def compared_options(self, design: Any) -> list[int]:
+        return [1] if design.k == 2 else list(range(design.k))
+
+    def compare(
+        self, group: Group, reference: Group, design: Any, level: float
+    ) -> Comparison:
+        return compare_groups(group.counts, reference.counts, design, level=level)
+
+    def differences(
+        self,
+        group: Group,
+        reference: Group,
+        option_labels: Sequence[str],
+        design: Any,
+        level: float,
+    ) -> list[Difference]:
+        result = self.compare(group, reference, design, level)
         return [
-            _bounded(
+            bounded_difference(
                 Difference(
                     group=group.label,
-                    option=PI_LABEL,
-                    difference=pi.difference,
-                    ci_lower=pi.ci_lower,
-                    ci_upper=pi.ci_upper,
-                    p_value=pi.p_value,
-                    ratio=None,
-                    ratio_lower=None,
-                    ratio_upper=None,
+                    option=option_labels[r],
+                    difference=result.difference[r],
+                    ci_lower=result.ci_lower[r],
+                    ci_upper=result.ci_upper[r],
+                    p_value=result.p_value[r],
+                    ratio=result.ratio[r],
+                    ratio_lower=result.ratio_lower[r],
+                    ratio_upper=result.ratio_upper[r],
                 ),
                 DIFFERENCE,
             )
+            for r in self.compared_options(design)
         ]
-    if group.mean is not None and reference.mean is not None:
-        mean = compare_means(group.mean, reference.mean, m=design.k - 1, level=level)
+
+    def exported(
+        self,
+        group: Group,
+        reference: Group,
+        option_labels: Sequence[str],
+        design: Any,
+        level: float,
+    ) -> list[dict[str, Any]]:
+        """Every option's difference as plain JSON data, without the group's
+        labels."""
+        result = self.compare(group, reference, design, level)
+        values = result.to_dict()
         return [
-            _bounded(
-                Difference(
-                    group=group.label,
-                    option=MEAN_LABEL,
-                    difference=mean.difference,
-                    ci_lower=mean.ci_lower,
-                    ci_upper=mean.ci_upper,
-                    p_value=mean.p_value,
-                    ratio=None,
-                    ratio_lower=None,
-                    ratio_upper=None,
-                    group_mean=group.mean.unbiased,
-                    reference_mean=reference.mean.unbiased,
+            {
+                "option_code": r,
+                "option_label": option_labels[r],
+                **bounded_export(
+                    {name: values[name][r] for name in DIFFERENCE_EXPORT_FIELDS},
+                    DIFFERENCE,
                 ),
-                count_difference_bounds(design.k - 1),
-            )
+            }
+            for r in range(len(result.difference))
         ]
-    result = _compare(group, reference, design, level)
-    return [
-        _bounded(
-            Difference(
-                group=group.label,
-                option=option_labels[r],
-                difference=result.difference[r],
-                ci_lower=result.ci_lower[r],
-                ci_upper=result.ci_upper[r],
-                p_value=result.p_value[r],
-                ratio=result.ratio[r],
-                ratio_lower=result.ratio_lower[r],
-                ratio_upper=result.ratio_upper[r],
-            ),
-            DIFFERENCE,
-        )
-        for r in compared_options(design)
-    ]
+
+    def heterogeneity(
+        self, groups: Sequence[Group], design: Any
+    ) -> Heterogeneity | None:
+        return heterogeneity_test([g.counts for g in groups], design)
 
 
-def _compare(
-    group: Group, reference: Group, design: AnyDesign, level: float
-) -> Comparison:
-    if isinstance(design, InstructedDesign):
-        raise TypeError("a question with a device instruction is compared by pi")
-    if isinstance(design, UnaryEncoding):
-        return compare_items(
-            (group.n, group.counts),
-            (reference.n, reference.counts),
-            design,
-            level=level,
-        )
-    return compare_groups(group.counts, reference.counts, design, level=level)
+OPTIONS = Comparer()
 
 
-def _heterogeneity(groups: Sequence[Group], design: AnyDesign) -> Heterogeneity | None:
-    pis = [g.pi for g in groups]
-    if all(p is not None for p in pis):
-        return pi_heterogeneity([p for p in pis if p is not None])
-    means = [g.mean for g in groups]
-    if all(m is not None for m in means):
-        return means_heterogeneity([m for m in means if m is not None])
-    if isinstance(design, InstructedDesign):
-        return None
-    if isinstance(design, UnaryEncoding):
-        return items_heterogeneity([(g.n, g.counts) for g in groups], design)
-    return heterogeneity_test([g.counts for g in groups], design)
+def comparer_for(kind: str) -> Comparer:
+    """The comparer of a question kind: its run role's, else option by option."""
+    comparer: Comparer = getattr(kind_module(kind, "run"), "COMPARER", OPTIONS)
+    return comparer
 
 
 def _chosen(raw: str | None, groups: Sequence[Group]) -> tuple[Group | None, bool]:
@@ -327,9 +287,10 @@ def breakdown_comparison(
     key: str,
     groups: Sequence[Group],
     option_labels: Sequence[str],
-    design: AnyDesign,
+    design: Any,
     level: float,
     query: Mapping[str, str] | None = None,
+    comparer: Comparer = OPTIONS,
 ) -> GroupComparison | None:
     """Each shown group against a reference, and the test across all of them.
 
@@ -348,18 +309,21 @@ def breakdown_comparison(
     others = [versus] if versus else [g for g in groups if g.code != reference.code]
     differences = []
     for group in others:
-        differences.extend(_differences(group, reference, option_labels, design, level))
+        differences.extend(
+            comparer.differences(group, reference, option_labels, design, level)
+        )
+    by_values = comparer.compares_values([reference])
     return GroupComparison(
         key=key,
         level=level,
-        heterogeneity=_heterogeneity(groups, design),
+        heterogeneity=comparer.heterogeneity(groups, design),
         groups=tuple(groups),
         reference=reference,
         versus=versus,
         differences=tuple(differences),
         invalid=bad_reference or bad_versus,
-        in_counts=reference.mean is not None,
-        in_pi=reference.pi is not None,
+        in_counts=by_values and comparer.in_counts,
+        in_pi=by_values and comparer.in_pi,
     )
 
 
@@ -379,6 +343,7 @@ def subgroups_comparison(
     """
     key = f"{question.pk}-{by.pk}"
     query = query or {}
+    comparer = comparer_for(question.kind)
     return _remembered_comparison(
         key=key,
         groups=tuple(
@@ -387,8 +352,7 @@ def subgroups_comparison(
                 label=s.label,
                 counts=tuple(o.reported for o in s.estimate.options),
                 n=s.estimate.n,
-                mean=_group_mean(s.estimate.n, s.estimate.mean),
-                pi=_subgroup_pi(s) if question.is_instructed else None,
+                value=comparer.shown_value(s),
             )
             for s in shown
         ),
@@ -429,35 +393,16 @@ def _remembered_comparison(
         design=design,
         level=level,
         query=chosen,
+        comparer=comparer_for(kind),
     )
-
-
-def _subgroup_pi(subgroup: ShownSubgroup) -> PiEstimate:
-    """A shown subgroup's pi from its compliance view (no estimate: neither)."""
-    for parameter in getattr(getattr(subgroup, "compliance", None), "parameters", ()):
-        if parameter.name == "pi":
-            return PiEstimate(parameter.estimate, parameter.std_error)
-    return PiEstimate(None, None)
-
-
-def _group_mean(n: int, mean: _Mean | None) -> GroupMean | None:
-    if mean is None:
-        return None
-    return GroupMean(n=n, unbiased=mean.unbiased, std_error=mean.std_error)
-
-
-def group_mean(n: int, mean: Mapping[str, Any] | None) -> GroupMean | None:
-    """A saved row's mean (``QuestionEstimate.mean``) as the comparison reads it."""
-    if mean is None:
-        return None
-    return GroupMean(n=n, unbiased=mean["unbiased"], std_error=mean["std_error"])
 
 
 def comparison_export(
     groups: Sequence[Group],
     option_labels: Sequence[str],
-    design: AnyDesign,
+    design: Any,
     level: float,
+    comparer: Comparer = OPTIONS,
 ) -> dict[str, Any] | None:
     """The test across the shown groups, and every option's (item's, or for a
     count the mean's) difference of each shown group from the first shown one,
@@ -471,49 +416,13 @@ def comparison_export(
             "group_option_code": group.code,
             "group_option_label": group.label,
         }
-        if group.pi is not None and reference.pi is not None:
-            differences.append(
-                {
-                    **labels,
-                    "option_code": None,
-                    "option_label": "pi",
-                    **bounded_export(
-                        compare_pi(group.pi, reference.pi, level=level).to_dict(),
-                        DIFFERENCE,
-                    ),
-                }
-            )
-            continue
-        if group.mean is not None and reference.mean is not None:
-            mean = compare_means(
-                group.mean, reference.mean, m=design.k - 1, level=level
-            )
-            differences.append(
-                {
-                    **labels,
-                    "option_code": None,
-                    "option_label": "mean",
-                    **bounded_export(
-                        mean.to_dict(), count_difference_bounds(design.k - 1)
-                    ),
-                }
-            )
-            continue
-        result = _compare(group, reference, design, level)
-        values = result.to_dict()
         differences.extend(
-            {
-                **labels,
-                "option_code": r,
-                "option_label": option_labels[r],
-                **bounded_export(
-                    {name: values[name][r] for name in DIFFERENCE_EXPORT_FIELDS},
-                    DIFFERENCE,
-                ),
-            }
-            for r in range(len(result.difference))
+            {**labels, **difference}
+            for difference in comparer.exported(
+                group, reference, option_labels, design, level
+            )
         )
-    heterogeneity = _heterogeneity(groups, design)
+    heterogeneity = comparer.heterogeneity(groups, design)
     return {
         "level": level,
         "reference_option_code": reference.code,

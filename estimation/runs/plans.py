@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from estimation.designs import Design
 from estimation.inference.general import mean_sample_size
 from estimation.inference.intervals import DEFAULT_METHOD, anytime_sample_size
-from estimation.kinds.multiselect.designs import UnaryEncoding
-from estimation.kinds.multiselect.planning import item_sample_size
+from estimation.kinds import design_role
 from estimation.planning import sample_size
 from estimation.runs.estimate_views import EstimateView, planned_options
 
@@ -39,7 +39,7 @@ class Plan:
 
 
 def plan_for(
-    design: Design | UnaryEncoding,
+    design: Any,
     estimate: EstimateView,
     *,
     target: float,
@@ -53,27 +53,26 @@ def plan_for(
     them, answered or not) the answers needed are scaled up by the share that
     answered, so "still needed" counts responses to collect. The anytime
     sequence is wider than a fixed-n interval, and its width does not depend
-    on the prevalence: it is planned from its own radius. Check all that apply
-    plans for its widest item; a count, for its mean with the target as a
-    share of its range (a count's mean interval is Student's whatever the run's
-    method, estimation/inference/general.py).
+    on the prevalence: it is planned from its own radius. A kind whose core
+    ``planning`` role says how many responses it needs (check all that apply,
+    for its widest item) is planned so; a count, for its mean with the target
+    as a share of its range (a count's mean interval is Student's whatever the
+    run's method, estimation/inference/general.py).
     """
+    planning = design_role(design, "planning")
     if estimate.mean is not None:
         target = target * (design.k - 1)
         shares = np.clip([o.estimate for o in estimate.options], 0.0, None)
         needed = mean_sample_size(
             design.matrix, target, level, distribution=shares / shares.sum()
         )
-    elif isinstance(design, UnaryEncoding):
-        needed = (
-            anytime_sample_size(target, design.bit_design.diagonal, level)
-            if ci_method == "anytime"
-            else max(
-                item_sample_size(
-                    design, target, min(max(o.estimate, 0.0), 1.0), level=level
-                )
-                for o in estimate.options
-            )
+    elif hasattr(planning, "responses_needed"):
+        needed = planning.responses_needed(
+            design,
+            target,
+            [o.estimate for o in estimate.options],
+            level=level,
+            ci_method=ci_method,
         )
     else:
         needed = _needed(design, estimate, target, level, ci_method)

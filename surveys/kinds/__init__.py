@@ -3,7 +3,8 @@
 Each kind is a package under ``surveys/kinds/`` named as its pure-core twin
 (``estimation/kinds/``), playing the same roles (``builder``: the designs and
 options the builder allows; ``text``: its sentences, preview summary and
-epsilon for researchers; ``run``: the rows an estimate run saves for it), as
+epsilon for researchers; ``run``: the rows an estimate run saves for it, and
+how the dashboard shows and compares them), as
 each database backend of Django plays ``base`` and ``operations``. Code outside a kind's package asks this registry instead
 of naming the kind. Kind packages are services: interfaces and services may
 import them, models may not.

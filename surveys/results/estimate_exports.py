@@ -16,7 +16,7 @@ from django.conf import settings
 
 from estimation import survey_epsilon
 from estimation.runs.breakdowns import NO_ANSWER, group_labels
-from estimation.runs.group_comparisons import Group, comparison_export, group_mean
+from estimation.runs.group_comparisons import Group, comparer_for, comparison_export
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.readings import (
     estimate_flags,
@@ -194,7 +194,7 @@ def _comparisons(
 ) -> list[dict[str, Any]]:
     """Per direct question, the shown subgroups compared (as on the dashboard)."""
     compared = []
-    exports = kind_module(question.kind, "exports")
+    comparer = comparer_for(question.kind)
     for column, group in direct:
         shown = [
             Group(
@@ -202,14 +202,13 @@ def _comparisons(
                 label=s["group_option_label"],
                 counts=tuple(o["reported"] for o in s["options"]),
                 n=s["n"],
-                mean=group_mean(s["n"], s.get("mean")),
-                pi=exports.group_pi(s.get("compliance")),
+                value=comparer.exported_value(s),
             )
             for s in subgroups
             if s["group_question_id"] == group.pk
         ]
         exported = comparison_export(
-            shown, question.options, question.get_design(), level
+            shown, question.options, question.get_design(), level, comparer
         )
         if exported is not None:
             compared.append(

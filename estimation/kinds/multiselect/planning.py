@@ -30,10 +30,11 @@ the published rule is Wang et al.'s: k-RR when ``k - 2 < 3 e^eps``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from estimation.designs import _option_count, _positive_epsilon
-from estimation.inference.intervals import validate_level
+from estimation.inference.intervals import anytime_sample_size, validate_level
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.planning import expected_half_width, sample_size
 
@@ -68,6 +69,26 @@ def item_half_width(
     """Expected half-width of one item's interval (or of the band) with ``n``."""
     band = _band_level(design, level, simultaneous)
     return expected_half_width(design.bit_design, n, prevalence, level=band, option=1)
+
+
+def responses_needed(
+    design: UnaryEncoding,
+    target: float,
+    estimates: Sequence[float],
+    *,
+    level: float,
+    ci_method: str,
+) -> int:
+    """Responses for the widest item's interval to reach the half-width
+    ``target`` at the items' current ``estimates``: the planning role's answer
+    to estimation/runs/plans.py. The anytime sequence's width does not depend
+    on the prevalence, so it is planned from one bit's radius."""
+    if ci_method == "anytime":
+        return anytime_sample_size(target, design.bit_design.diagonal, level)
+    return max(
+        item_sample_size(design, target, min(max(p, 0.0), 1.0), level=level)
+        for p in estimates
+    )
 
 
 def sue_gap(m: int, epsilon: float) -> float:

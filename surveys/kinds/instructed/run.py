@@ -8,15 +8,29 @@ the direct questions, each from its own stratum's counts. Estimate runs
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
 from estimation.kinds.instructed.designs import REPORTS, InstructedDesign, estimate_dict
-from estimation.runs.instructed_estimates import compliance_view
+from estimation.planning import what_an_observer_learns
+from estimation.runs.breakdowns import Breakdown
+from estimation.runs.dashboard import Answered, QuestionResult
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from estimation.runs.plans import Plan
+from surveys.kinds.instructed.comparisons import COMPARER
+from surveys.kinds.instructed.compliance import compliance_breakdown, compliance_view
 from surveys.models import Question
+
+__all__ = [
+    "COMPARER",
+    "compliance_plan",
+    "instructed_row",
+    "observer",
+    "question_result",
+    "question_rows",
+    "save_row",
+]
 
 SOLVER = {"method": "triangle_ml_profile", "converged": True}
 
@@ -114,4 +128,66 @@ def compliance_plan(
         reached=reached,
         needed_total=needed,
         still_needed=0 if reached else max(needed - received, 1),
+    )
+
+
+# Why a question with answers has no compliance estimate yet.
+UNESTIMATED_WHY = (
+    "both groups need answers before honest answers can be told from cheating"
+)
+
+
+def question_result(
+    question: Question,
+    overall: QuestionEstimate | None,
+    *,
+    group_breakdowns: Callable[..., list[Breakdown]],
+    run: EstimateRun | None,
+    target: float,
+    min_size: int,
+    answered: Answered | None,
+) -> QuestionResult:
+    """The dashboard's result: the compliance model overall and by subgroup
+    (``group_breakdowns`` draws each direct question's groups and compares
+    them), pi compared between groups, and pi's plan."""
+    compliance = compliance_view(overall.compliance if overall else None)
+    breakdowns = (
+        group_breakdowns(
+            shown_for=lambda group, by_option: compliance_breakdown(
+                group, by_option, min_size
+            ),
+        )
+        if compliance is not None
+        else []
+    )
+    plan = (
+        compliance_plan(
+            cast(InstructedDesign, question.get_design()),
+            overall.compliance,
+            n=overall.n,
+            target=target,
+            level=run.level,
+            responses=answered.of if answered is not None else None,
+        )
+        if overall is not None and run is not None
+        else None
+    )
+    return QuestionResult(
+        question=question,
+        estimate=None,
+        breakdowns=tuple(breakdowns),
+        plan=plan,
+        answered=answered,
+        compliance=compliance,
+        unestimated_why=UNESTIMATED_WHY,
+    )
+
+
+def observer(design: InstructedDesign) -> str:
+    """The privacy table's words: a Yes is protected, a No given as
+    instructed is not."""
+    return (
+        f"A Yes: {what_an_observer_learns(design.yes_epsilon)} A No given "
+        "as instructed is not protected: it only comes from someone whose "
+        "answer is No."
     )

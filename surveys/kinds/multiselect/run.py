@@ -12,10 +12,32 @@ from estimation.contract import item_notices
 from estimation.kinds.multiselect.designs import UnaryEncoding, item_counts
 from estimation.kinds.multiselect.estimate import ItemEstimates, estimate_items
 from estimation.runs import option_rows
+from estimation.runs.estimate_views import EstimateTable
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from surveys.kinds.multiselect.comparisons import COMPARER
 from surveys.models import Question
 
+__all__ = [
+    "COMPARER",
+    "TABLE",
+    "item_option_rows",
+    "item_warnings",
+    "items_row",
+    "question_rows",
+    "save_row",
+]
+
 SOLVER = {"method": "per_item_closed_form", "converged": True}
+
+# The results page's table: one row per item, each with the band for all items.
+TABLE = EstimateTable(
+    option="Item",
+    reported="Share of reports with it ticked",
+    band=True,
+    hint="Check all that apply: each item is estimated on its own, so the "
+    "estimates need not add up to 100%. The band holds for all items at once "
+    "(Bonferroni): read it when comparing items or picking out the largest.",
+)
 
 
 def items_row(

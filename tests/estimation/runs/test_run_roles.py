@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from estimation.runs.estimate_views import OPTIONS_TABLE, EstimateTable
+from estimation.runs.group_comparisons import OPTIONS, Comparer, comparer_for
 from surveys.kinds import KINDS, kind_module
 
 
@@ -21,3 +23,16 @@ def test_only_the_yes_no_kind_is_a_models_outcome():
     }
     assert {k for k, r in roles.items() if r == "outcome"} == {"yes_no"}
     assert {k for k, r in roles.items() if r == "numeric"} == {"count"}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_kind_says_how_its_groups_are_compared_and_its_table_is_headed(kind):
+    run = kind_module(kind, "run")
+    assert isinstance(comparer_for(kind), Comparer)
+    assert isinstance(getattr(run, "TABLE", OPTIONS_TABLE), EstimateTable)
+
+
+def test_only_check_all_that_apply_compares_items_and_shows_a_band():
+    banded = {k for k in KINDS if getattr(kind_module(k, "run"), "TABLE", None)}
+    assert {k for k in banded if kind_module(k, "run").TABLE.band} == {"multi_select"}
+    assert comparer_for("yes_no") is OPTIONS

@@ -26,6 +26,7 @@ from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.services import estimate_run_execute
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
+from surveys.kinds.instructed.compliance import compliance_view
 from surveys.respond.submissions import response_record
 from surveys.results import exports
 
@@ -142,8 +143,8 @@ def test_the_results_page_shows_the_breakdown_the_comparison_and_the_plan(
     assert 'class="data breakdown compliance-breakdown"' in block
     table = block.split("compliance-breakdown")[1].split("</table>")[0]
     for region in REGIONS[:3]:
-        assert f">{region}</th>" in table
-    assert ">Online</th>" not in table
+        assert f'data-label="Group">{region}' in table
+    assert ">Online" not in table
     assert "1 group with fewer than 20 responses is hidden" in block
     # North is the reference; South is compared, East has pi at 0.
     rows = group_rows(survey)
@@ -164,6 +165,29 @@ def test_the_results_page_shows_the_breakdown_the_comparison_and_the_plan(
     )
     assert instructed.text in planning
     assert f">{needed}<" in planning
+
+
+def test_a_group_whose_parameters_the_data_hardly_inform_is_cautioned(as_owner, survey):
+    """Issue 29: a quantity the data hardly inform carries a caution where it
+    is shown, subgroup rows included, as other kinds' rows are cautioned."""
+    instructed, _ = survey.questions.all()
+    rows = group_rows(survey)
+    flags = {REGIONS[i]: compliance_view(rows[i].compliance).flags for i in range(3)}
+    # With 150 answers β's interval still covers more than half of 0-100%;
+    # East's answers (nobody says Yes) pin every parameter down.
+    assert "hardly_informed" in flags["North"]
+    assert "hardly_informed" in flags["South"]
+    assert "hardly_informed" not in flags["East"]
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk]))
+    block = article(page, instructed)
+    table = block.split("compliance-breakdown")[1].split("</table>")[0]
+    for region in REGIONS[:3]:
+        label = table.split(f'data-label="Group">{region}')[1].split("</th>")[0]
+        assert ("(caution)" in label) == (region != "East"), region
+    cautions = block.split('class="warnings group-cautions"')[1].split("</ul>")[0]
+    assert cautions.count("<li") == 1
+    assert "Hardly informed: “North”, “South”." in cautions
+    assert "East" not in cautions
 
 
 def test_a_reference_group_can_be_chosen_and_the_wald_test_is_shown(
@@ -219,3 +243,36 @@ def test_the_export_the_api_and_the_csv_carry_the_breakdown(as_owner, survey):
     # Overall and three groups, three parameters (pi, gamma, beta) each.
     assert len(lines) == 4 * 3
     assert sum(f",{direct.pk}," in line for line in lines) == 3 * 3
+
+
+def test_answers_from_one_group_only_say_why_there_is_no_estimate(as_owner, owner):
+    """The kind's run role says why; the page names no kind."""
+    survey = survey_create(owner=owner, title="One group")
+    question_create(
+        survey=survey, text="Taken something?", kind="instructed", design=CDM
+    )
+    survey = survey_publish(survey=survey)
+    (instructed,) = survey.questions.all()
+    for index, report in enumerate([0, 1, 0, 1, 1]):
+        response_record(
+            survey=survey,
+            payload={
+                "respondent_key": f"{index:032x}",
+                "answers": [
+                    {
+                        "question": instructed.pk,
+                        "report": report,
+                        "spec_version": instructed.spec_version,
+                    }
+                ],
+            },
+        )
+    run = EstimateRun.objects.filter(survey=survey).first()
+    estimate_run_execute(run_id=run.pk)
+    block = article(
+        as_owner.get(reverse("surveys:results", args=[survey.pk])), instructed
+    )
+    assert (
+        "No responses to this question in these estimates: both groups need "
+        "answers before honest answers can be told from cheating." in block
+    )

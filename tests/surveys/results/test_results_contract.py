@@ -326,7 +326,7 @@ def test_a_prediction_the_data_hardly_inform_is_cautioned_once():
 
 
 def test_a_device_instructions_wide_parameter_is_marked_hardly_informed():
-    from estimation.runs.instructed_estimates import compliance_view
+    from surveys.kinds.instructed.compliance import compliance_view
 
     def parameter(name, low, high):
         return {

@@ -1,6 +1,7 @@
 """A saved compliance estimate as the dashboard reads it: each parameter in
-words, and cheating detection's bounds on the prevalence. The rows themselves
-are the instructed kind's run role (surveys/kinds/instructed/run.py)."""
+words, cheating detection's bounds on the prevalence, and the estimate within
+each answer to a direct question. The rows themselves are the instructed
+kind's run role (surveys/kinds/instructed/run.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from estimation.contract import HARDLY_INFORMED_FLAG, SHARE, read
+from estimation.runs.breakdowns import Breakdown, Subgroup, group_labels
+from estimation.runs.estimate_views import EstimateView
+from estimation.runs.models import QuestionEstimate
+from surveys.models import Question
 
 # What each parameter is, in words for the dashboard, by model.
 PARAMETER_WORDS = {
@@ -69,6 +74,12 @@ class ComplianceView:
         return any(p.hardly_informed for p in self.parameters)
 
     @property
+    def flags(self) -> tuple[str, ...]:
+        """Every flag of its parameters: a subgroup's row carries a caution
+        for them as other kinds' rows do for their options."""
+        return tuple(sorted({f for p in self.parameters for f in p.flags}))
+
+    @property
     def yes_shares(self) -> tuple[float | None, float | None]:
         """The share of Yes answers in each group."""
         r = self.reported
@@ -121,3 +132,26 @@ def compliance_view(saved: dict[str, Any] | None) -> ComplianceView | None:
         level=saved["level"],
         bounds=bounds,
     )
+
+
+def compliance_breakdown(
+    by: Question, rows: dict[int, QuestionEstimate], min_size: int
+) -> Breakdown:
+    """A question with a device instruction within each answer to ``by``, with
+    :func:`~estimation.runs.breakdowns.breakdown`'s small-cell rule; a group large enough is shown even
+    without an estimate (one randomization group unanswered)."""
+    shown, hidden = [], 0
+    for option, group_label in enumerate(group_labels(by)):
+        row = rows.get(option)
+        if row is None or row.n == 0 or row.n < min_size:
+            hidden += 1
+            continue
+        shown.append(
+            Subgroup(
+                label=group_label,
+                estimate=EstimateView(n=row.n, options=(), warnings=()),
+                code=option,
+                compliance=compliance_view(row.compliance),
+            )
+        )
+    return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
