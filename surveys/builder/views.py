@@ -36,6 +36,7 @@ from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import MAX_PLANNED, QuestionForm, SurveyForm, preview_for
 from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
 from surveys.builder.limits import limit_problems
+from surveys.builder.published import QUESTIONS_FROZEN
 from surveys.builder.selectors import (
     epsilon_of,
     question_for_member,
@@ -107,7 +108,8 @@ def survey_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @GET_POST
 def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    """Edit a survey's details; after publishing most are read-only, and a
+    """Edit a survey's details; after publishing those that say how the
+    answers were collected are read-only with the reason beside each, and a
     crafted change to them is refused by the service (400, nothing saved)."""
     survey = survey_for_member(request.user, pk, Need.EDIT)
     form = SurveyForm.for_survey(survey, _posted(request))
@@ -127,20 +129,8 @@ def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Survey details saved.")
             return _to_detail(survey)
-    context = {"form": form, "survey": survey, "locked_labels": _labels(form)}
+    context = {"form": form, "survey": survey, "questions_frozen": QUESTIONS_FROZEN}
     return render(request, "surveys/survey_form.html", context, status=status)
-
-
-def _labels(form: SurveyForm) -> str:
-    """The read-only fields in form order, as words: "title, link and dates"."""
-    labels = [
-        str(field.label).removesuffix(" (optional)").lower()
-        for name, field in form.fields.items()
-        if name in form.locked
-    ]
-    if len(labels) < 2:
-        return "".join(labels)
-    return f"{', '.join(labels[:-1])} and {labels[-1]}"
 
 
 @login_required
