@@ -1,7 +1,7 @@
 """What a published survey may still change, and why the rest may not.
 
 survey_update (services.py) and the translation service ask here; the edit
-page shows these reasons beside the fields they freeze (docs/teams.md,
+page shows these reasons beside the fields they freeze (docs/methodology.md,
 "Editing after publishing").
 """
 
