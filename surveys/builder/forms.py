@@ -13,6 +13,11 @@ from django.utils import timezone
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT
 from surveys.builder.design_forms import DesignForm, initial_for_question
+from surveys.builder.published import (
+    CLOSES_AT_HELP,
+    FROZEN_REASONS,
+    consent_step_frozen,
+)
 from surveys.builder.services import survey_locked_fields
 from surveys.kinds import kind_module
 from surveys.models import Question, Survey, language_choices
@@ -141,6 +146,9 @@ class SurveyForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.locked: list[str] = []
+        # A published survey's close date, which the page shows to the minute:
+        # posted back as shown, it is no change (not a new date seconds earlier).
+        self.closes_at_kept: Any = None
         zone = timezone.get_current_timezone_name()
         for name in ("opens_at", "closes_at"):
             self.fields[name].help_text = f"Time zone: {zone}."
@@ -156,13 +164,24 @@ class SurveyForm(forms.Form):
         form.locked = sorted(survey_locked_fields(survey) & set(form.fields))
         for name in form.locked:
             form.fields[name].disabled = True
-        if "slug" in form.locked:
-            form.fields[
-                "slug"
-            ].help_text = (
-                "Published: the link stays as it is, since respondents may have it."
+            form.fields[name].help_text = FROZEN_REASONS.get(
+                name, "Frozen since publishing."
             )
+        if not survey.is_draft:
+            form.closes_at_kept = survey.closes_at
+            zone = form.fields["closes_at"].help_text
+            form.fields["closes_at"].help_text = f"{CLOSES_AT_HELP} {zone}"
+            why = consent_step_frozen(survey)
+            if why:
+                consent = form.fields["consent"]
+                consent.help_text = f"{consent.help_text} {why}"
         return form
+
+    def editable_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in self.locked]
+
+    def frozen_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name in self.locked]
 
     def posted_locked_values(self) -> dict[str, Any]:
         """What a request posted for read-only fields, parsed, for the service
@@ -184,6 +203,11 @@ class SurveyForm(forms.Form):
         # Left out (a script's post, an older page): today's behaviour.
         data["access_mode"] = data.get("access_mode") or Survey.AccessMode.OPEN
         data["panel_id_parameter"] = data.get("panel_id_parameter") or "PROLIFIC_PID"
+        kept = self.closes_at_kept
+        if kept is not None and data.get("closes_at") == timezone.localtime(
+            kept
+        ).replace(second=0, microsecond=0):
+            data["closes_at"] = kept
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", "The close date must be after the open date.")

@@ -27,6 +27,10 @@ from surveys.builder.limits import (
     unbounded_questions,
     unconfirmed_message,
 )
+from surveys.builder.published import (
+    EDITABLE_AFTER_PUBLISHING,
+    published_change_problems,
+)
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
@@ -51,11 +55,13 @@ class UnconfirmedUnboundedError(SurveyStateError):
 
 
 class LockedFieldsError(SurveyStateError):
-    """A change to details that publishing froze; ``fields`` names them."""
+    """A change to details that publishing froze; ``fields`` names them, and
+    ``field`` the first, for the API's error body."""
 
     def __init__(self, message: str, fields: Sequence[str]) -> None:
         super().__init__(message)
         self.fields = tuple(fields)
+        self.field = self.fields[0] if self.fields else None
 
 
 # -- surveys ---------------------------------------------------------------
@@ -164,24 +170,10 @@ EDITABLE_SURVEY_FIELDS = frozenset(
         "screen_out_url",
     }
 )
-# After publishing, the details stay as respondents met them (the link they
-# hold, the introduction they read, when they could answer): they are part of
-# the record of how the answers were collected. Only the public title may
-# still change, so a researcher can make a revealing one neutral, and so may
-# what happens around the answers without changing who could give them: the
-# response limit (raised to reopen a full survey; never below the responses
-# stored) and the panel's completion and screen-out addresses, which a panel
-# may change mid-study. The pages and the API both ask survey_update, so this
-# is the one rule for both.
-EDITABLE_AFTER_PUBLISHING = frozenset(
-    {
-        "public_title",
-        "response_limit",
-        "completion_url",
-        "completion_code",
-        "screen_out_url",
-    }
-)
+# After publishing, the details that say how the answers were collected stay
+# as respondents met them; the texts around the questions, the close date and
+# the panel's addresses may still change (published.py says which and why).
+# The pages and the API both ask survey_update, so this is the one rule for both.
 
 
 def survey_locked_fields(survey: Survey) -> frozenset[str]:
@@ -202,7 +194,8 @@ def _locked_changes(survey: Survey, fields: Mapping[str, Any]) -> list[str]:
 
 @transaction.atomic
 def survey_update(*, survey: Survey, actor: Any = None, **fields: Any) -> Survey:
-    """Change a survey's details; after publishing only the public title.
+    """Change a survey's details; after publishing only those published.py
+    lists, each saved change one audit event naming the fields.
 
     A locked field sent with its current value is no change and is accepted,
     so a client may send the whole survey back. An empty slug keeps the link.
@@ -220,9 +213,9 @@ def survey_update(*, survey: Survey, actor: Any = None, **fields: Any) -> Survey
         )
     if changed:
         raise LockedFieldsError(
-            f"Cannot change {', '.join(changed)} after publishing: a published "
-            "survey's details are frozen as respondents met them. Duplicate the "
-            "survey for a new draft you can change.",
+            f"Cannot change {', '.join(changed)} after publishing: these details "
+            "are frozen as respondents met them, since they say how the answers "
+            "were collected. Duplicate the survey for a new draft you can change.",
             changed,
         )
     if "slug" in fields and fields["slug"] != survey.slug:
@@ -230,6 +223,12 @@ def survey_update(*, survey: Survey, actor: Any = None, **fields: Any) -> Survey
     _check_limit_above_stored(survey, fields.get("response_limit"))
     language_before = survey.language
     changed_fields = sorted(n for n, v in fields.items() if v != getattr(survey, n))
+    if not survey.is_draft:
+        problems = published_change_problems(
+            survey, {n: fields[n] for n in changed_fields}, now=timezone.now()
+        )
+        if problems:
+            raise ValidationError(problems)
     for name, value in fields.items():
         setattr(survey, name, value)
     if survey.language != language_before:

@@ -68,7 +68,9 @@ class TranslationForm(forms.Form):
         texts = survey_translation(survey, language)
         rows = []
         for name in SURVEY_TEXT_FIELDS:
-            if getattr(survey, name).strip():
+            # Published, a text not written yet is translated first, so its
+            # language stays complete when it is written (published.py).
+            if getattr(survey, name).strip() or not survey.is_draft:
                 long = name in LONG_TEXTS
                 widget = forms.Textarea(attrs={**attrs, "rows": 3}) if long else None
                 self._add(
@@ -85,7 +87,8 @@ class TranslationForm(forms.Form):
             field.widget.attrs.update(
                 attrs, **{"aria-describedby": f"id_{name}-source"}
             )
-            field.disabled = not survey.is_draft
+            # Published, only the survey's own texts may still change.
+            field.disabled = not survey.is_draft and name not in SURVEY_TEXT_FIELDS
 
     def _add(self, name: str, label: str, initial: str, widget: Any = None) -> None:
         self.fields[name] = forms.CharField(
@@ -164,6 +167,8 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
     status = 200
     if request.method == "POST" and form.is_valid():
         texts, wording = form.translation()
+        if not survey.is_draft:
+            wording = {}  # frozen, shown read-only: nothing to send
         try:
             missing = survey_translation_update(
                 survey=survey,

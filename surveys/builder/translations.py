@@ -1,7 +1,9 @@
 """Changes to a survey's further languages and the researcher's translations.
 
-Drafts only: a translation is part of what respondents were asked, so it
-freezes at publishing like the texts it translates (docs/languages.md).
+A translation freezes at publishing like the texts it translates
+(docs/languages.md): the languages offered and the questions' wording stay as
+respondents met them, while the survey's own texts (titles, introduction,
+consent), which may change after publishing, may change in every language.
 """
 
 from __future__ import annotations
@@ -12,10 +14,16 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from surveys.builder.services import survey_require_draft
+from surveys.builder.published import published_translation_problems
+from surveys.builder.services import (
+    LockedFieldsError,
+    SurveyStateError,
+    survey_require_draft,
+)
 from surveys.languages import (
     SURVEY_TEXT_FIELDS,
     extra_language_choices,
+    question_translation,
     survey_translation,
     translation_gaps,
 )
@@ -27,7 +35,12 @@ from surveys.team.audit import Action, audit_record
 def survey_languages_set(
     *, survey: Survey, languages: Sequence[str], actor: Any = None
 ) -> Survey:
-    """Choose the languages a draft offers besides its own, in the site's order."""
+    """Choose the languages a draft offers besides its own, in the site's order.
+
+    A published survey's languages sent back unchanged are no change, so a
+    client may send the whole translations document back."""
+    if not survey.is_draft and list(languages) == survey.offered_languages:
+        return survey
     survey_require_draft(survey, "change the languages offered")
     allowed = [code for code, _name in extra_language_choices(survey)]
     unknown = sorted(set(languages) - set(allowed))
@@ -83,13 +96,22 @@ def survey_translation_update(
     questions: Mapping[int, Mapping[str, Any]],
     actor: Any = None,
 ) -> list[str]:
-    """Save a draft's translation into ``language``, complete or not.
+    """Save a draft's translation into ``language``, complete or not; or a
+    published survey's translated survey texts, which must stay complete.
 
     ``questions`` maps question ids to ``{"text": ..., "options": [...]}``;
     options keep the source's order, so an answer's code means the same in
-    every language. Returns what is still missing.
+    every language. A published survey's question wording sent back
+    unchanged is no change. Returns what is still missing.
     """
-    survey_require_draft(survey, "change translations")
+    if not survey.is_draft:
+        return _published_translation_update(
+            survey=survey,
+            language=language,
+            texts=texts,
+            questions=questions,
+            actor=actor,
+        )
     if language not in dict(extra_language_choices(survey)):
         raise ValidationError(
             {"language": f"“{language}” is not a language this survey can offer."}
@@ -113,4 +135,51 @@ def survey_translation_update(
     audit_record(
         actor=actor, action=Action.TRANSLATION_UPDATE, survey=survey, language=language
     )
+    return translation_gaps(survey, survey.questions.all(), language)
+
+
+def _published_translation_update(
+    *,
+    survey: Survey,
+    language: str,
+    texts: Mapping[str, Any],
+    questions: Mapping[int, Mapping[str, Any]],
+    actor: Any,
+) -> list[str]:
+    if language not in survey.offered_languages:
+        raise SurveyStateError(
+            f"Cannot start a translation into “{language}” after publishing: the "
+            "languages offered are frozen as respondents met them."
+        )
+    own = {q.pk: q for q in survey.questions.all()}
+    for pk, given in questions.items():
+        question = own.get(pk)
+        if question is None:
+            raise ValidationError(
+                {"questions": f"Question {pk} is not in this survey."}
+            )
+        text, options = question_translation(question, language)
+        if _clean_question(question, given) != {"text": text, "options": options}:
+            raise LockedFieldsError(
+                "Cannot change the questions' translations after publishing: a "
+                "changed wording would pool the answers to two different questions "
+                "in one estimate. Duplicate the survey for a new draft you can change.",
+                ["questions"],
+            )
+    kept = survey_translation(survey, language)
+    cleaned = _clean_texts(texts, kept)
+    problems = published_translation_problems(survey, cleaned)
+    if problems:
+        raise ValidationError(problems)
+    changed = [name for name in SURVEY_TEXT_FIELDS if cleaned[name] != kept[name]]
+    if changed:
+        survey.translations = {**survey.translations, language: cleaned}
+        survey.save(update_fields=["translations"])
+        audit_record(
+            actor=actor,
+            action=Action.TRANSLATION_UPDATE,
+            survey=survey,
+            language=language,
+            fields=changed,
+        )
     return translation_gaps(survey, survey.questions.all(), language)

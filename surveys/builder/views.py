@@ -40,6 +40,7 @@ from surveys.builder.limits import (
     limit_problems,
     unbounded_questions,
 )
+from surveys.builder.published import QUESTIONS_FROZEN
 from surveys.builder.selectors import (
     epsilon_of,
     question_for_member,
@@ -116,7 +117,8 @@ def survey_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @GET_POST
 def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    """Edit a survey's details; after publishing most are read-only, and a
+    """Edit a survey's details; after publishing those that say how the
+    answers were collected are read-only with the reason beside each, and a
     crafted change to them is refused by the service (400, nothing saved)."""
     survey = survey_for_member(request.user, pk, Need.EDIT)
     form = SurveyForm.for_survey(survey, _posted(request))
@@ -136,20 +138,8 @@ def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Survey details saved.")
             return _to_detail(survey)
-    context = {"form": form, "survey": survey, "locked_labels": _labels(form)}
+    context = {"form": form, "survey": survey, "questions_frozen": QUESTIONS_FROZEN}
     return render(request, "surveys/survey_form.html", context, status=status)
-
-
-def _labels(form: SurveyForm) -> str:
-    """The read-only fields in form order, as words: "title, link and dates"."""
-    labels = [
-        str(field.label).removesuffix(" (optional)").lower()
-        for name, field in form.fields.items()
-        if name in form.locked
-    ]
-    if len(labels) < 2:
-        return "".join(labels)
-    return f"{', '.join(labels[:-1])} and {labels[-1]}"
 
 
 @login_required

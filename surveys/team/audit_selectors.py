@@ -113,9 +113,20 @@ def _model_fit(d: dict[str, Any]) -> str:
     return f"requested a model fit ({formula})" if formula else "requested a model fit"
 
 
+# Survey fields as the details page names them, where the name is not enough.
+FIELD_WORDS = {"slug": "link", "opens_at": "open date", "closes_at": "close date"}
+
+
+def _survey_update(d: dict[str, Any]) -> str:
+    fields = d.get("fields")
+    if not isinstance(fields, list) or not fields:
+        return "changed the survey's details"
+    names = [FIELD_WORDS.get(str(f), str(f).replace("_", " ")) for f in fields]
+    return f"changed the survey's details ({', '.join(names)})"
+
+
 FIXED = {
     Action.SURVEY_CREATE: "created the survey",
-    Action.SURVEY_UPDATE: "changed the survey's details",
     Action.SURVEY_DUPLICATE: "copied the survey",
     Action.SURVEY_CLOSE: "closed the survey",
     Action.SURVEY_REOPEN: "reopened the survey",
@@ -129,6 +140,7 @@ FIXED = {
     Action.ESTIMATES_RUN: "requested an estimate run",
 }
 WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
+    Action.SURVEY_UPDATE: _survey_update,
     Action.ANSWERS_DOWNLOAD: _answers,
     Action.CODEBOOK_DOWNLOAD: _codebook,
     Action.INVITATIONS_CREATE: _invitations,

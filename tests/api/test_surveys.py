@@ -124,12 +124,13 @@ def test_a_draft_can_be_changed_a_published_survey_cannot(as_owner, draft_survey
     assert response.json()["title"] == "Renamed"
     survey_publish(survey=draft_survey)
     response = as_owner.patch(
-        survey_url(draft_survey), {"title": "Again"}, format="json"
+        survey_url(draft_survey), {"planned_responses": 777}, format="json"
     )
     assert response.status_code == 409
     assert "frozen" in response.json()["error"]
+    assert response.json()["field"] == "planned_responses"
     draft_survey.refresh_from_db()
-    assert draft_survey.title == "Renamed"
+    assert draft_survey.planned_responses != 777
 
 
 def test_publish_close_reopen(as_owner, draft_survey):

@@ -1,5 +1,6 @@
 """The translations endpoint: a round trip, validation that names the field,
-publishing refused while a language is incomplete, and frozen afterwards."""
+publishing refused while a language is incomplete, and afterwards only the
+survey's own texts may change."""
 
 import pytest
 
@@ -104,13 +105,33 @@ def test_too_many_options_are_refused_naming_the_question(as_owner, draft_survey
     assert f"Question {first.pk} has 2 options; 3" in reply.json()["error"]
 
 
-def test_translations_are_frozen_after_publishing(as_owner, draft_survey):
+def test_after_publishing_only_the_survey_texts_change(as_owner, draft_survey):
     offer_spanish(draft_survey)
     assert as_owner.post(path(draft_survey, "publish")).status_code == 200
-    reply = as_owner.put(path(draft_survey), document(draft_survey), format="json")
+    same = as_owner.put(path(draft_survey), document(draft_survey), format="json")
+    assert same.status_code == 200, same.json()  # sent back as read: no change
+    reworded = document(draft_survey, introduction="Hola de nuevo")
+    reworded["translations"]["es"]["questions"][0]["text"] = "¿Otra pregunta?"
+    reply = as_owner.put(path(draft_survey), reworded, format="json")
     assert reply.status_code == 409
-    assert "published" in reply.json()["error"]
-    assert as_owner.get(path(draft_survey)).json()["translations"]["es"]["complete"]
+    assert reply.json()["field"] == "questions"
+    assert "after publishing" in reply.json()["error"]
+    languages = as_owner.put(
+        path(draft_survey), {"offered_languages": []}, format="json"
+    )
+    assert languages.status_code == 409
+    assert "published" in languages.json()["error"]
+    emptied = as_owner.put(
+        path(draft_survey), {"translations": {"es": {"title": ""}}}, format="json"
+    )
+    assert emptied.status_code == 400
+    assert emptied.json()["field"] == "translations.es.title"
+    texts = document(draft_survey, introduction="Hola de nuevo")
+    saved = as_owner.put(path(draft_survey), texts, format="json")
+    assert saved.status_code == 200, saved.json()
+    spanish = as_owner.get(path(draft_survey)).json()["translations"]["es"]
+    assert spanish["introduction"] == "Hola de nuevo"
+    assert spanish["complete"]
 
 
 def test_others_cannot_change_translations(as_colleague, draft_survey):

@@ -61,9 +61,9 @@ def test_a_researcher_duplicates_then_deletes_the_copy(
     page = researcher.page
     log_in(researcher, owner)
     researcher.goto(f"/surveys/{open_survey.pk}/edit/")
-    expect(page.get_by_label("Title", exact=True)).to_be_disabled()
+    expect(page.get_by_label("Respondent link (optional)")).to_be_disabled()
     expect(page.get_by_label("Public title (optional)")).to_be_enabled()
-    expect(page.locator("#locked-why")).to_contain_text("duplicate the survey")
+    expect(page.locator("#frozen-details")).to_contain_text("duplicate the survey")
     assert violations(page, axe_source) == [], "published edit page"
 
     researcher.goto(f"/surveys/{open_survey.pk}/")

@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from surveys.builder.published import FROZEN_REASONS
 from surveys.builder.services import (
     EDITABLE_AFTER_PUBLISHING,
     EDITABLE_SURVEY_FIELDS,
@@ -53,7 +54,11 @@ CHANGES = {
     ),
 }
 STILL_EDITABLE = {
+    "title",
     "public_title",
+    "introduction",
+    "consent",
+    "closes_at",
     "response_limit",
     "completion_url",
     "completion_code",
@@ -65,6 +70,7 @@ LOCKED = sorted(EDITABLE_SURVEY_FIELDS - EDITABLE_AFTER_PUBLISHING)
 def test_the_table_covers_every_editable_field():
     assert set(CHANGES) == EDITABLE_SURVEY_FIELDS
     assert LOCKED == sorted(EDITABLE_SURVEY_FIELDS - STILL_EDITABLE)
+    assert set(FROZEN_REASONS) == set(LOCKED)
 
 
 def snapshot(survey):
@@ -146,7 +152,8 @@ def test_both_still_change_the_public_title_after_publishing(
     as_owner, owner, open_survey
 ):
     response = as_owner.post(
-        url("edit", open_survey.pk), {"public_title": "A questionnaire"}
+        url("edit", open_survey.pk),
+        form_data(open_survey, public_title="A questionnaire"),
     )
     assert response.status_code == 302
     assert Survey.objects.get(pk=open_survey.pk).public_title == "A questionnaire"
@@ -183,6 +190,10 @@ def test_the_published_form_shows_locked_fields_read_only_and_says_why(
     assert "stay as respondents met them" in page
     assert "duplicate the survey" in page
     assert survey_locked_fields(open_survey) == set(LOCKED)
+    frozen = page.split('id="frozen-details"', 1)[1]
+    for reason in FROZEN_REASONS.values():
+        assert reason in frozen
+    assert "a changed question would pool the answers" in frozen
 
 
 def test_a_published_survey_takes_a_higher_response_limit_but_not_one_below_the_stored(

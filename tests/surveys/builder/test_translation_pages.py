@@ -1,10 +1,12 @@
 """The builder's Translations pages: choosing languages, entering each text
-beside the survey's own, partial saves on a draft, read-only once published,
+beside the survey's own, partial saves on a draft, only the survey's texts
+once published,
 and the survey page and publishing saying where each language stands."""
 
 import pytest
 
 from surveys.builder.services import survey_publish
+from surveys.builder.translation_views import TranslationForm
 from surveys.builder.translations import survey_languages_set
 from surveys.languages import respondent_languages
 from tests.surveys.builder.pages import messages_of, url
@@ -93,17 +95,33 @@ def test_publishing_on_the_website_names_what_is_missing(as_owner, draft_survey)
     assert draft_survey.is_draft
 
 
-def test_a_published_translation_is_read_only(as_owner, draft_survey):
+def test_a_published_translation_changes_only_its_survey_texts(as_owner, draft_survey):
     offer_spanish(draft_survey)
     survey = survey_publish(survey=draft_survey)
     page = as_owner.get(url("translation_edit", survey.pk, "es")).content.decode()
-    assert "Save translation" not in page
-    assert "disabled" in page
-    data = full_form(survey) | {"title": "Otro título"}
+    assert "Save translation" in page
+    assert "questions and their options are frozen" in page
+    form = TranslationForm(survey, list(survey.questions.all()), "es")
+    assert {n for n, f in form.fields.items() if not f.disabled} == {
+        "title",
+        "public_title",
+        "introduction",
+        "consent",
+    }
+    first = survey.questions.first()
+    data = full_form(survey) | {"title": "Otro título", f"q{first.pk}_text": "¿Otra?"}
     reply = as_owner.post(url("translation_edit", survey.pk, "es"), data)
+    assert reply.status_code == 302
     survey.refresh_from_db()
-    assert survey.translations["es"]["title"] == SPANISH_TITLE
-    assert reply.status_code in {200, 302, 409}
+    first.refresh_from_db()
+    assert survey.translations["es"]["title"] == "Otro título"
+    assert first.translations["es"]["text"] != "¿Otra?"  # read-only: not taken
+    assert respondent_languages(survey) == ["en", "es"]
+    emptied = as_owner.post(
+        url("translation_edit", survey.pk, "es"), full_form(survey) | {"title": ""}
+    )
+    assert emptied.status_code == 400
+    assert "Cannot be empty" in emptied.content.decode()
     reply = as_owner.post(url("translations", survey.pk), {"offered_languages": []})
     survey.refresh_from_db()
     assert survey.offered_languages == ["es"]

@@ -115,18 +115,41 @@ def test_publishing_refuses_an_incomplete_offered_language(draft_survey):
     assert draft_survey.is_draft
 
 
-def test_translations_freeze_at_publishing(draft_survey):
+def test_translations_freeze_at_publishing_but_the_survey_texts(draft_survey):
     offer_spanish(draft_survey)
     survey = survey_publish(survey=draft_survey)
-    with pytest.raises(SurveyStateError, match="change translations"):
+    changed = spanish_wording(survey)
+    first = next(iter(changed))
+    changed[first] = {**changed[first], "text": "¿Otra?"}
+    with pytest.raises(SurveyStateError, match="questions' translations"):
         survey_translation_update(
-            survey=survey,
-            language="es",
-            texts={"title": "Otro"},
-            questions=spanish_wording(survey),
+            survey=survey, language="es", texts={"title": "Otro"}, questions=changed
         )
     with pytest.raises(SurveyStateError, match="languages offered"):
         survey_languages_set(survey=survey, languages=[])
+    with pytest.raises(SurveyStateError, match="languages offered are frozen"):
+        survey_translation_update(
+            survey=survey, language="fr", texts={"title": "Autre"}, questions={}
+        )
+    with pytest.raises(ValidationError) as emptied:
+        survey_translation_update(
+            survey=survey, language="es", texts={"introduction": ""}, questions={}
+        )
+    assert list(emptied.value.message_dict) == ["introduction"]
+    survey_translation_update(
+        survey=survey,
+        language="es",
+        texts={"title": "Otro"},
+        questions=spanish_wording(survey),
+    )
+    survey.refresh_from_db()
+    assert survey.translations["es"]["title"] == "Otro"
+    assert respondent_languages(survey) == ["en", "es"]
+    event = survey.audit_events.first()
+    assert (event.action, event.detail) == (
+        "translation.update",
+        {"language": "es", "fields": ["title"]},
+    )
 
 
 def test_a_copy_keeps_the_languages_and_translations(draft_survey, owner):

@@ -1,0 +1,136 @@
+"""What a published survey may still change, and why the rest may not.
+
+survey_update (services.py) and the translation service ask here; the edit
+page shows these reasons beside the fields they freeze (docs/methodology.md,
+"Editing after publishing").
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from surveys.languages import (
+    SURVEY_TEXT_FIELDS,
+    extra_language_choices,
+    survey_translation,
+)
+from surveys.models import Survey
+
+# The texts around the questions and the date answers stop: fixing a typo in
+# the introduction, rewording the consent statement, giving the survey a
+# neutral public title or a new internal name, or extending the field period
+# changes neither what a question asked nor how its answers were randomized,
+# so the answers before and after the change still pool into one estimate.
+# What happens around the answers without changing who could give them may
+# change too: the response limit (raised to reopen a full survey; never below
+# the responses stored) and the panel's completion and screen-out addresses,
+# which a panel may change mid-study.
+EDITABLE_AFTER_PUBLISHING = frozenset(
+    {
+        "title",
+        "public_title",
+        "introduction",
+        "consent",
+        "closes_at",
+        "response_limit",
+        "completion_url",
+        "completion_code",
+        "screen_out_url",
+    }
+)
+
+# Why each other detail stays as it was published, in the words the edit page
+# shows beside it.
+FROZEN_REASONS = {
+    "language": "Frozen: the answers were given in this language, and its "
+    "translations were checked against it.",
+    "slug": "Frozen: respondents and invitations may already have this link.",
+    "opens_at": "Frozen: the survey has opened, so when it opened is part of the "
+    "record of how the answers were collected.",
+    "planned_responses": "Frozen: it guides the choice of designs, which "
+    "publishing froze.",
+    "access_mode": "Frozen: who may answer is part of how the answers were "
+    "collected; changing it would mix answers gathered under different rules.",
+    "panel_id_parameter": "Frozen: the participant ids already counted were read "
+    "from this parameter.",
+}
+QUESTIONS_FROZEN = (
+    "Questions, their texts, options and designs are frozen since publishing: "
+    "a changed question would pool the answers to two different questions in "
+    "one estimate. To ask something different, duplicate the survey."
+)
+CONSENT_STEP_FROZEN = (
+    "It can be reworded, but once answers exist it cannot be added or removed: "
+    "every answer was collected {how}, and the rest must be collected the same way."
+)
+CLOSES_AT_HELP = (
+    "Moving it later keeps the survey open longer, and opens again a survey "
+    "that closed on its date; a survey closed with Close stays closed until "
+    "you reopen it. Empty: open until you close it."
+)
+
+
+def consent_step_frozen(survey: Survey) -> str:
+    """Why the consent step may not appear or go, or "" while it may."""
+    if survey.is_draft or not survey.responses.exists():
+        return ""
+    how = "after a consent statement" if survey.consent.strip() else "without one"
+    return CONSENT_STEP_FROZEN.format(how=how)
+
+
+def published_change_problems(
+    survey: Survey, changes: Mapping[str, Any], *, now: datetime.datetime
+) -> dict[str, str]:
+    """What is wrong with ``changes`` (the fields whose value is new) to a
+    published survey, by field; empty when they may be saved."""
+    problems = {}
+    closes = changes.get("closes_at", survey.closes_at)
+    if "closes_at" in changes and closes is not None and closes <= now:
+        problems["closes_at"] = (
+            "The close date cannot be in the past: the survey would end at a "
+            "time already gone. To stop answers now, close the survey."
+        )
+    if "consent" in changes:
+        had, has = bool(survey.consent.strip()), bool(str(changes["consent"]).strip())
+        why = consent_step_frozen(survey)
+        if had != has and why:
+            problems["consent"] = why
+    missing = _untranslated(survey, changes)
+    for name, languages in missing.items():
+        known = dict(extra_language_choices(survey))
+        names = ", ".join(str(known.get(code, code)) for code in languages)
+        problems.setdefault(
+            name,
+            f"Respondents may read this survey in {names}, which has no translation "
+            f"of the {name.replace('_', ' ')}: they would lose their language. Add "
+            "that translation on the Translations page first, then save this.",
+        )
+    return problems
+
+
+def _untranslated(survey: Survey, changes: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The texts ``changes`` would write where an offered language has none, so
+    that language would stop being complete (and offered) mid-study."""
+    missing: dict[str, list[str]] = {}
+    for name in SURVEY_TEXT_FIELDS:
+        if name not in changes or not str(changes[name] or "").strip():
+            continue
+        for code in survey.offered_languages:
+            if not survey_translation(survey, code)[name].strip():
+                missing.setdefault(name, []).append(code)
+    return missing
+
+
+def published_translation_problems(
+    survey: Survey, texts: Mapping[str, str]
+) -> dict[str, str]:
+    """A published survey's translation keeps every text its own texts have:
+    respondents are offered only complete languages."""
+    return {
+        name: f"Cannot be empty: the survey's own {name.replace('_', ' ')} is "
+        "not, and respondents read this language."
+        for name in SURVEY_TEXT_FIELDS
+        if str(getattr(survey, name)).strip() and not texts[name].strip()
+    }
