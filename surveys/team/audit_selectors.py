@@ -89,13 +89,6 @@ def _translation(d: dict[str, Any]) -> str:
     )
 
 
-def _translation(d: dict[str, Any]) -> str:
-    language = d.get("language")
-    return (
-        f"changed the {language} translation" if language else ("changed a translation")
-    )
-
-
 def _publish(d: dict[str, Any]) -> str:
     numbers = d.get("unbounded_questions")
     if not numbers:
