@@ -6,26 +6,62 @@ options the builder allows; ``text``: its sentences, preview summary and
 epsilon for researchers; ``run``: the rows an estimate run saves for it), as
 each database backend of Django plays ``base`` and ``operations``. Code outside a kind's package asks this registry instead
 of naming the kind. Kind packages are services: interfaces and services may
-import them, models may not.
+import them, models may not. This module itself is a table and a lookup by
+name that imports nothing of ours, so models read it: ``Question.Kind`` and
+the question's flags come from :data:`KIND_TABLE`.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from types import ModuleType
 
-__all__ = ["KINDS", "kind_module"]
+__all__ = ["KINDS", "KIND_TABLE", "KindEntry", "kind_module"]
+
+
+@dataclass(frozen=True)
+class KindEntry:
+    """One question kind: what ``Question.Kind`` stores and shows, its package
+    under surveys/kinds/, and what models need to know of it."""
+
+    value: str
+    label: str
+    package: str
+    # Randomized: asked with a design that protects the answer. A kind asked
+    # plainly is what subgroups are made of.
+    sensitive: bool = True
+    # Its options are the counts 0 .. M, in order: numbers, the same in every
+    # language.
+    counts: bool = False
+    # The device draws a group and an instruction and the respondent answers:
+    # the report is ``2 * group + answer`` (estimation/kinds/instructed/).
+    device_instructs: bool = False
+
+
+# Every question kind, in the order the builder has always listed them (the
+# order of ``Question.Kind.choices`` and of its migrations).
+KIND_TABLE: tuple[KindEntry, ...] = (
+    KindEntry("yes_no", "Yes / no (randomized)", "binary"),
+    KindEntry("multiple_choice", "Multiple choice (randomized)", "choice"),
+    KindEntry(
+        "direct", "Direct, not sensitive (asked plainly)", "direct", sensitive=False
+    ),
+    KindEntry(
+        "multi_select", "Check all that apply (randomized per item)", "multiselect"
+    ),
+    KindEntry("count", "Count: how many times (0 to a maximum)", "count", counts=True),
+    KindEntry(
+        "instructed",
+        "Yes / no with a device instruction (cheating detection or lie detector)",
+        "instructed",
+        device_instructs=True,
+    ),
+)
 
 # A question's kind (``Question.Kind``'s value) -> its package under
-# surveys/kinds/, in the order the builder has always listed them.
-KINDS: dict[str, str] = {
-    "yes_no": "binary",
-    "multiple_choice": "choice",
-    "direct": "direct",
-    "multi_select": "multiselect",
-    "count": "count",
-    "instructed": "instructed",
-}
+# surveys/kinds/.
+KINDS: dict[str, str] = {entry.value: entry.package for entry in KIND_TABLE}
 
 
 def kind_module(kind: str, role: str) -> ModuleType:
