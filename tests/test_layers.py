@@ -428,9 +428,13 @@ def kinds_named(module: str, path: Path, known: dict[str, Path]) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Constant) and node.value in KIND_NAMES:
             found.add(repr(node.value))
-        elif isinstance(node, ast.Attribute) and node.attr.isupper() and (
-            (isinstance(node.value, ast.Name) and node.value.id == "Kind")
-            or (isinstance(node.value, ast.Attribute) and node.value.attr == "Kind")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr.isupper()
+            and (
+                (isinstance(node.value, ast.Name) and node.value.id == "Kind")
+                or (isinstance(node.value, ast.Attribute) and node.value.attr == "Kind")
+            )
         ):
             found.add(f"Kind.{node.attr}")
         elif isinstance(node, ast.ImportFrom):
