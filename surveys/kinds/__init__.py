@@ -16,8 +16,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
-__all__ = ["KINDS", "KIND_TABLE", "KindEntry", "kind_module"]
+__all__ = ["KINDS", "KIND_TABLE", "KindEntry", "KindRole", "kind_module"]
 
 
 @dataclass(frozen=True)
@@ -64,16 +65,49 @@ KIND_TABLE: tuple[KindEntry, ...] = (
 KINDS: dict[str, str] = {entry.value: entry.package for entry in KIND_TABLE}
 
 
-def kind_module(kind: str, role: str) -> ModuleType:
+# Roles whose names a kind may leave out: what its module does not define is
+# taken from the role's defaults, as each Django database backend's
+# operations inherit BaseDatabaseOperations; a kind with nothing of its own
+# needs no module for the role.
+ROLE_DEFAULTS: dict[str, str] = {"exports": "surveys.kinds.base_exports"}
+
+
+class KindRole:
+    """A kind's module for a role with defaults: a name is looked up in the
+    kind's own module, then in the role's defaults module."""
+
+    def __init__(self, own: ModuleType | None, defaults: ModuleType) -> None:
+        self._own = own
+        self._defaults = defaults
+
+    def __getattr__(self, name: str) -> Any:
+        if self._own is not None and hasattr(self._own, name):
+            return getattr(self._own, name)
+        return getattr(self._defaults, name)
+
+    def __repr__(self) -> str:
+        own = self._own.__name__ if self._own is not None else None
+        return f"<KindRole {own} over {self._defaults.__name__}>"
+
+
+def kind_module(kind: str, role: str) -> ModuleType | KindRole:
     """The module playing ``role`` (``builder``, ``text`` ...) for the question
     kind ``kind``, imported by name as Django loads a database backend; a
-    ValueError names a kind or role that does not exist."""
+    ValueError names a kind or role that does not exist. For a role with
+    defaults (:data:`ROLE_DEFAULTS`) a :class:`KindRole` over the kind's
+    module, if it has one, and the defaults."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     name = f"surveys.kinds.{KINDS[kind]}.{role}"
     try:
-        return importlib.import_module(name)
+        own: ModuleType | None = importlib.import_module(name)
     except ModuleNotFoundError as error:
         if error.name != name:
             raise
-        raise ValueError(f"kind {kind!r} has no {role!r} module") from error
+        if role not in ROLE_DEFAULTS:
+            raise ValueError(f"kind {kind!r} has no {role!r} module") from error
+        own = None
+    if role not in ROLE_DEFAULTS:
+        assert own is not None
+        return own
+    return KindRole(own, importlib.import_module(ROLE_DEFAULTS[role]))
