@@ -2,7 +2,9 @@
 
 Each kind is a package that implements the same roles where the kind has them
 (``designs``, ``estimate``, ``planning``, ``simulate``, ``golden``,
-``comparisons``), as each database backend of Django implements ``base``,
+``comparisons``, ``cli``: its cases and commands on the command line,
+``exported``: how a re-analysed export's cells are read), as each database
+backend of Django implements ``base``,
 ``operations`` and ``features`` and the ORM names none of them. Code outside a
 kind's package asks this registry (or :data:`estimation.designs.DESIGNS`, which
 it fills) instead of naming the kind.
