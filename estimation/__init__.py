@@ -4,6 +4,7 @@ Pure NumPy and SciPy: no Django, no settings, no I/O, so that the estimator the
 platform runs is the one anybody can run on exported data.
 """
 
+from estimation import kinds
 from estimation.bands import BANDS, Band, privacy_band
 from estimation.designs import (
     DESIGNS,
@@ -15,14 +16,7 @@ from estimation.designs import (
 )
 from estimation.inference.intervals import DEFAULT_METHOD, SHARE_METHODS
 from estimation.inference.regression import Factor, LogisticFit, fit_logistic
-from estimation.kinds import (
-    Crosswise,
-    ForcedResponse,
-    Geometric,
-    KaryRR,
-    UnrelatedQuestion,
-    Warner,
-)
+from estimation.kinds import *  # noqa: F403
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
@@ -45,20 +39,14 @@ __all__ = [
     "BANDS",
     "Band",
     "CI_METHODS",
-    "Crosswise",
     "DEFAULT_METHOD",
     "DESIGNS",
     "Design",
     "Direct",
     "Factor",
-    "ForcedResponse",
-    "Geometric",
-    "KaryRR",
     "LogisticFit",
     "Notice",
     "QuestionEstimate",
-    "UnrelatedQuestion",
-    "Warner",
     "design_from_dict",
     "design_from_epsilon",
     "detectable_prevalence",
@@ -76,3 +64,6 @@ __all__ = [
     "variance_inflation",
     "what_an_observer_learns",
 ]
+# The kinds' design classes (``from estimation import Warner``), as the registry
+# of kinds lists them: only it and the kinds' own packages name a kind.
+__all__ += kinds.__all__

@@ -2,6 +2,11 @@
 
 For researchers who analyse exported data, and for anyone who wants to check the
 platform's numbers. Output is JSON on stdout; errors go to stderr.
+
+A kind adds what is its own through the registry (:mod:`estimation.kinds`): its
+``cli`` role may claim ``estimate`` cases (``claims``, ``estimate_case``) and add
+commands (``add_commands``); its ``golden`` role may print a fixture of its own
+with a flag of ``golden`` (``GOLDEN_FLAG``) or a command (``GOLDEN_COMMAND``).
 """
 
 from __future__ import annotations
@@ -24,10 +29,7 @@ from estimation.inference.intervals import (
     validate_method,
 )
 from estimation.inference.regression_table import render
-from estimation.kinds.instructed.designs import instructed_design_from_dict
-from estimation.kinds.instructed.golden import instructed_fixture
-from estimation.kinds.multiselect.cli import estimate_unary_case, is_unary_case
-from estimation.kinds.multiselect.golden import golden_unary_fixture
+from estimation.kinds import kind_roles
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
@@ -48,8 +50,9 @@ def estimate_case(case: Any) -> dict[str, Any]:
     """Estimate one case of the form documented in ``docs/methodology.md``."""
     if not isinstance(case, dict):
         raise UsageError(f"a case must be a JSON object, got {json.dumps(case)[:80]}")
-    if is_unary_case(case):
-        return estimate_unary_case(case)
+    for role in kind_roles("cli"):
+        if hasattr(role, "claims") and role.claims(case):
+            return dict(role.estimate_case(case))
     unknown = set(case) - CASE_KEYS
     if unknown:
         raise UsageError(
@@ -219,29 +222,8 @@ def _command_plan(args: argparse.Namespace, stdin: TextIO) -> Any:
     }
 
 
-def _command_cheating(args: argparse.Namespace, stdin: TextIO) -> Any:
-    try:
-        spec = json.loads(args.design)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"--design must be JSON: {error}") from None
-    design = instructed_design_from_dict(spec)
-    result = design.estimate(args.counts, level=validate_level(args.level)).to_dict()
-    for parameter in result["parameters"]:
-        for key, value in parameter.items():
-            # t is undefined when nobody is a carrier: JSON null.
-            if isinstance(value, float) and math.isnan(value):
-                parameter[key] = None
-    return {
-        "design": design.to_dict(),
-        "p": list(design.p),
-        "yes_epsilon": design.yes_epsilon,
-        "counts": list(args.counts),
-        **result,
-    }
-
-
 def _command_golden(args: argparse.Namespace, stdin: TextIO) -> Any:
-    return instructed_fixture() if args.instructed else golden_fixture()
+    return args.fixture()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -364,46 +346,28 @@ def _parser() -> argparse.ArgumentParser:
                 help="option index to plan for (default: least favourable)",
             )
 
-    cheating = commands.add_parser(
-        "cheating",
-        help="cheating detection or the stochastic lie detector from report counts",
-        description="Estimates, profile-likelihood intervals and the test of full "
-        "compliance from the counts of the reports 2 * group + answer.",
-    )
-    cheating.add_argument(
-        "--design",
-        required=True,
-        help='JSON, e.g. \'{"name": "cheating_detection", "p1": 0.3, "p2": 0.7}\' '
-        "or lie_detector",
-    )
-    cheating.add_argument(
-        "--counts",
-        required=True,
-        nargs=4,
-        type=int,
-        metavar=("NO_1", "YES_1", "NO_2", "YES_2"),
-        help="answers No and Yes in group 1, then in group 2",
-    )
-    cheating.add_argument(
-        "--level",
-        type=float,
-        default=DEFAULT_LEVEL,
-        help=f"confidence level (default {DEFAULT_LEVEL})",
-    )
-    cheating.set_defaults(run=_command_cheating)
+    # Each kind's own commands (its ``cli`` role's ``add_commands``).
+    for role in kind_roles("cli"):
+        if hasattr(role, "add_commands"):
+            role.add_commands(commands)
 
     golden = commands.add_parser("golden", help="print the golden fixture of designs")
-    golden.add_argument(
-        "--instructed",
-        action="store_true",
-        help="the designs whose device instructs the respondent (cheating detection)",
-    )
-    golden.set_defaults(run=_command_golden)
-    golden_unary = commands.add_parser(
-        "golden-unary",
-        help="print the golden fixture of check-all-that-apply encodings",
-    )
-    golden_unary.set_defaults(run=lambda args, stdin: golden_unary_fixture())
+    golden.set_defaults(run=_command_golden, fixture=golden_fixture)
+    for role in kind_roles("golden"):
+        if hasattr(role, "GOLDEN_FLAG"):
+            flag, text = role.GOLDEN_FLAG
+            golden.add_argument(
+                flag,
+                dest="fixture",
+                action="store_const",
+                const=role.fixture,
+                help=text,
+            )
+    for role in kind_roles("golden"):
+        if hasattr(role, "GOLDEN_COMMAND"):
+            name, text = role.GOLDEN_COMMAND
+            own = commands.add_parser(name, help=text)
+            own.set_defaults(run=_command_golden, fixture=role.fixture)
     return parser
 
 

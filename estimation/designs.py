@@ -335,6 +335,12 @@ class Design(ABC):
         ``epsilon`` when it bounds every report."""
         return self.epsilon
 
+    def code_count(self, direct_percent: int = 0) -> int:
+        """How many different codes a stored report may have: one per option,
+        and with a validation arm ``k..2k-1`` for the direct answers
+        (:func:`estimation.inference.validation.code_count`)."""
+        return 2 * self.k if direct_percent else self.k
+
     def client_spec(self) -> dict[str, Any]:
         """The plain data the browser randomizes with.
 

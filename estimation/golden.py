@@ -7,49 +7,21 @@ randomizer against its matrices, so both languages answer to one file.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from estimation.designs import Design, Direct
-from estimation.kinds.binary.designs import (
-    Crosswise,
-    ForcedResponse,
-    UnrelatedQuestion,
-    Warner,
-)
-from estimation.kinds.choice.designs import KaryRR
-from estimation.kinds.count.designs import Geometric
+from estimation.designs import DESIGNS, Design, Direct
+from estimation.kinds import kind_roles
 
 
 def golden_designs() -> list[Design]:
-    return [
-        Warner(p=0.75),
-        Warner(p=0.85),
-        Warner(p=0.6),
-        Warner(p=0.3),
-        Warner.from_epsilon(1.0),
-        ForcedResponse(p_truth=0.5, p_forced=(0.25, 0.25)),
-        ForcedResponse(p_truth=0.8, p_forced=(0.0, 0.2)),
-        ForcedResponse(p_truth=0.7, p_forced=(0.1, 0.05, 0.15)),
-        ForcedResponse.symmetric(epsilon=2.0, k=4),
-        UnrelatedQuestion(p=0.7, q=0.3),
-        KaryRR(k=2, epsilon=math.log(3)),
-        KaryRR(k=3, epsilon=1.0),
-        KaryRR(k=4, epsilon=1.0),
-        KaryRR(k=5, epsilon=2.0),
-        KaryRR(k=20, epsilon=0.5),
-        Direct(k=2),
-        Direct(k=4),
-        Crosswise(p=0.25),
-        Crosswise(p=1 / 12),
-        # Counts: the smallest range, an odd and an even one, a strong and a
-        # weak epsilon, and the largest range the builder offers by default.
-        Geometric(m=1, epsilon=1.0),
-        Geometric(m=4, epsilon=2.0),
-        Geometric(m=7, epsilon=0.5),
-        Geometric(m=10, epsilon=9.0),
-        Geometric(m=50, epsilon=3.0),
-    ]
+    """Each kind's cases (its ``golden`` role's ``matrix_designs``) and asking
+    directly, in the order the designs are registered: the order the browser
+    tests read them in."""
+    designs = [Direct(k=2), Direct(k=4)]
+    for role in kind_roles("golden"):
+        designs += getattr(role, "matrix_designs", list)()
+    order = list(DESIGNS)
+    return sorted(designs, key=lambda design: order.index(design.name))
 
 
 def golden_case(design: Design) -> dict[str, Any]:

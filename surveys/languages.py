@@ -68,7 +68,7 @@ def translation_gaps(
         text, options = question_translation(question, language)
         if question.text.strip() and not text.strip():
             gaps.append(f"question {number} text")
-        if question.kind == question.Kind.COUNT:
+        if question.is_count:
             continue  # its options are numbers, the same in every language
         if len(options) != len(question.options) or not all(o.strip() for o in options):
             gaps.append(f"question {number} options ({len(question.options)} needed)")

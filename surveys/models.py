@@ -17,16 +17,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from estimation import Design, design_from_dict
-from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec, code_count
-from estimation.kinds.instructed.designs import (
-    REPORTS as INSTRUCTED_REPORTS,
-)
-from estimation.kinds.instructed.designs import (
-    InstructedDesign,
-    instructed_design_from_dict,
-)
-from estimation.kinds.multiselect.designs import UnaryEncoding, unary_from_dict
+from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec
+from estimation.kinds import AnyDesign, any_design_from_dict
+from surveys.kinds import KIND_TABLE, KindEntry
 
 
 class FrozenDesignError(Exception):
@@ -186,17 +179,16 @@ class Survey(models.Model):
         return self.state_at(moment) == self.State.OPEN
 
 
+# A question's kind: one member per entry of the kinds' registry
+# (surveys/kinds/__init__.py), named as its value (``Kind.YES_NO``).
+QuestionKind = models.TextChoices(
+    "Kind", [(entry.value.upper(), (entry.value, entry.label)) for entry in KIND_TABLE]
+)
+KIND_ENTRIES: dict[str, KindEntry] = {entry.value: entry for entry in KIND_TABLE}
+
+
 class Question(models.Model):
-    class Kind(models.TextChoices):
-        YES_NO = "yes_no", "Yes / no (randomized)"
-        MULTIPLE_CHOICE = "multiple_choice", "Multiple choice (randomized)"
-        DIRECT = "direct", "Direct, not sensitive (asked plainly)"
-        MULTI_SELECT = "multi_select", "Check all that apply (randomized per item)"
-        COUNT = "count", "Count: how many times (0 to a maximum)"
-        INSTRUCTED = (
-            "instructed",
-            "Yes / no with a device instruction (cheating detection or lie detector)",
-        )
+    Kind = QuestionKind
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="questions"
@@ -264,30 +256,31 @@ class Question(models.Model):
         super().save(*args, **kwargs)
 
     @property
+    def kind_entry(self) -> KindEntry:
+        """Its kind's entry in the kinds' registry (surveys/kinds/__init__.py)."""
+        return KIND_ENTRIES[self.kind]
+
+    @property
     def is_sensitive(self) -> bool:
-        return self.kind != self.Kind.DIRECT
+        return self.kind_entry.sensitive
 
     @property
     def is_count(self) -> bool:
         """Its options are the counts 0 .. M, in order."""
-        return self.kind == self.Kind.COUNT
+        return self.kind_entry.counts
 
     @property
     def is_instructed(self) -> bool:
         """The device draws a group and an instruction, the respondent answers,
         and the report is ``2 * group + answer`` (estimation/kinds/instructed/designs.py)."""
-        return self.kind == self.Kind.INSTRUCTED
+        return self.kind_entry.device_instructs
 
-    def get_design(self) -> Design | UnaryEncoding | InstructedDesign:
-        """The question's design: a unary encoding for check all that apply,
-        an instructed design for cheating detection and the lie detector,
-        whose ``epsilon``, ``randomized``, ``client_spec()`` and ``describe()``
-        read as a design's do."""
-        if self.kind == self.Kind.MULTI_SELECT:
-            return unary_from_dict(self.design)
-        if self.kind == self.Kind.INSTRUCTED:
-            return instructed_design_from_dict(self.design)
-        return design_from_dict(self.design)
+    def get_design(self) -> AnyDesign:
+        """The question's design, built by its kind (a unary encoding for
+        check all that apply, an instructed design for cheating detection and
+        the lie detector), whose ``epsilon``, ``randomized``, ``client_spec()``
+        and ``describe()`` read as a design's do."""
+        return any_design_from_dict(self.design)
 
     def client_spec(self) -> dict[str, Any]:
         """What the browser asks with, and what publishing freezes: the
@@ -305,17 +298,13 @@ class Question(models.Model):
 
     @property
     def code_count(self) -> int:
-        """How many different codes a stored answer may have: one per option;
-        for check all that apply one per subset of the items (a bit mask);
-        with a validation arm, ``k..2k-1`` are direct answers
-        (estimation/inference/validation.py); an instructed question's four reports are
-        ``2 * group + answer``."""
-        if self.kind == self.Kind.MULTI_SELECT:
-            return 1 << len(self.options)
-        if self.kind == self.Kind.INSTRUCTED:
-            return INSTRUCTED_REPORTS
-        return code_count(
-            len(self.options), self.direct_percent if self.is_sensitive else 0
+        """How many different codes a stored answer may have, as its design
+        says: one per option; for check all that apply one per subset of the
+        items (a bit mask); with a validation arm, ``k..2k-1`` are direct
+        answers (estimation/inference/validation.py); an instructed question's
+        four reports are ``2 * group + answer``."""
+        return self.get_design().code_count(
+            self.direct_percent if self.is_sensitive else 0
         )
 
 

@@ -12,6 +12,12 @@ A missing answer (an empty cell, or null) is skipped: each question's estimate
 uses only those who answered it, its ``n``, and ``missing`` says how many did
 not. An optional direct question's subgroups end with "No answer", as on the
 platform.
+
+Reading a question's cells is one matrix over its options unless its design's
+kind says otherwise: its ``exported`` role (``estimation/kinds/<kind>/exported.py``)
+may hold a :class:`Reading` of its own (``READING``), found through the
+kinds' registry, as a database backend of Django subclasses its base
+operations.
 """
 
 from __future__ import annotations
@@ -20,28 +26,12 @@ import csv
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TextIO
 
-from estimation.designs import Design, design_from_dict
-from estimation.inference.validation import (
-    code_count,
-    compare_arms,
-    validate_direct_percent,
-)
-from estimation.kinds.count.arms import compare_count_arms
-from estimation.kinds.instructed.designs import (
-    INSTRUCTED_DESIGNS,
-    REPORTS,
-    InstructedDesign,
-    estimate_dict,
-    instructed_design_from_dict,
-)
-from estimation.kinds.multiselect.designs import (
-    UNARY_DESIGNS,
-    UnaryEncoding,
-    unary_from_dict,
-)
-from estimation.kinds.multiselect.estimate import estimate_items
+from estimation.designs import Design
+from estimation.inference.validation import compare_arms, validate_direct_percent
+from estimation.kinds import AnyDesign, any_design_from_dict, design_role
 from estimation.results import estimate_question
 
 CODEBOOK_FORMATS = (1,)
@@ -52,6 +42,68 @@ class UsageError(ValueError):
     """Bad input from the command line, a case file or an export."""
 
 
+class Reading:
+    """How a question's cells are read and estimated: here, one option code
+    per cell of a design that is one matrix over the options; a kind whose
+    design is not (estimation/kinds/<kind>/exported.py) subclasses it."""
+
+    # Cells are bit masks of items, tallied per item (check all that apply).
+    per_item = False
+    # Codes k..2k-1 may be a validation arm's direct answers.
+    takes_validation_arm = True
+    # What an export cell holds, for the error naming a bad one.
+    cell = "an option code"
+
+    def options(self, design: Any) -> int:
+        """How many options the codebook labels."""
+        return int(design.k)
+
+    def width(self, design: Any) -> int:
+        """Counts kept per column: one per option."""
+        return int(design.k)
+
+    def estimate(
+        self, counts: list[int], column: Column, level: float, ci_method: str, n: int
+    ) -> dict[str, Any] | None:
+        """The estimate of ``n`` answers' counts (never none)."""
+        assert isinstance(column.design, Design)
+        return estimate_question(
+            counts,
+            column.design,
+            level=level,
+            ci_method=ci_method,
+            labels=column.labels,
+            count=column.count,
+        ).to_dict()
+
+    def compare_arms(
+        self,
+        randomized: list[int],
+        direct: list[int],
+        column: Column,
+        level: float,
+        ci_method: str,
+    ) -> Any:
+        """A validation arm's direct answers against the randomized estimate."""
+        assert isinstance(column.design, Design)
+        return compare_arms(
+            randomized, direct, column.design, level=level, ci_method=ci_method
+        )
+
+
+MATRIX = Reading()
+
+
+@cache
+def reading_of(name: str) -> Reading:
+    """The reading of the design called ``name``: its kind's own, or
+    :data:`MATRIX`."""
+    role = design_role(name, "exported")
+    reading = getattr(role, "READING", MATRIX)
+    assert isinstance(reading, Reading)
+    return reading
+
+
 @dataclass(frozen=True)
 class Column:
     """One question of the codebook: its export column and its design."""
@@ -60,7 +112,7 @@ class Column:
     question_id: Any
     text: str
     labels: tuple[str, ...]
-    design: Design | UnaryEncoding | InstructedDesign
+    design: AnyDesign
     sensitive: bool
     optional: bool = False
     # A validation arm (estimation/inference/validation.py): codes k..2k-1 are direct
@@ -68,36 +120,26 @@ class Column:
     direct_percent: int = 0
 
     @property
+    def reading(self) -> Reading:
+        return reading_of(self.design.name)
+
+    @property
     def code_count(self) -> int:
-        """How many different codes a cell may hold: one per subset of the
-        items for check all that apply (a bit mask); with a validation arm,
-        ``k..2k-1`` are direct answers."""
-        if isinstance(self.design, UnaryEncoding):
-            return self.design.k
-        if isinstance(self.design, InstructedDesign):
-            return REPORTS
-        return code_count(self.design.k, self.direct_percent)
+        """How many different codes a cell may hold, as the design says (one
+        per subset of the items for check all that apply, a bit mask); with a
+        validation arm, ``k..2k-1`` are direct answers."""
+        return self.design.code_count(self.direct_percent)
 
     @property
     def unary(self) -> bool:
         """Check all that apply: cells hold bit masks, tallied per item."""
-        return isinstance(self.design, UnaryEncoding)
-
-    @property
-    def instructed(self) -> bool:
-        """Cheating detection or the lie detector: cells are ``2 * group +
-        answer``, estimated overall and within each direct answer."""
-        return isinstance(self.design, InstructedDesign)
+        return self.reading.per_item
 
     @property
     def width(self) -> int:
         """Counts kept per column: one per option, ticked counts per item, or
         the four reports of a question with a device instruction."""
-        if isinstance(self.design, UnaryEncoding):
-            return self.design.m
-        if isinstance(self.design, InstructedDesign):
-            return REPORTS
-        return self.design.k
+        return self.reading.width(self.design)
 
     # The options are the counts 0..k-1: the mean count is estimated too.
     count: bool = False
@@ -146,11 +188,11 @@ def read_codebook(data: Any) -> list[Column]:
         if not isinstance(entry, dict) or not isinstance(entry.get("column"), str):
             raise UsageError(f"{where} has no column name")
         try:
-            design = _design(entry["design"])
+            design = any_design_from_dict(entry["design"])
             labels = tuple(str(o["label"]) for o in entry["options"])
         except (KeyError, TypeError, ValueError) as error:
             raise UsageError(f"{where} ({entry['column']}): {error}") from error
-        expected = design.m if isinstance(design, UnaryEncoding) else design.k
+        expected = reading_of(design.name).options(design)
         if len(labels) != expected:
             raise UsageError(
                 f"{where} ({entry['column']}) has {len(labels)} options but its "
@@ -181,34 +223,23 @@ def read_codebook(data: Any) -> list[Column]:
     return columns
 
 
-def _item_columns(
-    entry: Mapping[str, Any], design: Design | UnaryEncoding | InstructedDesign
-) -> tuple[str, ...]:
+def _item_columns(entry: Mapping[str, Any], design: AnyDesign) -> tuple[str, ...]:
     """Check all that apply: each item's column name, in item order."""
     listed = entry.get("item_columns")
     if listed is None:
         return ()
-    if not isinstance(design, UnaryEncoding):
+    if not reading_of(design.name).per_item:
         raise ValueError("item_columns are for check all that apply only")
+    items = reading_of(design.name).options(design)
     try:
         names = {int(i["code"]): str(i["column"]) for i in listed}
     except (KeyError, TypeError, ValueError):
         raise ValueError(
             "item_columns must list a column and a code per item"
         ) from None
-    if sorted(names) != list(range(design.m)):
-        raise ValueError(
-            f"item_columns must give one column to each of {design.m} items"
-        )
-    return tuple(names[code] for code in range(design.m))
-
-
-def _design(data: Any) -> Design | UnaryEncoding | InstructedDesign:
-    if isinstance(data, Mapping) and data.get("name") in UNARY_DESIGNS:
-        return unary_from_dict(data)
-    if isinstance(data, Mapping) and data.get("name") in INSTRUCTED_DESIGNS:
-        return instructed_design_from_dict(data)
-    return design_from_dict(data)
+    if sorted(names) != list(range(items)):
+        raise ValueError(f"item_columns must give one column to each of {items} items")
+    return tuple(names[code] for code in range(items))
 
 
 def read_rows(stream: TextIO, source: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -271,7 +302,7 @@ def code_of(value: Any, column: Column, where: str) -> int | None:
             code = None
     codes = column.code_count
     if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < codes:
-        kind = "a bit mask of the items" if column.unary else "an option code"
+        kind = column.reading.cell
         raise UsageError(
             f"{where}, column {column.name}: {value!r} is not {kind} "
             f"(a whole number from 0 to {codes - 1})"
@@ -382,25 +413,7 @@ def _estimate(
 ) -> dict[str, Any] | None:
     if n == 0:
         return None
-    if isinstance(column.design, InstructedDesign):
-        if not all(counts[2 * g] + counts[2 * g + 1] for g in (0, 1)):
-            return None  # as the platform: both groups are needed
-        return {
-            **estimate_dict(column.design, counts, level=level),
-            "reported": list(counts),
-        }
-    if isinstance(column.design, UnaryEncoding):
-        return estimate_items(
-            n, counts, column.design, level=level, ci_method=ci_method
-        ).to_dict()
-    return estimate_question(
-        counts,
-        column.design,
-        level=level,
-        ci_method=ci_method,
-        labels=column.labels,
-        count=column.count,
-    ).to_dict()
+    return column.reading.estimate(counts, column, level, ci_method, n)
 
 
 def _validation(
@@ -408,23 +421,15 @@ def _validation(
 ) -> dict[str, Any]:
     """A validation arm's direct answers and their comparison with the
     randomized estimate, as the dashboard shows them; nothing without an arm."""
-    # Check all that apply takes no arm (the builder refuses one).
-    if not column.direct_percent or isinstance(
-        column.design, UnaryEncoding | InstructedDesign
-    ):
+    # Check all that apply and the instructed designs take no arm (the
+    # builder refuses one).
+    if not column.direct_percent or not column.reading.takes_validation_arm:
         return {}
-    k = column.design.k
+    k = column.width
     randomized, direct = by_code[:k], by_code[k:]
     both = sum(randomized) > 0 and sum(direct) > 0
-    # A count's arms are compared by their means (estimation/kinds/count/arms.py).
     compared = (
-        (
-            compare_count_arms(randomized, direct, column.design, level=level)
-            if column.count
-            else compare_arms(
-                randomized, direct, column.design, level=level, ci_method=ci_method
-            )
-        )
+        column.reading.compare_arms(randomized, direct, column, level, ci_method)
         if both
         else None
     )
@@ -476,8 +481,7 @@ def estimate_exported(
         answered = counts.answered[column.name]
         # Check all that apply: ticked counts per item. Otherwise the
         # randomized codes 0..k-1; a validation arm's direct ones come after.
-        whole = column.unary or column.instructed
-        estimated = by_code if whole else by_code[: column.design.k]
+        estimated = by_code[: column.width]
         n = answered if column.unary else sum(estimated)
         questions.append(
             {

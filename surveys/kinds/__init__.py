@@ -7,38 +7,108 @@ epsilon for researchers; ``run``: the rows an estimate run saves for it, and
 how the dashboard shows and compares them), as
 each database backend of Django plays ``base`` and ``operations``. Code outside a kind's package asks this registry instead
 of naming the kind. Kind packages are services: interfaces and services may
-import them, models may not.
+import them, models may not. This module itself is a table and a lookup by
+name that imports nothing of ours, so models read it: ``Question.Kind`` and
+the question's flags come from :data:`KIND_TABLE`.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
-__all__ = ["KINDS", "kind_module"]
+__all__ = ["KINDS", "KIND_TABLE", "KindEntry", "KindRole", "kind_module"]
+
+
+@dataclass(frozen=True)
+class KindEntry:
+    """One question kind: what ``Question.Kind`` stores and shows, its package
+    under surveys/kinds/, and what models need to know of it."""
+
+    value: str
+    label: str
+    package: str
+    # Randomized: asked with a design that protects the answer. A kind asked
+    # plainly is what subgroups are made of.
+    sensitive: bool = True
+    # Its options are the counts 0 .. M, in order: numbers, the same in every
+    # language.
+    counts: bool = False
+    # The device draws a group and an instruction and the respondent answers:
+    # the report is ``2 * group + answer`` (estimation/kinds/instructed/).
+    device_instructs: bool = False
+
+
+# Every question kind, in the order the builder has always listed them (the
+# order of ``Question.Kind.choices`` and of its migrations).
+KIND_TABLE: tuple[KindEntry, ...] = (
+    KindEntry("yes_no", "Yes / no (randomized)", "binary"),
+    KindEntry("multiple_choice", "Multiple choice (randomized)", "choice"),
+    KindEntry(
+        "direct", "Direct, not sensitive (asked plainly)", "direct", sensitive=False
+    ),
+    KindEntry(
+        "multi_select", "Check all that apply (randomized per item)", "multiselect"
+    ),
+    KindEntry("count", "Count: how many times (0 to a maximum)", "count", counts=True),
+    KindEntry(
+        "instructed",
+        "Yes / no with a device instruction (cheating detection or lie detector)",
+        "instructed",
+        device_instructs=True,
+    ),
+)
 
 # A question's kind (``Question.Kind``'s value) -> its package under
-# surveys/kinds/, in the order the builder has always listed them.
-KINDS: dict[str, str] = {
-    "yes_no": "binary",
-    "multiple_choice": "choice",
-    "direct": "direct",
-    "multi_select": "multiselect",
-    "count": "count",
-    "instructed": "instructed",
-}
+# surveys/kinds/.
+KINDS: dict[str, str] = {entry.value: entry.package for entry in KIND_TABLE}
 
 
-def kind_module(kind: str, role: str) -> ModuleType:
+# Roles whose names a kind may leave out: what its module does not define is
+# taken from the role's defaults, as each Django database backend's
+# operations inherit BaseDatabaseOperations; a kind with nothing of its own
+# needs no module for the role.
+ROLE_DEFAULTS: dict[str, str] = {"exports": "surveys.kinds.base_exports"}
+
+
+class KindRole:
+    """A kind's module for a role with defaults: a name is looked up in the
+    kind's own module, then in the role's defaults module."""
+
+    def __init__(self, own: ModuleType | None, defaults: ModuleType) -> None:
+        self._own = own
+        self._defaults = defaults
+
+    def __getattr__(self, name: str) -> Any:
+        if self._own is not None and hasattr(self._own, name):
+            return getattr(self._own, name)
+        return getattr(self._defaults, name)
+
+    def __repr__(self) -> str:
+        own = self._own.__name__ if self._own is not None else None
+        return f"<KindRole {own} over {self._defaults.__name__}>"
+
+
+def kind_module(kind: str, role: str) -> ModuleType | KindRole:
     """The module playing ``role`` (``builder``, ``text`` ...) for the question
     kind ``kind``, imported by name as Django loads a database backend; a
-    ValueError names a kind or role that does not exist."""
+    ValueError names a kind or role that does not exist. For a role with
+    defaults (:data:`ROLE_DEFAULTS`) a :class:`KindRole` over the kind's
+    module, if it has one, and the defaults."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     name = f"surveys.kinds.{KINDS[kind]}.{role}"
     try:
-        return importlib.import_module(name)
+        own: ModuleType | None = importlib.import_module(name)
     except ModuleNotFoundError as error:
         if error.name != name:
             raise
-        raise ValueError(f"kind {kind!r} has no {role!r} module") from error
+        if role not in ROLE_DEFAULTS:
+            raise ValueError(f"kind {kind!r} has no {role!r} module") from error
+        own = None
+    if role not in ROLE_DEFAULTS:
+        assert own is not None
+        return own
+    return KindRole(own, importlib.import_module(ROLE_DEFAULTS[role]))

@@ -29,7 +29,9 @@ surveys/respond/report_labels.py; ``one_column``, ``matrix_entry``,
 ``no_report_coding``, ``no_matrix_extra``, ``no_r_packages`` and ``NO_EPSILON_NOTE`` in
 surveys/results/codebook.py; ``has_options`` and ``no_pi`` in
 surveys/results/estimate_exports.py; ``no_yes_epsilon`` here; ``r_by_design`` in
-surveys/results/bundle_scripts.py) where the kind has nothing of its own.
+surveys/results/bundle_scripts.py) where the kind has nothing of its own:
+surveys/kinds/base_exports.py gathers them, and ``kind_module`` falls back to
+it for every name a kind's ``exports`` module leaves out.
 """
 
 from __future__ import annotations

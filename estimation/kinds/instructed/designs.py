@@ -176,6 +176,11 @@ class InstructedDesign:
         """What a site's limits apply to: ``yes_epsilon``."""
         return self.yes_epsilon
 
+    def code_count(self, direct_percent: int = 0) -> int:
+        """How many different codes a stored report may have: the four
+        ``2 * group + answer`` (the builder allows no validation arm)."""
+        return REPORTS
+
     # -- data ---------------------------------------------------------------------
 
     def params(self) -> dict[str, Any]:

@@ -43,3 +43,12 @@ def instructed_case(design: InstructedDesign) -> dict[str, Any]:
 
 def instructed_fixture() -> list[dict[str, Any]]:
     return [instructed_case(design) for design in instructed_designs()]
+
+
+# The command line prints this fixture with ``python -m estimation golden
+# --instructed`` (the ``golden`` role's flag).
+GOLDEN_FLAG = (
+    "--instructed",
+    "the designs whose device instructs the respondent (cheating detection)",
+)
+fixture = instructed_fixture

@@ -68,3 +68,9 @@ def _masks(report_counts: Any) -> dict[int, int]:
             raise UsageError(f"report_counts key {key!r} is not a bit mask")
         masks[int(key)] = count
     return masks
+
+
+# The ``cli`` role: ``python -m estimation estimate`` hands over the cases
+# this kind claims.
+claims = is_unary_case
+estimate_case = estimate_unary_case

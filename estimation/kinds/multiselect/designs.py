@@ -17,7 +17,8 @@ one-hot inputs, where two true answers differ in exactly two bits.
 One bit is a two-option design of the uniform-plus-diagonal form with
 ``base = (1 - p, q)`` and ``diagonal = p - q``, i.e. :class:`ForcedResponse`
 with ``p_truth = p - q`` and ``p_forced = (1 - p, q)``. :attr:`bit_design` is
-that design, so the rounding, the matrix, the estimators and the intervals of
+that design, built by name from the design registry (a kind reaches another
+kind's design only through the registry), so the rounding, the matrix, the estimators and the intervals of
 :mod:`estimation.designs` apply to each item unchanged, and the browser runs
 each bit through the same ``randomize`` as any yes/no question.
 
@@ -55,18 +56,21 @@ from estimation.bands import promise
 from estimation.designs import (
     CLIENT_SPEC_FORMAT,
     DENOMINATOR,
+    Design,
     _option_count,
     _positive_epsilon,
     _sentence,
+    design_from_dict,
     named_parameters,
 )
-from estimation.kinds.binary.designs import ForcedResponse
 from estimation.words import ENGLISH, Translator, percent
 
 # Reports are stored as bit masks in a 31-bit integer column, and the browser's
 # whole-answer epsilon grows with m: thirty items is past any usable design.
 MAX_ITEMS = 30
 HALF = DENOMINATOR // 2
+# Every item's bit is this yes/no design (forced response), by its registered name.
+BIT_DESIGN = "forced_response"
 
 
 @dataclass(frozen=True, repr=False)
@@ -92,12 +96,15 @@ class UnaryEncoding(ABC):
         """``(q, p)`` as integers over :data:`DENOMINATOR`."""
 
     @cached_property
-    def bit_design(self) -> ForcedResponse:
+    def bit_design(self) -> Design:
         """One item's bit as a yes/no design: ``[No, Yes]`` = [not ticked, ticked]."""
         q, p = self.bit_counts()
-        return ForcedResponse(
-            p_truth=(p - q) / DENOMINATOR,
-            p_forced=((DENOMINATOR - p) / DENOMINATOR, q / DENOMINATOR),
+        return design_from_dict(
+            {
+                "name": BIT_DESIGN,
+                "p_truth": (p - q) / DENOMINATOR,
+                "p_forced": ((DENOMINATOR - p) / DENOMINATOR, q / DENOMINATOR),
+            }
         )
 
     @property
@@ -114,6 +121,11 @@ class UnaryEncoding(ABC):
     def k(self) -> int:
         """Possible answers (and reports): every subset of the items."""
         return 1 << self.m
+
+    def code_count(self, direct_percent: int = 0) -> int:
+        """How many different codes a stored report may have: one bit mask per
+        subset of the items (the builder allows no validation arm)."""
+        return self.k
 
     @property
     def randomized(self) -> bool:

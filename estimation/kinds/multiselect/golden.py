@@ -66,3 +66,12 @@ def golden_unary_case(design: UnaryEncoding) -> dict[str, Any]:
 
 def golden_unary_fixture() -> list[dict[str, Any]]:
     return [golden_unary_case(design) for design in golden_unary_designs()]
+
+
+# The command line prints this fixture with ``python -m estimation golden-unary``
+# (the ``golden`` role's own command).
+GOLDEN_COMMAND = (
+    "golden-unary",
+    "print the golden fixture of check-all-that-apply encodings",
+)
+fixture = golden_unary_fixture

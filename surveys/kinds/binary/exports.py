@@ -1,6 +1,6 @@
 """A yes/no question in the exports: a crosswise question's reports are the
 pairing its respondents chose, labelled so; otherwise its design decides (the
-``exports`` role; every kind's has the same names, see surveys/kinds/base.py)."""
+``exports`` role: the names it leaves out are surveys/kinds/base_exports.py's)."""
 
 from __future__ import annotations
 
@@ -8,35 +8,10 @@ from typing import Any
 
 from estimation import Design
 from estimation.kinds.binary.designs import Crosswise
-from surveys.kinds.base import no_yes_epsilon as yes_epsilon
 from surveys.models import Question
-from surveys.respond.report_labels import code_label as report_label
-from surveys.respond.report_labels import code_rows as reported_labels
 from surveys.respond.report_labels import crosswise_choices, option_codes
-from surveys.results.bundle_scripts import r_by_design as r_question
-from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
-from surveys.results.codebook import matrix_entry as codebook_entry
-from surveys.results.codebook import no_matrix_extra as matrix_extra
-from surveys.results.codebook import one_column as export_columns
-from surveys.results.estimate_exports import has_options as estimated
-from surveys.results.estimate_exports import no_pi as group_pi
 
-__all__ = [
-    "codebook_entry",
-    "EPSILON_NOTE",
-    "estimated",
-    "export_columns",
-    "group_pi",
-    "matrix_extra",
-    "r_packages",
-    "r_question",
-    "relabels",
-    "report_codes",
-    "report_coding",
-    "report_label",
-    "reported_labels",
-    "yes_epsilon",
-]
+__all__ = ["r_packages", "relabels", "report_codes", "report_coding"]
 
 
 def report_codes(question: Question, labels: list[str]) -> list[tuple[int, str]]:

@@ -1,7 +1,7 @@
 """A question with a device instruction in the exports: its cells are
 ``2 * group + answer``, labelled group and answer, and its analysis bundle's R
-gives RRuni the group; its subgroups compare pi (the ``exports`` role; every
-kind's has the same names, see surveys/kinds/base.py)."""
+gives RRuni the group; its subgroups compare pi (the ``exports`` role: the
+names it leaves out are surveys/kinds/base_exports.py's)."""
 
 from __future__ import annotations
 
@@ -13,29 +13,17 @@ from estimation.kinds.instructed.comparisons import pi_from_compliance as group_
 from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.runs.models import QuestionEstimate
 from surveys.models import Question
-from surveys.respond.report_labels import code_label as report_label
-from surveys.respond.report_labels import code_rows as reported_labels
 from surveys.results.bundle_scripts import _comment, _r_fits, _r_number, r_value
 from surveys.results.codebook import _entry_head, _report_entry, _translations
-from surveys.results.codebook import no_matrix_extra as matrix_extra
-from surveys.results.codebook import no_r_packages as r_packages
-from surveys.results.codebook import no_report_coding as report_coding
-from surveys.results.codebook import one_column as export_columns
 
 __all__ = [
     "codebook_entry",
     "EPSILON_NOTE",
     "estimated",
-    "export_columns",
     "group_pi",
-    "matrix_extra",
-    "r_packages",
     "r_question",
     "relabels",
     "report_codes",
-    "report_coding",
-    "report_label",
-    "reported_labels",
     "yes_epsilon",
 ]
 

@@ -1,7 +1,7 @@
 """Check all that apply in the exports: a report is a bit mask of the items
 sent ticked (one 0/1 column per item), so its rows count items sent ticked and
-its analysis bundle's R reads each item's column (the ``exports`` role; every
-kind's has the same names, see surveys/kinds/base.py)."""
+its analysis bundle's R reads each item's column (the ``exports`` role: the
+names it leaves out are surveys/kinds/base_exports.py's)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from estimation.kinds.multiselect.designs import UnaryEncoding
-from surveys.kinds.base import no_yes_epsilon as yes_epsilon
 from surveys.models import Question
 from surveys.respond.report_labels import item_values
-from surveys.respond.report_labels import never_relabelled as relabels
-from surveys.respond.report_labels import option_codes as report_codes
 from surveys.results.bundle_scripts import (
     _comment,
     _dashboard,
@@ -23,29 +20,14 @@ from surveys.results.bundle_scripts import (
     r_string,
     r_value,
 )
-from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
 from surveys.results.codebook import _entry_head, _translations, item_column
-from surveys.results.codebook import no_matrix_extra as matrix_extra
-from surveys.results.codebook import no_r_packages as r_packages
-from surveys.results.codebook import no_report_coding as report_coding
-from surveys.results.estimate_exports import has_options as estimated
-from surveys.results.estimate_exports import no_pi as group_pi
 
 __all__ = [
     "codebook_entry",
-    "EPSILON_NOTE",
-    "estimated",
     "export_columns",
-    "group_pi",
-    "matrix_extra",
-    "r_packages",
     "r_question",
-    "relabels",
-    "report_codes",
-    "report_coding",
     "report_label",
     "reported_labels",
-    "yes_epsilon",
 ]
 
 

@@ -1,5 +1,9 @@
-"""Multiple choice in the exports: nothing of its own, its design decides (the
-``exports`` role; every kind's has the same names, see surveys/kinds/base.py)."""
+"""The ``exports`` role's defaults: what a kind's ``exports`` module
+(``surveys/kinds/<kind>/exports.py``) does not define is taken from here by
+:func:`surveys.kinds.kind_module`, as Django's database backends inherit
+``BaseDatabaseOperations``. A kind with nothing of its own (multiple choice,
+a question asked plainly) has no ``exports`` module at all; the names are
+those of surveys/kinds/base.py."""
 
 from __future__ import annotations
 
