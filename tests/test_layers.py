@@ -419,9 +419,13 @@ def kinds_named(module: str, path: Path, known: dict[str, Path]) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Constant) and node.value in KIND_NAMES:
             found.add(repr(node.value))
-        elif isinstance(node, ast.Attribute) and node.attr.isupper() and (
-            (isinstance(node.value, ast.Name) and node.value.id == "Kind")
-            or (isinstance(node.value, ast.Attribute) and node.value.attr == "Kind")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr.isupper()
+            and (
+                (isinstance(node.value, ast.Name) and node.value.id == "Kind")
+                or (isinstance(node.value, ast.Attribute) and node.value.attr == "Kind")
+            )
         ):
             found.add(f"Kind.{node.attr}")
         elif isinstance(node, ast.ImportFrom):
@@ -475,18 +479,11 @@ PLATFORM_NAMING_ALLOWED = {
     "estimation/runs/group_comparisons.py",
     "estimation/runs/plans.py",
     "static/js/design-preview.js",
-    "static/js/instructed.js",
-    "static/js/rr.js",
-    "static/js/survey.js",
     "surveys/builder/design_forms.py",
     "surveys/languages.py",
     "surveys/models.py",
-    "surveys/respond/integrity.py",
-    "surveys/respond/selectors.py",
     "templates/surveys/detail.html",
-    "templates/surveys/respond.html",
     "templates/surveys/results.html",
-    "templates/surveys/transparency.html",
 }
 
 
