@@ -211,6 +211,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 # cap built into the browser's randomizer (10), which a system check enforces.
 MAX_QUESTION_EPSILON = float(os.environ.get("MAX_QUESTION_EPSILON", "5"))
 MAX_SURVEY_EPSILON = float(os.environ.get("MAX_SURVEY_EPSILON", "10"))
+# Designs that leave some answer unprotected (a No given as the device
+# instructed reveals the answer is No) have no finite epsilon, so by default
+# they are refused like any design above the limits. A site that allows them
+# still requires the researcher to confirm, when publishing, that respondents
+# will be told (docs/methodology.md, "Limits set by the site").
+ALLOW_UNBOUNDED_DESIGNS = env_bool("ALLOW_UNBOUNDED_DESIGNS", False)
 # How long a respondent's browser keeps the receipt of what it sent (and so
 # stops a second response): this many days, or until the survey closes.
 RECEIPT_DAYS = int(os.environ.get("RECEIPT_DAYS", "30"))

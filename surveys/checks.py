@@ -38,7 +38,8 @@ def _positive(name: str, check_id: str) -> Error | None:
 def privacy_limits(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """The site's epsilon limits are positive, and a question's limit is within
     what the browser's randomizer accepts (a higher one would let researchers
-    publish surveys that no respondent's browser will run)."""
+    publish surveys that no respondent's browser will run); whether designs
+    without a finite epsilon are allowed is a plain yes or no."""
     errors = [
         error
         for error in (
@@ -56,6 +57,17 @@ def privacy_limits(app_configs: Any = None, **kwargs: Any) -> list[Error]:
                 "such questions.",
                 hint=f"Set MAX_QUESTION_EPSILON to {RANDOMIZER_MAX_EPSILON:g} or less.",
                 id="surveys.E003",
+            )
+        )
+    allowed = settings.ALLOW_UNBOUNDED_DESIGNS
+    if not isinstance(allowed, bool):
+        # Anything else (a string from a settings file) could read as allowed
+        # where the operator meant the opposite.
+        errors.append(
+            Error(
+                f"ALLOW_UNBOUNDED_DESIGNS must be True or False, got {allowed!r}.",
+                hint="Set ALLOW_UNBOUNDED_DESIGNS in the environment to true or false.",
+                id="surveys.E007",
             )
         )
     days = settings.RECEIPT_DAYS

@@ -478,11 +478,8 @@ PLATFORM_NAMING_ALLOWED = {
     "estimation/runs/dashboard.py",
     "estimation/runs/group_comparisons.py",
     "estimation/runs/plans.py",
-    "static/js/design-preview.js",
-    "surveys/builder/design_forms.py",
     "surveys/languages.py",
     "surveys/models.py",
-    "templates/surveys/detail.html",
     "templates/surveys/results.html",
 }
 

@@ -216,22 +216,36 @@ def _covariance(
 ) -> tuple[FloatArray, bool, float]:
     """Inverse information on the identified directions, from the patterns
     inside the boundary; whether the observed information was positive
-    definite there, and its (scaled) condition number."""
+    definite there, and its (scaled) condition number.
+
+    It is the covariance of every identified combination ``c'beta`` (``c`` in
+    the row space), the fitted linear predictors inside the boundary among
+    them; a coefficient that is not such a combination has NaN in its row and
+    column (see :func:`_coefficient_covariance`).
+    """
     basis = ident.row_space
     inside = ~ident.at_boundary
     info = basis.T @ information(X[inside], weights[inside]) @ basis
     if info.shape[0] == 0:
-        return np.full((X.shape[1], X.shape[1]), np.nan), True, 1.0
+        return np.zeros((X.shape[1], X.shape[1])), True, 1.0
     scale = np.sqrt(np.clip(np.diag(info), np.finfo(float).tiny, None))
     scaled = info / np.outer(scale, scale)
     eigen = np.linalg.eigvalsh(scaled)
     positive = bool(eigen.min() > 0)
     condition = float(eigen.max() / eigen.min()) if positive else math.inf
     inverse = np.linalg.pinv(info, hermitian=True)
-    covariance = basis @ inverse @ basis.T
+    return basis @ inverse @ basis.T, positive, condition
+
+
+def _coefficient_covariance(
+    identified: FloatArray, ident: _Identification
+) -> FloatArray:
+    """The covariance of the coefficients: NaN in the rows and columns of the
+    ones the data do not identify, which have no variance."""
+    covariance = identified.copy()
     covariance[~ident.estimable, :] = np.nan
     covariance[:, ~ident.estimable] = np.nan
-    return covariance, positive, condition
+    return covariance
 
 
 def fit_logistic(
@@ -279,9 +293,10 @@ def fit_logistic(
     eta = X @ best.beta
     ident = _identify(X, eta)
     point = evaluate(eta, counts)
-    covariance, definite, condition = _covariance(X, point.observed, ident)
+    identified, definite, condition = _covariance(X, point.observed, ident)
     if not definite:
-        covariance, _, condition = _covariance(X, point.expected, ident)
+        identified, _, condition = _covariance(X, point.expected, ident)
+    covariance = _coefficient_covariance(identified, ident)
     z = float(ndtri(0.5 + level / 2))
     coefficients = []
     for j, (name, term) in enumerate(zip(names, terms, strict=True)):
@@ -302,7 +317,7 @@ def fit_logistic(
         chi2=max(0.0, 2.0 * (best.loglik - null.loglik)),
         df=_rank(X) - 1,
     )
-    predicted = _predictions(factors, table, merged, eta, covariance, ident, X, z)
+    predicted = _predictions(factors, table, merged, eta, identified, ident, X, z)
     notes = _warnings(best.converged, best.iterations, ident, coefficients, predicted)
     if not definite:
         notes.append(
@@ -420,11 +435,19 @@ def _predictions(
     z: float,
 ) -> tuple[Prediction, ...]:
     """Fitted prevalence per pattern, with a delta-method interval on the
-    logit scale: ``expit(eta +- z sqrt(x' V x))``."""
+    logit scale: ``expit(eta +- z sqrt(x' V x))``.
+
+    ``covariance`` is that of the identified combinations (:func:`_covariance`),
+    not the coefficients' with NaN where one does not exist: a pattern inside
+    the boundary may load on such coefficients (separation elsewhere, levels
+    the data cannot tell apart) while its linear predictor is identified, and
+    zeroing their part of ``V`` made its interval too narrow, down to zero
+    width. A pattern at the boundary has no interval.
+    """
     # A pattern's eta is identified when its row lies in the identified space.
     projected = X @ ident.row_space @ ident.row_space.T
     identified = np.abs(projected - X).max(axis=1) <= 1e-8
-    variance = np.einsum("ij,jk,ik->i", X, np.nan_to_num(covariance), X)
+    variance = np.einsum("ij,jk,ik->i", X, covariance, X)
     se = np.sqrt(np.clip(variance, 0.0, None))
     lower, upper = expit(eta - z * se), expit(eta + z * se)
     rows = []

@@ -4,6 +4,7 @@ and their plain JSON form (``None`` wherever a number does not exist)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,15 +99,36 @@ class Prediction:
             "prevalence": _finite(self.prevalence),
             "ci": _pair(self.ci),
             "at_boundary": self.at_boundary,
-            # The results contract's flags (a zero-width interval is
-            # "not_estimable"; estimation/contract.py).
+            # The results contract's flags (a zero-width interval, or none at
+            # the boundary, is "not_estimable"; estimation/contract.py).
             "flags": list(self.reading.flags),
         }
 
     @property
     def reading(self) -> Reading:
-        low, high = self.ci if self.ci is not None else (None, None)
-        return read(estimate=self.prevalence, ci_lower=low, ci_upper=high, bounds=SHARE)
+        return prediction_reading(self.prevalence, self.ci, self.at_boundary)
+
+
+def prediction_reading(
+    prevalence: float | None,
+    ci: Sequence[float | None] | None,
+    at_boundary: bool,
+) -> Reading:
+    """A predicted prevalence under the results contract, from the fit or its
+    JSON (the page and the terminal table read saved fits with this too).
+
+    At the boundary the prevalence is the fit's limit (0 or 1), which no
+    interval of the fit bounds: its interval is not estimable and says so, as
+    a zero-width one does.
+    """
+    low, high = (ci[0], ci[1]) if ci is not None and len(ci) == 2 else (None, None)
+    return read(
+        estimate=prevalence,
+        ci_lower=low,
+        ci_upper=high,
+        bounds=SHARE,
+        flags=(NOT_ESTIMABLE,) if at_boundary else (),
+    )
 
 
 @dataclass(frozen=True, eq=False)

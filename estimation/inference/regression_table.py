@@ -1,20 +1,40 @@
 """A regression fit as a plain-text table, for reading in a terminal.
 
 Works from the JSON-ready dict (``LogisticFit.to_dict()``, wrapped as the
-command line prints it), so what is shown is exactly what the JSON says.
+command line prints it), so what is shown is exactly what the JSON says, and
+under the results contract (estimation/contract.py) as the results page
+shows it: a coefficient the fit cannot estimate reads "not estimable" instead
+of a row of dashes, an odds ratio's interval lies in [0, inf) with an open end
+written "no upper bound", predicted prevalences are percentages whose
+intervals lie in 0-100% (none at the boundary, "not estimable" where the fit
+gives none), ends written alike are one number, p-values read "< 0.001" or
+have three decimals, and the warnings say each cause once
+(estimation/inference/regression_cautions.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from estimation.contract import p_value_text
+from estimation.contract import (
+    DASH,
+    HARDLY_INFORMED_FLAG,
+    Reading,
+    p_value_text,
+    percent_text,
+    range_text,
+)
+from estimation.inference.regression_cautions import fit_cautions
+from estimation.inference.regression_results import prediction_reading
+
+NOT_ESTIMABLE_TEXT = "not estimable"
 
 
 def _number(value: float | None, digits: int = 3) -> str:
     if value is None:
-        return "—"
+        return DASH
     return f"{value:.{digits}f}"
 
 
@@ -23,14 +43,60 @@ def _p(value: float | None) -> str:
     return p_value_text(value)
 
 
-def _interval(pair: Sequence[float | None] | None, digits: int = 3) -> str:
+def _odds_interval(pair: Sequence[float | None] | None, digits: int = 3) -> str:
+    """An odds ratio's interval: ``[0.512, 1.834]``; an open lower end is 0
+    and an open upper end "no upper bound"; ends written alike are one number."""
     if pair is None:
-        return "—"
-    low, high = (
-        "-inf" if pair[0] is None else f"{pair[0]:.{digits}f}",
-        "inf" if pair[1] is None else f"{pair[1]:.{digits}f}",
+        return DASH
+    low = 0.0 if pair[0] is None else max(float(pair[0]), 0.0)
+    if pair[1] is None:
+        return f"[{low:.{digits}f}, no upper bound]"
+    return _bracketed(
+        range_text(low, pair[1], lambda v: _number(v, digits), separator=", ")
     )
-    return f"[{low}, {high}]"
+
+
+def _bracketed(text: str) -> str:
+    return f"[{text}]" if ", " in text else text
+
+
+def _prevalence_interval(reading: Reading, at_boundary: bool) -> str:
+    if not reading.has_interval:
+        return "none (at the boundary)" if at_boundary else NOT_ESTIMABLE_TEXT
+    shown = _bracketed(
+        range_text(reading.ci_lower, reading.ci_upper, percent_text, separator=", ")
+    )
+    if reading.flagged(HARDLY_INFORMED_FLAG):
+        shown += " (hardly informed)"
+    return shown
+
+
+@dataclass(frozen=True)
+class _Term:
+    label: str
+    estimable: bool
+    note: str | None
+
+
+@dataclass(frozen=True)
+class _Predicted:
+    flags: tuple[str, ...]
+    at_boundary: bool
+
+
+def _coefficient_row(c: dict[str, Any]) -> tuple[str, ...]:
+    if not c.get("estimable", c.get("estimate") is not None):
+        return (c["name"], NOT_ESTIMABLE_TEXT, *[DASH] * 6)
+    return (
+        c["name"],
+        _number(c["estimate"]),
+        _number(c["std_error"]),
+        _number(c["z"], 2),
+        _p(c["p_value"]),
+        _number(c["odds_ratio"]),
+        _odds_interval(c["odds_ratio_wald_ci"]),
+        _odds_interval(c["odds_ratio_profile_ci"]),
+    )
 
 
 def _grid(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -61,7 +127,7 @@ def _question(column: dict[str, Any]) -> str:
 def render(output: dict[str, Any]) -> str:
     """The fit as text: model, coefficients and odds ratios, tests, predictions."""
     fit = output["fit"]
-    percent = f"{fit['level'] * 100:g}%"
+    level = f"{fit['level'] * 100:g}%"
     covariates = ", ".join(c["column"] for c in output["covariates"]) or "nothing"
     lines = [
         f"Logistic regression of {_question(output['outcome'])} on {covariates}",
@@ -75,7 +141,7 @@ def render(output: dict[str, Any]) -> str:
             if fit["converged"]
             else "DID NOT CONVERGE"
         ),
-        f"Standard errors from the {fit['std_errors']}; {percent} intervals",
+        f"Standard errors from the {fit['std_errors']}; {level} intervals",
         "",
         "Coefficients (log-odds) and odds ratios",
     ]
@@ -87,22 +153,10 @@ def render(output: dict[str, Any]) -> str:
             "z",
             "p-value",
             "odds ratio",
-            f"OR Wald {percent}",
-            f"OR profile {percent}",
+            f"OR Wald {level}",
+            f"OR profile {level}",
         ),
-        [
-            (
-                c["name"],
-                _number(c["estimate"]),
-                _number(c["std_error"]),
-                _number(c["z"], 2),
-                _p(c["p_value"]),
-                _number(c["odds_ratio"]),
-                _interval(c["odds_ratio_wald_ci"]),
-                _interval(c["odds_ratio_profile_ci"]),
-            )
-            for c in fit["coefficients"]
-        ],
+        [_coefficient_row(c) for c in fit["coefficients"]],
     )
     lines += ["", "Likelihood-ratio tests (each covariate dropped; the whole model)"]
     lines += _grid(
@@ -113,22 +167,35 @@ def render(output: dict[str, Any]) -> str:
         ],
     )
     names = [c["name"] for c in fit["covariates"]]
+    readings = [
+        prediction_reading(p["prevalence"], p["ci"], bool(p.get("at_boundary")))
+        for p in fit["predicted"]
+    ]
     lines += ["", "Predicted prevalence per covariate pattern"]
     lines += _grid(
-        (*names, "n", "prevalence", f"{percent} interval")
-        if names
-        else ("n", "prevalence", f"{percent} interval"),
+        (*names, "n", "prevalence", f"{level} interval"),
         [
             (
                 *(p["pattern"][name] for name in names),
                 str(p["n"]),
-                _number(p["prevalence"]),
-                _interval(p["ci"]),
+                percent_text(reading.estimate) or DASH,
+                _prevalence_interval(reading, bool(p.get("at_boundary"))),
             )
-            for p in fit["predicted"]
+            for p, reading in zip(fit["predicted"], readings, strict=True)
         ],
     )
-    if fit["warnings"]:
+    cautions = fit_cautions(
+        [str(w) for w in fit["warnings"]],
+        [
+            _Term(c["name"], bool(c.get("estimable", True)), c.get("note"))
+            for c in fit["coefficients"]
+        ],
+        [
+            _Predicted(r.flags, bool(p.get("at_boundary")))
+            for p, r in zip(fit["predicted"], readings, strict=True)
+        ],
+    )
+    if cautions:
         lines += ["", "Warnings"]
-        lines += [f"- {warning}" for warning in fit["warnings"]]
+        lines += [f"- {caution}" for caution in cautions]
     return "\n".join(lines) + "\n"

@@ -13,14 +13,10 @@ from typing import Any
 
 from django.http import Http404
 
-from estimation.contract import (
-    HARDLY_INFORMED_FLAG,
-    NOT_ESTIMABLE,
-    SHARE,
-    once,
-    read,
-)
+from estimation.contract import DASH, HARDLY_INFORMED_FLAG, NOT_ESTIMABLE, range_text
 from estimation.contract import p_value_text as _p_value_text
+from estimation.inference.regression_cautions import fit_cautions
+from estimation.inference.regression_results import prediction_reading
 from estimation.runs.model_fits import (
     column_names,
     covariate_choices,
@@ -158,78 +154,29 @@ class ModelPanel:
 def number_text(value: float | None) -> str:
     """An odds ratio with three significant digits; a dash where none exists."""
     if value is None:
-        return "—"
+        return DASH
     return f"{value:.3g}" if 1e-3 <= abs(value) < 1e4 else f"{value:.2e}"
 
 
 def interval_text(pair: tuple[float | None, float | None] | None) -> str:
-    """``0.52 to 1.84``; an end the data leave open reads "unbounded"."""
+    """An odds ratio's interval under the results contract: ``0.52 to 1.84``,
+    ends written alike once, an open upper end "from 0.52, no upper bound"
+    (an odds ratio lies in [0, inf)) and an open lower end 0."""
     if pair is None:
-        return "—"
+        return DASH
     low, high = pair
-    return (
-        f"{'0' if low is None else number_text(low)} to "
-        f"{'unbounded' if high is None else number_text(high)}"
-    )
+    if high is None:
+        return f"from {'0' if low is None else number_text(low)}, no upper bound"
+    return range_text(0.0 if low is None else low, high, _odds_text, separator=" to ")
+
+
+def _odds_text(value: float | None) -> str:
+    return "0" if value == 0 else number_text(value)
 
 
 def p_value_text(value: float | None) -> str:
     """The results contract's p-value (estimation/contract.py)."""
     return _p_value_text(value)
-
-
-SEPARATION = (
-    "Not estimable: {terms}. The likelihood keeps increasing as these "
-    "coefficients grow without bound (separation: the fitted prevalence of some "
-    "groups goes to 0 or 1), so they have no finite odds ratio, standard error "
-    "or interval; the table shows them without a number."
-)
-EMPTY_LEVEL = "No coefficient for {terms}: no respondents have these levels."
-ZERO_WIDTH = (
-    "The predicted prevalence of {count} has no interval (not estimable): the "
-    "fit gives it no uncertainty, which the data cannot support when other "
-    "coefficients are not estimable."
-)
-
-
-HARDLY = (
-    "The predicted prevalence of {count} is hardly informed by the data: its "
-    "interval covers more than half of 0-100% (marked in the table)."
-)
-
-
-def _patterns(count: int) -> str:
-    return "1 covariate pattern" if count == 1 else f"{count} covariate patterns"
-
-
-def fit_cautions(
-    warnings: Sequence[str],
-    coefficients: Sequence[CoefficientRow],
-    predicted: Sequence[PredictedRow],
-) -> tuple[str, ...]:
-    """One caution per cause: the fit's own warnings with every non-estimable
-    coefficient's note replaced by one sentence naming them all (the core
-    writes one note per coefficient, which a page repeated once per term and
-    again in the table), and one for predictions left without an interval."""
-    notes = {row.note for row in coefficients if row.note}
-    said = [w for w in warnings if w not in notes]
-    unbounded = [r.label for r in coefficients if not r.estimable and _separated(r)]
-    empty = [r.label for r in coefficients if not r.estimable and not _separated(r)]
-    if unbounded:
-        said.append(SEPARATION.format(terms="; ".join(unbounded)))
-    if empty:
-        said.append(EMPTY_LEVEL.format(terms="; ".join(empty)))
-    vague = sum(1 for p in predicted if HARDLY_INFORMED_FLAG in p.flags)
-    if vague:
-        said.append(HARDLY.format(count=_patterns(vague)))
-    collapsed = sum(1 for p in predicted if p.not_estimable and not p.at_boundary)
-    if collapsed:
-        said.append(ZERO_WIDTH.format(count=_patterns(collapsed)))
-    return once(said)
-
-
-def _separated(row: CoefficientRow) -> bool:
-    return "no respondents" not in (row.note or "")
 
 
 def _pair(value: Any) -> tuple[float | None, float | None] | None:
@@ -290,17 +237,13 @@ def predicted_rows(
         detail = "; ".join(
             f"{texts.get(name, name)}: {level}" for name, level in pattern.items()
         )
-        ci = _pair(p.get("ci")) or (None, None)
         prevalence = float(p.get("prevalence") or 0.0)
         at_boundary = bool(p.get("at_boundary", False))
-        # At the boundary the prevalence is its limit (0 or 1), known as such.
-        reading = read(
-            estimate=prevalence, ci_lower=ci[0], ci_upper=ci[1], bounds=SHARE
-        )
+        # The same reading as the fit's JSON flags (a saved fit from before
+        # they were written is read alike).
+        reading = prediction_reading(prevalence, _pair(p.get("ci")), at_boundary)
         has = reading.has_interval
-        flags = tuple(
-            f for f in reading.flags if not (at_boundary and f == NOT_ESTIMABLE)
-        )
+        flags = reading.flags
         rows.append(
             PredictedRow(
                 label=label or "Everyone",

@@ -11,20 +11,10 @@ const config = JSON.parse(
 );
 const form = document.getElementById("question-form");
 const region = document.getElementById("design-preview");
-const DESIGN_FIELDS = [
-  "design_name",
-  "maximum",
-  "mode",
-  "epsilon",
-  "p",
-  "q",
-  "p_truth",
-  "p_forced",
-  "p1",
-  "p2",
-  "group_share",
-];
-const PARAMETERS = ["kind", "options", ...DESIGN_FIELDS];
+// Every field the kinds' designs may use, in the form's order (the server's
+// list: each kind says which fields it brings).
+const FIELDS = config.fields;
+const PARAMETERS = ["kind", ...FIELDS];
 const DELAY_MS = 300;
 
 let timer = null;
@@ -35,26 +25,17 @@ function value(name) {
   return field ? field.value : "";
 }
 
-/** The names of the fields the chosen kind and design use. */
+/**
+ * The names of the fields the chosen kind and design use, set by `mode`, as
+ * the kind says (`config.fieldsUsed`: kind -> design -> mode -> fields), or
+ * null for a kind or design the server did not describe.
+ */
 export function usedFields(kind, design, mode) {
-  const used = new Set(["text", "kind"]);
-  if (kind === "count") {
-    // The options are the counts 0..M; only geometric noise has an epsilon.
-    used.add("maximum").add("design_name");
-    return design === "geometric" ? used.add("epsilon") : used;
-  }
-  if (kind === "instructed") return new Set([...used, "design_name", "p1", "p2", "group_share"]);
-  if (kind !== "yes_no") used.add("options");
-  if (kind === "direct") return used;
-  used.add("design_name");
-  // k-RR and check all that apply's unary encodings are set by epsilon alone.
-  if (design === "krr" || design === "sue" || design === "oue") return used.add("epsilon");
-  if (design === "unrelated_question") return new Set([...used, "p", "q"]);
-  if (design === "crosswise") return used.add("p");
-  used.add("mode");
-  if (mode === "epsilon") return used.add("epsilon");
-  if (design === "warner") return used.add("p");
-  return new Set([...used, "p_truth", "p_forced"]);
+  const modes = config.fieldsUsed[kind]?.[design];
+  if (!modes) return null;
+  // A mode not offered is read as the first, the form's default.
+  const fields = modes[mode] ?? Object.values(modes)[0];
+  return new Set(["text", "kind", ...fields]);
 }
 
 function wrapper(name) {
@@ -74,14 +55,16 @@ function offerDesignsFor(kind) {
 function showUsedFields() {
   const kind = value("kind");
   offerDesignsFor(kind);
-  const used = usedFields(kind, value("design_name"), value("mode"));
-  for (const name of ["options", ...DESIGN_FIELDS]) {
+  // Without a description every field stays shown, as without this script.
+  const used = usedFields(kind, value("design_name"), value("mode")) ?? new Set(FIELDS);
+  for (const name of FIELDS) {
     const element = wrapper(name);
     // A field with an error stays visible, so that the error can be read.
     if (element) element.hidden = !used.has(name) && !element.classList.contains("has-error");
   }
+  // A kind with no design to choose (asked plainly) has no design settings.
   const group = form.querySelector('[data-group="design"]');
-  if (group) group.hidden = kind === "direct";
+  if (group) group.hidden = !used.has("design_name");
 }
 
 function paragraph(text, className) {

@@ -258,6 +258,15 @@ class QuestionOrderSerializer(serializers.Serializer):
     )
 
 
+class PublishSerializer(serializers.Serializer):
+    confirm_unbounded = serializers.BooleanField(
+        default=False,
+        help_text="Required (true) when a question's design has no finite epsilon "
+        "(a No is not protected) and the site allows such designs: your "
+        "confirmation that respondents will be told. It is kept in the audit log.",
+    )
+
+
 class RunRequestSerializer(serializers.Serializer):
     ci_method = serializers.ChoiceField(
         choices=list(CI_METHODS), default=DEFAULT_METHOD

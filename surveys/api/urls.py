@@ -20,6 +20,11 @@ urlpatterns = [
     ),
     path("surveys/", views.SurveyList.as_view(), name="surveys"),
     path("surveys/<int:pk>/", views.SurveyDetail.as_view(), name="survey"),
+    path(
+        "surveys/<int:pk>/publish/",
+        views.SurveyPublish.as_view(),
+        name="survey-publish",
+    ),
     *(
         path(
             f"surveys/<int:pk>/{action}/",

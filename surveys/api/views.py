@@ -43,6 +43,7 @@ from surveys.team.selectors import surveys_visible_to
 from .pagination import InPosition
 from .permissions import survey_for_request
 from .serializers import (
+    PublishSerializer,
     QuestionOrderSerializer,
     QuestionSerializer,
     RunRequestSerializer,
@@ -137,20 +138,39 @@ class SurveyDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
 
 
 ACTIONS = {
-    "publish": services.survey_publish,
     "close": services.survey_close,
     "reopen": services.survey_reopen,
 }
 
 
 class SurveyAction(SurveyScoped, APIView):
-    """Publish (freezing every design), close or reopen a survey."""
+    """Close or reopen a survey."""
 
     action_name = ""
 
     @extend_schema(request=None, responses=SurveySerializer)
     def post(self, request: Request, pk: int) -> Response:
         survey = ACTIONS[self.action_name](survey=self.survey, actor=request.user)
+        return Response(SurveySerializer(survey, context={"request": request}).data)
+
+
+class SurveyPublish(SurveyScoped, APIView):
+    """Publish a survey, freezing every design. A design without a finite
+    epsilon also needs ``confirm_unbounded: true``, as the publish page needs
+    its box ticked: without it, a 400 naming that field."""
+
+    @extend_schema(request=PublishSerializer, responses=SurveySerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        given = PublishSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            survey = services.survey_publish(
+                survey=self.survey,
+                actor=request.user,
+                confirm_unbounded=given.validated_data["confirm_unbounded"],
+            )
+        except services.UnconfirmedUnboundedError as error:
+            raise ValidationError({error.field: [str(error)]}) from error
         return Response(SurveySerializer(survey, context={"request": request}).data)
 
 

@@ -1,10 +1,11 @@
 """The question form's design part: a kind, its options and its design's
 parameters, built into a design dict and checked by the services (kinds.py).
 
-The fields live here; how a kind's fields become its design, its answers and
-a saved question's initial values is its ``form`` role
-(``surveys/kinds/<kind>/form.py``), found by the registry. The question form
-(forms.py) adds the question's own text and settings.
+The kind and the design menu live here; every other field, the menu's entries
+and help, which fields a design uses, how a kind's fields become its design,
+its answers and a saved question's initial values are its ``form`` role's
+(``surveys/kinds/<kind>/form.py``), gathered over the registry. The question
+form (forms.py) adds the question's own text and settings.
 """
 
 from __future__ import annotations
@@ -15,46 +16,60 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from estimation.kinds.count.designs import MAX_COUNT
 from surveys.builder.kinds import DESIGNS_FOR_KIND, question_design
-from surveys.kinds import kind_module
-from surveys.kinds.base import MAX_OPTIONS
+from surveys.kinds import KINDS, kind_module
+from surveys.kinds.form_fields import (
+    DESIGN_MENU,
+    MODE_CHOICES,
+    DesignChoice,
+    PlacedField,
+)
 from surveys.models import Question
 
-DESIGN_CHOICES = [
-    ("warner", "Warner"),
-    ("forced_response", "Forced response"),
-    ("unrelated_question", "Unrelated question"),
-    ("krr", "k-ary randomized response"),
-    ("crosswise", "Crosswise (two statements, no device randomness)"),
-    ("sue", "Symmetric unary encoding (basic RAPPOR)"),
-    ("oue", "Optimized unary encoding"),
-    ("geometric", "Geometric noise (counts)"),
-    ("direct", "Asked plainly, not randomized (counts)"),
-    ("cheating_detection", "Cheating detection (Clark and Desharnais 1998)"),
-    ("lie_detector", "Stochastic lie detector (Moshagen et al. 2012)"),
-]
-MODE_CHOICES = [
-    ("probabilities", "The design's own probabilities"),
-    ("epsilon", "A privacy level (epsilon)"),
-]
+FORM_ROLES = {kind: kind_module(kind, "form") for kind in KINDS}
+
+
+def _design_choices() -> list[tuple[str, str]]:
+    """Every kind's designs in one menu, each once, in the kinds' positions."""
+    entries: dict[str, DesignChoice] = {}
+    for role in FORM_ROLES.values():
+        for choice in role.DESIGN_CHOICES:
+            entries.setdefault(choice.name, choice)
+    ordered = sorted(entries.values(), key=lambda choice: choice.position)
+    return [(choice.name, choice.label) for choice in ordered]
+
+
+def _kind_fields() -> dict[str, PlacedField]:
+    """Every kind's fields, each once (several kinds share some), in place."""
+    placed: dict[str, PlacedField] = {}
+    for role in FORM_ROLES.values():
+        for name, field in role.FIELDS.items():
+            placed.setdefault(name, field)
+    return dict(sorted(placed.items(), key=lambda item: item[1].position))
+
+
+DESIGN_CHOICES = _design_choices()
+KIND_FIELDS = _kind_fields()
+# Fields placed before the design menu describe the answers (shown with the
+# question); those after it are the designs' parameters.
+ANSWER_FIELDS = [n for n, f in KIND_FIELDS.items() if f.position < DESIGN_MENU]
+PARAMETER_FIELDS = [n for n, f in KIND_FIELDS.items() if f.position > DESIGN_MENU]
 # A core error message starts with the parameter it is about.
 PARAMETER = re.compile(r"^(p_truth|p_forced|group_share|epsilon|p1|p2|p|q|k|m)\b")
-FIELD_OF_PARAMETER = {"k": "options"}
-# "m" is a count question's largest count and the number of items of a
-# check-all-that-apply question.
-FIELD_OF_M = {"count": "maximum"}
+# "k" is the number of options; "m" the number of items of a check-all-that-
+# apply question, unless a kind says its m is another field's.
+FIELD_OF_PARAMETER = {"k": "options", "m": "options"}
 
 
 def field_for_message(message: str, kind: str | None = None) -> str | None:
     """The form field a core error message is about, from the parameter it
-    names (and for ``m``, the question's kind)."""
+    names (and the question's kind, which may say where its own go)."""
     match = PARAMETER.match(message)
     if match is None:
         return None
-    if match[1] == "m":
-        return FIELD_OF_M.get(kind or "", "options")
-    return FIELD_OF_PARAMETER.get(match[1], match[1])
+    role = FORM_ROLES.get(kind or "")
+    own: dict[str, str] = role.PARAMETER_FIELDS if role is not None else {}
+    return own.get(match[1]) or FIELD_OF_PARAMETER.get(match[1], match[1])
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -72,142 +87,44 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
             form.add_error(field, message)
 
 
-def _number_input() -> forms.NumberInput:
-    return forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"})
+def design_field_config() -> dict[str, Any]:
+    """What the page's script needs to show only the fields a design uses:
+    every field it may hide, in the form's order, and for each kind, design
+    and way of setting it (``mode``), the fields it uses, as its kind says."""
+    modes = [mode for mode, _label in MODE_CHOICES]
+    return {
+        "fields": [*ANSWER_FIELDS, "design_name", *PARAMETER_FIELDS],
+        "fieldsUsed": {
+            kind: {
+                name: {mode: list(role.used_fields(name, mode)) for mode in modes}
+                for name in DESIGNS_FOR_KIND[kind]
+            }
+            for kind, role in FORM_ROLES.items()
+        },
+    }
 
 
 class DesignForm(forms.Form):
-    """A question's kind, options and design; clean() builds the design dict."""
+    """A question's kind, options and design; clean() builds the design dict.
+
+    Besides the kind and the design menu, its fields are the kinds' own
+    (``FIELDS`` of each kind's ``form`` role), added below the class."""
 
     kind = forms.ChoiceField(
         choices=Question.Kind.choices,
-        initial=Question.Kind.YES_NO,
+        # The first kind registered, with its first design.
+        initial=next(iter(KINDS)),
         widget=forms.RadioSelect,
         label="Kind of question",
-    )
-    options = forms.CharField(
-        required=False,
-        label="Options (one per line), in the survey language",
-        widget=forms.Textarea(attrs={"rows": 5}),
-        help_text=(
-            f"For multiple-choice and direct questions: 2 to {MAX_OPTIONS} options, "
-            "one per line. Yes/no questions always offer No and Yes."
-        ),
     )
     design_name = forms.ChoiceField(
         required=False,
         choices=DESIGN_CHOICES,
-        initial="warner",
+        initial=DESIGNS_FOR_KIND[next(iter(KINDS))][0],
         label="Design",
-        help_text=(
-            "Yes/no: Warner, forced response, unrelated question or crosswise. "
-            "Multiple choice: k-ary randomized response or forced response. Check "
-            "all that apply: symmetric or optimized unary encoding, each item "
-            "randomized on its own. Count: geometric noise, set by epsilon. Yes / "
-            "no with a device instruction: cheating detection or the stochastic "
-            "lie detector."
+        help_text=" ".join(
+            role.DESIGN_HELP for role in FORM_ROLES.values() if role.DESIGN_HELP
         ),
-    )
-    maximum = forms.IntegerField(
-        required=False,
-        initial=10,
-        min_value=1,
-        max_value=MAX_COUNT,
-        label="Largest count (M)",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        help_text=(
-            f"Count questions: respondents give a whole number from 0 to M (at "
-            f"most {MAX_COUNT}); more than M is answered as M. Epsilon covers "
-            "the whole range: any two counts are protected from each other."
-        ),
-    )
-    mode = forms.ChoiceField(
-        required=False,
-        choices=MODE_CHOICES,
-        initial="probabilities",
-        widget=forms.RadioSelect,
-        label="Set the design by",
-        help_text=(
-            "For Warner and forced response (by epsilon: equal forced answers). "
-            "k-ary randomized response is set by epsilon, the unrelated question "
-            "by p and q."
-        ),
-    )
-    epsilon = forms.FloatField(
-        required=False,
-        initial=1.0,
-        label="Epsilon (ε)",
-        widget=_number_input(),
-        help_text=(
-            "The privacy level of one answer, above 0: smaller is more private. "
-            "At 1.1 (ln 3) someone 50% sure of an answer can become at most 75% sure. "
-            "For check all that apply it is the encoding's published (one-hot) "
-            "epsilon; the preview shows the whole answer's, which respondents are "
-            "told."
-        ),
-    )
-    p = forms.FloatField(
-        required=False,
-        initial=0.75,
-        label="Probability p",
-        widget=_number_input(),
-        help_text=(
-            "Warner: the chance the true answer is sent (not 0.5). Unrelated "
-            "question: the chance of answering the sensitive question. Crosswise: "
-            "the share of people for whom the second statement is true (not 0.5)."
-        ),
-    )
-    q = forms.FloatField(
-        required=False,
-        initial=0.5,
-        label="Probability q",
-        widget=_number_input(),
-        help_text="Unrelated question: the chance that its answer is Yes.",
-    )
-    p_truth = forms.FloatField(
-        required=False,
-        initial=0.5,
-        label="Probability of the truth (p_truth)",
-        widget=_number_input(),
-        help_text="Forced response: the chance the true answer is sent.",
-    )
-    p_forced = forms.CharField(
-        required=False,
-        label="Forced answer probabilities (p_forced)",
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
-        help_text=(
-            "Forced response: one probability per option, in order, separated by "
-            "commas (yes/no: No, Yes). They add up to 1 − p_truth. Leave empty to "
-            "split evenly."
-        ),
-    )
-
-    p1 = forms.FloatField(
-        required=False,
-        initial=0.3,
-        label="Group 1 probability (p1)",
-        widget=_number_input(),
-        help_text=(
-            "Cheating detection: the chance that the device tells a respondent in "
-            "group 1 to answer Yes (otherwise: answer truthfully). Lie detector: "
-            "the chance that it tells them to answer truthfully (otherwise: answer "
-            "Yes). As RRreg names p for models CDM and SLD."
-        ),
-    )
-    p2 = forms.FloatField(
-        required=False,
-        initial=0.7,
-        label="Group 2 probability (p2)",
-        widget=_number_input(),
-        help_text="The same for group 2; it must differ from p1, and the further "
-        "apart the two, the more precise the estimates.",
-    )
-    group_share = forms.FloatField(
-        required=False,
-        initial=0.5,
-        label="Share in group 1",
-        widget=_number_input(),
-        help_text="The chance that the device puts a respondent in group 1.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -237,6 +154,16 @@ class DesignForm(forms.Form):
             data["design"] = design.to_dict()
         return data
 
+    @property
+    def answer_fields(self) -> list[forms.BoundField]:
+        """The kinds' fields that describe the answers (options, a count's M)."""
+        return [self[name] for name in ANSWER_FIELDS]
+
+    @property
+    def parameter_fields(self) -> list[forms.BoundField]:
+        """The kinds' fields that set a design's parameters, after the menu."""
+        return [self[name] for name in PARAMETER_FIELDS]
+
     def _labels(self, kind: str) -> list[str] | None:
         labels: list[str] | None = kind_module(kind, "form").labels(self)
         return labels
@@ -258,6 +185,17 @@ class DesignForm(forms.Form):
             return {"name": name}  # question_design names the designs allowed
         design: dict[str, Any] = role.design_dict(self, name, k)
         return design
+
+
+# The kinds' fields take their places around the kind and the design menu. Set
+# here, before any subclass (forms.py's QuestionForm) gathers its parent's
+# declared fields, as the form's metaclass would have from the class body.
+DesignForm.base_fields = DesignForm.declared_fields = {
+    "kind": DesignForm.declared_fields["kind"],
+    **{name: KIND_FIELDS[name].field for name in ANSWER_FIELDS},
+    "design_name": DesignForm.declared_fields["design_name"],
+    **{name: KIND_FIELDS[name].field for name in PARAMETER_FIELDS},
+}
 
 
 def initial_for_question(question: Question) -> dict[str, Any]:

@@ -1,17 +1,20 @@
-"""The site's privacy limits (settings ``MAX_QUESTION_EPSILON`` and
-``MAX_SURVEY_EPSILON``): which questions of a survey break them, in words a
-researcher can act on.
+"""The site's privacy limits (settings ``MAX_QUESTION_EPSILON``,
+``MAX_SURVEY_EPSILON`` and ``ALLOW_UNBOUNDED_DESIGNS``): which questions of a
+survey break them, in words a researcher can act on.
 
 Every design says what the limits apply to (``limit_epsilon``) and whether
 that bounds every report (``protects_every_report``), so this module names no
 kind. A design with a device instruction (cheating detection, the lie
 detector) has no finite epsilon: a compliant No is only given by someone whose
-answer is No. What it does bound is what a Yes reveals (its ``yes_epsilon``,
-its ``limit_epsilon``), so the policy is: such a question may be published
-when that is within the per-question limit, and the survey limit applies to
-the other questions' epsilons plus every such question's Yes epsilon: the
-bound on a whole response whose answers to those questions are all Yes. The
-survey's total epsilon itself is stated as unbounded everywhere."""
+answer is No. Such a design is over any limit, so by default it is refused
+like epsilon 12 would be. A site that allows unbounded designs may publish it
+when what it does bound, what a Yes reveals (its ``limit_epsilon``), is within
+the per-question limit, and the survey limit applies to the other questions'
+epsilons plus every such question's Yes epsilon: the bound on a whole response
+whose answers to those questions are all Yes. The researcher must then also
+confirm that respondents will be told (``unbounded_questions`` says which
+questions that covers). The survey's total epsilon itself is stated as
+unbounded everywhere."""
 
 from __future__ import annotations
 
@@ -53,9 +56,58 @@ def yes_total_epsilon(designs: Iterable[AnyDesign]) -> float:
     return math.fsum(d.limit_epsilon for d in designs if d.randomized)
 
 
+def unbounded_questions(
+    questions: Sequence[tuple[str, AnyDesign]],
+) -> list[int]:
+    """The numbers (from 1) of the randomized questions whose design leaves some
+    answer unprotected: the ones a researcher confirms respondents will be told
+    about before publishing."""
+    return [
+        number
+        for number, (_text, design) in enumerate(questions, start=1)
+        if design.randomized and not design.protects_every_report
+    ]
+
+
+def _numbered(numbers: Sequence[int]) -> str:
+    named = ", ".join(str(n) for n in numbers)
+    return f"question {named}" if len(numbers) == 1 else f"questions {named}"
+
+
+def unconfirmed_message(numbers: Sequence[int]) -> str:
+    """Why publishing waits for the researcher's confirmation."""
+    return (
+        f"{_numbered(numbers).capitalize()} "
+        f"{'has' if len(numbers) == 1 else 'have'} no finite epsilon: a No is not "
+        "protected by such a design. Confirm that respondents will be told this "
+        "before publishing."
+    )
+
+
+def confirmation_label(numbers: Sequence[int]) -> str:
+    """What the researcher confirms on the publish page."""
+    return (
+        f"I confirm that respondents will be told that a No to {_numbered(numbers)} "
+        "is not protected and that their answers together have no finite epsilon, "
+        "as the survey page states."
+    )
+
+
+def _unbounded_refused(number: int, text: str) -> str:
+    return (
+        f"Question {number} ({_quoted(text)}) has no finite epsilon: a No is not "
+        "protected by its design (only someone whose answer is No gives a No as "
+        "instructed), so its epsilon is unbounded, and this site does not allow "
+        "designs without a finite epsilon. Choose a design that protects every "
+        "answer."
+    )
+
+
 def _yes_only_problem(
     number: int, text: str, design: AnyDesign, limit: float
 ) -> str | None:
+    if not settings.ALLOW_UNBOUNDED_DESIGNS:
+        return _unbounded_refused(number, text)
     if design.limit_epsilon <= limit:
         return None
     return (
@@ -70,7 +122,8 @@ def limit_problems(
     questions: Sequence[tuple[str, AnyDesign]],
 ) -> list[str]:
     """Why these ``(text, design)`` questions may not be published; empty if
-    they may. A design exactly at a limit is within it."""
+    they may (those in ``unbounded_questions`` then still need the researcher's
+    confirmation). A design exactly at a limit is within it."""
     per_question = settings.MAX_QUESTION_EPSILON
     per_survey = settings.MAX_SURVEY_EPSILON
     problems = []

@@ -22,7 +22,11 @@ from django.utils import timezone
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
 from surveys.builder.kinds import YES_NO_KINDS
-from surveys.builder.limits import limit_problems
+from surveys.builder.limits import (
+    limit_problems,
+    unbounded_questions,
+    unconfirmed_message,
+)
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
@@ -37,6 +41,13 @@ class IncompleteTranslationError(SurveyStateError):
     """Publishing would offer a language whose translation lacks texts."""
 
     field = "offered_languages"
+
+
+class UnconfirmedUnboundedError(SurveyStateError):
+    """Publishing a design without a finite epsilon (which the site allows)
+    needs the researcher's word that respondents will be told."""
+
+    field = "confirm_unbounded"
 
 
 class LockedFieldsError(SurveyStateError):
@@ -277,26 +288,37 @@ def survey_require_draft(survey: Survey, action: str) -> None:
 
 
 @transaction.atomic
-def survey_publish(*, survey: Survey, actor: Any = None) -> Survey:
-    """Freeze every question's design into the spec the browser will use."""
+def survey_publish(
+    *, survey: Survey, actor: Any = None, confirm_unbounded: bool = False
+) -> Survey:
+    """Freeze every question's design into the spec the browser will use.
+
+    A question whose design has no finite epsilon is published only where the
+    site allows it (``limit_problems``) and with ``confirm_unbounded``: the
+    researcher's word that respondents will be told, kept in the audit log."""
     survey = Survey.objects.select_for_update().get(pk=survey.pk)
     survey_require_draft(survey, "publish again")
     questions = list(survey.questions.all())
     if not questions:
         raise SurveyStateError("Add at least one question before publishing.")
-    problems = limit_problems([(q.text, q.get_design()) for q in questions])
+    designed = [(q.text, q.get_design()) for q in questions]
+    problems = limit_problems(designed)
     if problems:
         raise SurveyStateError(" ".join(problems))
     untranslated = translation_problems(survey, questions)
     if untranslated:
         raise IncompleteTranslationError(" ".join(untranslated))
+    unbounded = unbounded_questions(designed)
+    if unbounded and not confirm_unbounded:
+        raise UnconfirmedUnboundedError(unconfirmed_message(unbounded))
     for question in questions:
         spec = question.client_spec()
         question.spec, question.spec_version = spec, spec_digest(spec)
         question.save(update_fields=["spec", "spec_version"])
     survey.status, survey.published_at = Survey.Status.OPEN, timezone.now()
     survey.save(update_fields=["status", "published_at"])
-    audit_record(actor=actor, action=Action.SURVEY_PUBLISH, survey=survey)
+    confirmed = {"unbounded_questions": unbounded} if unbounded else {}
+    audit_record(actor=actor, action=Action.SURVEY_PUBLISH, survey=survey, **confirmed)
     return survey
 
 

@@ -27,18 +27,31 @@ from estimation import privacy_band
 from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
-from surveys.builder.design_forms import DesignForm, add_service_errors
+from surveys.builder.design_forms import (
+    DesignForm,
+    add_service_errors,
+    design_field_config,
+)
 from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import MAX_PLANNED, QuestionForm, SurveyForm, preview_for
 from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
-from surveys.builder.limits import limit_problems
+from surveys.builder.limits import (
+    confirmation_label,
+    limit_problems,
+    unbounded_questions,
+)
 from surveys.builder.selectors import (
     epsilon_of,
     question_for_member,
     survey_for_member,
     surveys_for_member,
 )
-from surveys.builder.services import DELETE_REFUSED, LockedFieldsError, SurveyStateError
+from surveys.builder.services import (
+    DELETE_REFUSED,
+    LockedFieldsError,
+    SurveyStateError,
+    UnconfirmedUnboundedError,
+)
 from surveys.kinds import kind_module
 from surveys.languages import (
     chosen_languages,
@@ -181,8 +194,14 @@ def question_summary(question: Question, n: int | None, language: str) -> Any:
 @require_GET
 def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.VIEW)
+    # Each card lists its question's options unless its kind says they go
+    # without saying (a yes/no question's No and Yes).
     questions = [
-        (q, question_summary(q, survey.planned_responses, survey.language))
+        (
+            q,
+            question_summary(q, survey.planned_responses, survey.language),
+            kind_module(q.kind, "builder").LISTS_OPTIONS,
+        )
         for q in survey.questions.all()
     ]
     context = {
@@ -211,37 +230,57 @@ def survey_preview(request: HttpRequest, pk: int, lang: str = "") -> HttpRespons
 @login_required
 @GET_POST
 def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET asks for confirmation; POST publishes and freezes the designs."""
+    """GET asks for confirmation; POST publishes and freezes the designs. A
+    design without a finite epsilon also needs the box confirming that
+    respondents will be told: without it the page comes back saying so."""
     survey = survey_for_member(request.user, pk, Need.EDIT)
     if request.method == "GET":
         if not survey.is_draft:
             messages.info(request, "This survey is already published.")
             return _to_detail(survey)
-        questions = [(q, q.get_design()) for q in survey.questions.all()]
-        total = epsilon_of(survey)
-        context = {
-            "survey": survey,
-            "question_count": len(questions),
-            "bands": [
-                (
-                    q,
-                    kind_module(q.kind, "text").epsilon_text(d),
-                    privacy_band(d.epsilon),
-                )
-                for q, d in questions
-            ],
-            "total_text": format_epsilon(total),
-            "total_band": privacy_band(total),
-            "problems": limit_problems([(q.text, d) for q, d in questions])
-            + translation_problems(survey, [q for q, _d in questions]),
-        }
-        return render(request, "surveys/publish_confirm.html", context)
-    return _change_state(
-        request,
-        survey,
-        services.survey_publish,
-        "Published. Respondents can answer at the link below.",
-    )
+        return _publish_page(request, survey)
+    confirmed = request.POST.get("confirm_unbounded") == "on"
+    try:
+        services.survey_publish(
+            survey=survey, actor=request.user, confirm_unbounded=confirmed
+        )
+    except UnconfirmedUnboundedError as error:
+        return _publish_page(request, survey, unconfirmed=str(error), status=400)
+    except SurveyStateError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, "Published. Respondents can answer at the link below."
+        )
+    return _to_detail(survey)
+
+
+def _publish_page(
+    request: HttpRequest, survey: Survey, *, unconfirmed: str = "", status: int = 200
+) -> HttpResponse:
+    questions = [(q, q.get_design()) for q in survey.questions.all()]
+    designed = [(q.text, d) for q, d in questions]
+    unbounded = unbounded_questions(designed)
+    total = epsilon_of(survey)
+    context = {
+        "survey": survey,
+        "question_count": len(questions),
+        "bands": [
+            (
+                q,
+                kind_module(q.kind, "text").epsilon_text(d),
+                privacy_band(d.epsilon),
+            )
+            for q, d in questions
+        ],
+        "total_text": format_epsilon(total),
+        "total_band": privacy_band(total),
+        "problems": limit_problems(designed)
+        + translation_problems(survey, [q for q, _d in questions]),
+        "confirmation": confirmation_label(unbounded) if unbounded else "",
+        "unconfirmed": unconfirmed,
+    }
+    return render(request, "surveys/publish_confirm.html", context, status=status)
 
 
 @login_required
@@ -292,6 +331,7 @@ def _question_page(
             "url": reverse("surveys:design_preview"),
             "n": survey.planned_responses,
             "designsForKind": {k: list(v) for k, v in DESIGNS_FOR_KIND.items()},
+            **design_field_config(),
         },
     }
     return render(request, "surveys/question_form.html", context)

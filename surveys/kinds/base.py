@@ -4,7 +4,8 @@ rule for labelled options, and a design that is one matrix over the options.
 A kind's ``builder`` module (``surveys/kinds/<kind>/builder.py``) provides
 ``DESIGNS`` (the designs it offers, the builder's first one first),
 ``ANSWERED_YES_NO`` (its answers are No and Yes in the survey's language),
-``NOT_OPTIONAL`` (why it cannot be optional, or None), ``clean_options``,
+``NOT_OPTIONAL`` (why it cannot be optional, or None), ``LISTS_OPTIONS``
+(whether its card on the survey page lists its options), ``clean_options``,
 ``build_design`` and ``no_validation_arm`` (why a question of this kind and
 design cannot ask a share of respondents directly, or None), taking these
 where they fit.
@@ -106,9 +107,15 @@ def any_validation_arm(design: Mapping[str, Any]) -> str | None:
 # design field says, or None), ``labels(form)`` (the answers the design is
 # built over, or None after adding an error to the form), ``design_dict(form,
 # name, k)`` (the design dict for one of its designs) and ``initial(question)``
-# (the form's initial values of a saved question's kind-specific fields). The
-# form it is given answers ``cleaned_data``, ``errors``, ``add_error`` and
-# ``require(name, what)``.
+# (the form's initial values of a saved question's kind-specific fields),
+# ``DESIGN_CHOICES`` (its entries in the design menu), ``DESIGN_HELP`` (its
+# sentence in the menu's help), ``FIELDS`` (every field its questions use, its
+# own and those shared in surveys/kinds/form_fields.py, each placed among the
+# others), ``PARAMETER_FIELDS`` (the field a core error about one of its
+# parameters belongs to, where not the generic one) and ``used_fields(name,
+# mode)`` (the fields a design of it uses, set by ``mode``: the page shows only
+# those). The form it is given answers ``cleaned_data``, ``errors``,
+# ``add_error`` and ``require(name, what)``.
 
 
 def typed_labels(form: Any) -> list[str] | None:

@@ -96,6 +96,18 @@ def _translation(d: dict[str, Any]) -> str:
     )
 
 
+def _publish(d: dict[str, Any]) -> str:
+    numbers = d.get("unbounded_questions")
+    if not numbers:
+        return "published the survey"
+    named = ", ".join(str(n) for n in numbers)
+    which = f"question {named}" if len(numbers) == 1 else f"questions {named}"
+    return (
+        f"published the survey, confirming that respondents will be told that "
+        f"{which} {'has' if len(numbers) == 1 else 'have'} no finite epsilon"
+    )
+
+
 def _model_fit(d: dict[str, Any]) -> str:
     formula = d.get("formula")
     return f"requested a model fit ({formula})" if formula else "requested a model fit"
@@ -105,7 +117,6 @@ FIXED = {
     Action.SURVEY_CREATE: "created the survey",
     Action.SURVEY_UPDATE: "changed the survey's details",
     Action.SURVEY_DUPLICATE: "copied the survey",
-    Action.SURVEY_PUBLISH: "published the survey",
     Action.SURVEY_CLOSE: "closed the survey",
     Action.SURVEY_REOPEN: "reopened the survey",
     Action.SURVEY_DELETE: "deleted the survey",
@@ -128,6 +139,7 @@ WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.OWNERSHIP_TRANSFER: _transfer,
     Action.AUDIT_PRUNE: _prune,
     Action.MODEL_FIT: _model_fit,
+    Action.SURVEY_PUBLISH: _publish,
 }
 
 

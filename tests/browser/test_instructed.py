@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from django.test import override_settings
 from playwright.sync_api import expect
 
 from surveys.builder.questions import question_create
@@ -21,6 +22,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
 TEXT = "Have you ever taken something from work without permission?"
 SHOWN = re.compile(r"group (\d) and says: answer (Yes|truthfully)")
 VISITS = 6
+CDM_DESIGN = {"name": "cheating_detection", "p1": 0.3, "p2": 0.7}
 
 
 @pytest.fixture
@@ -30,10 +32,11 @@ def cheating_survey(owner: Any) -> Survey:
         survey=survey,
         text=TEXT,
         kind="instructed",
-        design={"name": "cheating_detection", "p1": 0.3, "p2": 0.7},
+        design=CDM_DESIGN,
         optional=True,
     )
-    return survey_publish(survey=survey)
+    with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
+        return survey_publish(survey=survey, confirm_unbounded=True)
 
 
 def answer_as_instructed(page: Any) -> tuple[int, str, int]:
@@ -139,4 +142,75 @@ def test_the_builder_offers_the_two_designs_with_their_own_fields(visit, owner):
         "p2": 0.7,
         "group_share": 0.5,
     }
+    researcher.assert_clean()
+
+
+def test_publishing_asks_to_confirm_that_respondents_will_be_told(
+    visit,
+    owner,
+    settings,
+    axe_source,  # noqa: F811
+):
+    """On a site that allows designs without a finite epsilon, the publish page
+    asks for a ticked box, says why when it is not ticked, and has no
+    accessibility violation in either state."""
+    from surveys.builder.services import survey_create
+    from tests.browser.test_researcher import log_in
+
+    settings.ALLOW_UNBOUNDED_DESIGNS = True
+    survey = survey_create(owner=owner, title="Work")
+    question_create(survey=survey, text=TEXT, kind="instructed", design=CDM_DESIGN)
+    researcher = visit()
+    page = researcher.page
+    log_in(researcher, owner)
+    researcher.goto(f"/surveys/{survey.pk}/publish/")
+    box = page.get_by_label(re.compile("I confirm that respondents will be told"))
+    expect(box).not_to_be_checked()
+    assert violations(page, axe_source) == [], "publish confirmation"
+
+    publish = page.get_by_role("button", name="Publish survey")
+    publish.click()  # the box is required: the browser does not send the form
+    expect(page.get_by_role("heading", name="Publish this survey?")).to_be_visible()
+    survey.refresh_from_db()
+    assert survey.is_draft
+
+    # Sent without the box anyway (an old browser): the server says why.
+    page.evaluate("document.getElementById('confirm-unbounded').required = false")
+    publish.click()
+    alert = page.locator("#confirm-unbounded-error")
+    expect(alert).to_contain_text("Confirm that respondents will be told")
+    expect(box).to_have_attribute("aria-describedby", "confirm-unbounded-error")
+    assert violations(page, axe_source) == [], "publish confirmation, unticked"
+    survey.refresh_from_db()
+    assert survey.is_draft
+    assert len(researcher.console_errors) == 1
+    assert "status of 400" in researcher.console_errors.pop()
+
+    box.check()
+    publish.click()
+    expect(page.get_by_text("Published. Respondents can answer")).to_be_visible()
+    survey.refresh_from_db()
+    assert survey.status == Survey.Status.OPEN
+    researcher.assert_clean()
+
+
+def test_by_default_the_publish_page_says_why_it_cannot_publish(
+    visit,
+    owner,
+    axe_source,  # noqa: F811
+):
+    from surveys.builder.services import survey_create
+    from tests.browser.test_researcher import log_in
+
+    survey = survey_create(owner=owner, title="Work")
+    question_create(survey=survey, text=TEXT, kind="instructed", design=CDM_DESIGN)
+    researcher = visit()
+    page = researcher.page
+    log_in(researcher, owner)
+    researcher.goto(f"/surveys/{survey.pk}/publish/")
+    expect(page.get_by_role("alert")).to_contain_text(
+        "this site does not allow designs without a finite epsilon"
+    )
+    expect(page.get_by_role("button", name="Publish survey")).to_have_count(0)
+    assert violations(page, axe_source) == [], "publish page, refused"
     researcher.assert_clean()

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.test import override_settings
 from django.utils.html import json_script
 from playwright.sync_api import expect
 
@@ -61,7 +62,9 @@ KINDS: dict[str, dict[str, Any]] = {
 def survey_of(owner: Any, kind: str) -> Survey:
     survey = survey_create(owner=owner, title=f"Tampered {kind}")
     question_create(survey=survey, text="Have you ever done it?", **KINDS[kind])
-    return survey_publish(survey=survey)
+    # A site that allows designs without a finite epsilon (refused by default).
+    with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
+        return survey_publish(survey=survey, confirm_unbounded=True)
 
 
 # -- the tampering: each returns the spec to send instead ----------------------

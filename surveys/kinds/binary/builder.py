@@ -11,6 +11,7 @@ from surveys.kinds.base import matrix_design as build_design
 __all__ = [
     "ANSWERED_YES_NO",
     "DESIGNS",
+    "LISTS_OPTIONS",
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
@@ -19,6 +20,8 @@ __all__ = [
 
 DESIGNS = ("warner", "forced_response", "unrelated_question", "crosswise")
 ANSWERED_YES_NO = True
+# Its answers are always No and Yes, so its card on the survey page lists none.
+LISTS_OPTIONS = False
 NOT_OPTIONAL = None
 
 

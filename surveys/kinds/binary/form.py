@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.core.exceptions import ValidationError
 
 from surveys.kinds.base import (
@@ -15,10 +16,75 @@ from surveys.kinds.base import (
     matrix_initial,
 )
 from surveys.kinds.base import yes_no_labels as labels
+from surveys.kinds.form_fields import (
+    FORCED_RESPONSE,
+    DesignChoice,
+    PlacedField,
+    forced_response_fields,
+    number_input,
+)
 
-__all__ = ["FIXED_DESIGN", "design_dict", "initial", "labels"]
+__all__ = [
+    "DESIGN_CHOICES",
+    "DESIGN_HELP",
+    "FIELDS",
+    "FIXED_DESIGN",
+    "PARAMETER_FIELDS",
+    "design_dict",
+    "initial",
+    "labels",
+    "used_fields",
+]
 
 FIXED_DESIGN = None
+DESIGN_CHOICES = (
+    DesignChoice("warner", "Warner", 10),
+    DesignChoice("forced_response", "Forced response", 20),
+    DesignChoice("unrelated_question", "Unrelated question", 30),
+    DesignChoice("crosswise", "Crosswise (two statements, no device randomness)", 50),
+)
+DESIGN_HELP = "Yes/no: Warner, forced response, unrelated question or crosswise."
+FIELDS = {
+    **FORCED_RESPONSE,
+    "p": PlacedField(
+        60,
+        forms.FloatField(
+            required=False,
+            initial=0.75,
+            label="Probability p",
+            widget=number_input(),
+            help_text=(
+                "Warner: the chance the true answer is sent (not 0.5). Unrelated "
+                "question: the chance of answering the sensitive question. "
+                "Crosswise: the share of people for whom the second statement is "
+                "true (not 0.5)."
+            ),
+        ),
+    ),
+    "q": PlacedField(
+        70,
+        forms.FloatField(
+            required=False,
+            initial=0.5,
+            label="Probability q",
+            widget=number_input(),
+            help_text="Unrelated question: the chance that its answer is Yes.",
+        ),
+    ),
+}
+PARAMETER_FIELDS: dict[str, str] = {}
+
+
+def used_fields(name: str, mode: str) -> tuple[str, ...]:
+    """The unrelated question and crosswise are set by their own probabilities
+    only; Warner and forced response by theirs or by epsilon."""
+    if name == "unrelated_question":
+        return ("design_name", "p", "q")
+    if name == "crosswise":
+        return ("design_name", "p")
+    if name == "warner" and mode != "epsilon":
+        return ("design_name", "mode", "p")
+    return forced_response_fields(mode)
 
 
 def design_dict(form: Any, name: str, k: int) -> dict[str, Any]:

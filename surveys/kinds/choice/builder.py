@@ -7,6 +7,7 @@ from surveys.kinds.base import matrix_design as build_design
 __all__ = [
     "ANSWERED_YES_NO",
     "DESIGNS",
+    "LISTS_OPTIONS",
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
@@ -15,4 +16,5 @@ __all__ = [
 
 DESIGNS = ("krr", "forced_response")
 ANSWERED_YES_NO = False
+LISTS_OPTIONS = True
 NOT_OPTIONAL = None

@@ -12,10 +12,40 @@ from surveys.kinds.base import (
     matrix_initial,
 )
 from surveys.kinds.base import typed_labels as labels
+from surveys.kinds.form_fields import (
+    FORCED_RESPONSE,
+    OPTIONS,
+    DesignChoice,
+    forced_response_fields,
+)
 
-__all__ = ["FIXED_DESIGN", "design_dict", "initial", "labels"]
+__all__ = [
+    "DESIGN_CHOICES",
+    "DESIGN_HELP",
+    "FIELDS",
+    "FIXED_DESIGN",
+    "PARAMETER_FIELDS",
+    "design_dict",
+    "initial",
+    "labels",
+    "used_fields",
+]
 
 FIXED_DESIGN = None
+DESIGN_CHOICES = (
+    DesignChoice("krr", "k-ary randomized response", 40),
+    DesignChoice("forced_response", "Forced response", 20),
+)
+DESIGN_HELP = "Multiple choice: k-ary randomized response or forced response."
+FIELDS = {"options": OPTIONS, **FORCED_RESPONSE}
+PARAMETER_FIELDS: dict[str, str] = {}
+
+
+def used_fields(name: str, mode: str) -> tuple[str, ...]:
+    """k-ary randomized response is set by epsilon alone."""
+    if name == "krr":
+        return ("options", "design_name", "epsilon")
+    return ("options", *forced_response_fields(mode))
 
 
 def design_dict(form: Any, name: str, k: int) -> dict[str, Any]:

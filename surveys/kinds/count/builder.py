@@ -13,6 +13,7 @@ from surveys.kinds.base import matrix_design as build_design
 __all__ = [
     "ANSWERED_YES_NO",
     "DESIGNS",
+    "LISTS_OPTIONS",
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
@@ -21,6 +22,7 @@ __all__ = [
 
 DESIGNS = ("geometric", "direct")
 ANSWERED_YES_NO = False
+LISTS_OPTIONS = True
 NOT_OPTIONAL = None
 
 

@@ -5,9 +5,57 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FIXED_DESIGN", "design_dict", "initial", "labels"]
+from django import forms
+
+from estimation.kinds.count.designs import MAX_COUNT
+from surveys.kinds.form_fields import EPSILON, DesignChoice, PlacedField
+
+__all__ = [
+    "DESIGN_CHOICES",
+    "DESIGN_HELP",
+    "FIELDS",
+    "FIXED_DESIGN",
+    "PARAMETER_FIELDS",
+    "design_dict",
+    "initial",
+    "labels",
+    "used_fields",
+]
 
 FIXED_DESIGN = None
+DESIGN_CHOICES = (
+    DesignChoice("geometric", "Geometric noise (counts)", 80),
+    DesignChoice("direct", "Asked plainly, not randomized (counts)", 90),
+)
+DESIGN_HELP = "Count: geometric noise, set by epsilon."
+FIELDS = {
+    "maximum": PlacedField(
+        30,
+        forms.IntegerField(
+            required=False,
+            initial=10,
+            min_value=1,
+            max_value=MAX_COUNT,
+            label="Largest count (M)",
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            help_text=(
+                f"Count questions: respondents give a whole number from 0 to M (at "
+                f"most {MAX_COUNT}); more than M is answered as M. Epsilon covers "
+                "the whole range: any two counts are protected from each other."
+            ),
+        ),
+    ),
+    "epsilon": EPSILON,
+}
+# A core error about m, the largest count, is about the form's M.
+PARAMETER_FIELDS = {"m": "maximum"}
+
+
+def used_fields(name: str, mode: str) -> tuple[str, ...]:
+    """The options are the counts 0..M; only geometric noise has an epsilon."""
+    if name == "geometric":
+        return ("maximum", "design_name", "epsilon")
+    return ("maximum", "design_name")
 
 
 def labels(form: Any) -> list[str] | None:

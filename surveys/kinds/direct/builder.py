@@ -11,6 +11,7 @@ from surveys.kinds.base import matrix_design as build_design
 __all__ = [
     "ANSWERED_YES_NO",
     "DESIGNS",
+    "LISTS_OPTIONS",
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
@@ -19,6 +20,7 @@ __all__ = [
 
 DESIGNS = ("direct",)
 ANSWERED_YES_NO = False
+LISTS_OPTIONS = True
 NOT_OPTIONAL = None
 
 

@@ -17,6 +17,7 @@ from surveys.kinds.base import given_or_yes_no as clean_options
 __all__ = [
     "ANSWERED_YES_NO",
     "DESIGNS",
+    "LISTS_OPTIONS",
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
@@ -25,6 +26,7 @@ __all__ = [
 
 DESIGNS = ("cheating_detection", "lie_detector")
 ANSWERED_YES_NO = True
+LISTS_OPTIONS = True
 NOT_OPTIONAL = None
 
 

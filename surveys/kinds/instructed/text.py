@@ -99,6 +99,12 @@ def instructed_precision(design: InstructedDesign, n: int) -> str:
 
 
 def instructed_warning(design: InstructedDesign, limit: float) -> str | None:
+    if not settings.ALLOW_UNBOUNDED_DESIGNS:
+        return (
+            "A No is not protected, so this design has no finite epsilon, and this "
+            "site does not allow such designs: a survey with this design cannot be "
+            "published here."
+        )
     if design.yes_epsilon <= limit:
         return None
     return (

@@ -14,6 +14,7 @@ from surveys.kinds.base import labelled_options as clean_options
 __all__ = [
     "ANSWERED_YES_NO",
     "DESIGNS",
+    "LISTS_OPTIONS",
     "NOT_OPTIONAL",
     "build_design",
     "clean_options",
@@ -22,6 +23,7 @@ __all__ = [
 
 DESIGNS = ("sue", "oue")
 ANSWERED_YES_NO = False
+LISTS_OPTIONS = True
 # Ticking none is already an answer, and a missing one would need its own control.
 NOT_OPTIONAL = (
     "A check-all-that-apply question cannot be optional: "

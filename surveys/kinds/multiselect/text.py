@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import translation
 
 from estimation import privacy_band, what_an_observer_learns
+from estimation.designs import MAX_EPSILON
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.kinds.multiselect.planning import item_half_width, recommend_encoding
 from estimation.words import format_epsilon, percent
@@ -65,18 +66,28 @@ def unary_precision_sentence(design: UnaryEncoding, n: int) -> str:
 
 
 def recommendation_sentence(design: UnaryEncoding) -> str:
-    """Which encoding needs the fewest responses at this whole-answer epsilon."""
+    """Which encoding needs the fewest responses at this whole-answer epsilon.
+
+    A design stored with a one-hot epsilon (through the API, or typed as one
+    before the builder took the whole answer's) may have a whole epsilon past
+    any the comparison is made at; it is then only told so."""
+    if design.epsilon > MAX_EPSILON:
+        return (
+            f"At epsilon {format_epsilon(design.epsilon)} for the whole answer, past "
+            f"{MAX_EPSILON:g}, the encodings are not compared: a smaller epsilon "
+            "would be needed to publish."
+        )
     advice = recommend_encoding(design.m, design.epsilon, max_options=MAX_OPTIONS)
     ratios = advice.responses_ratio
+    chosen = ENCODING_NAMES[design.name]
     if advice.recommended == "krr":
         return (
             f"At this protection (epsilon {format_epsilon(design.epsilon)} for the "
             f"whole answer), k-ary randomized response over the {2**design.m} "
-            f"combinations of ticks needs fewer responses: {ENCODING_NAMES['sue']} "
-            f"needs {ratios['sue']:.2f} times as many. Consider a multiple-choice "
-            "question whose options are the combinations."
+            f"combinations of ticks needs fewer responses: {chosen}, the encoding "
+            f"chosen, needs {ratios[design.name]:.2f} times as many. Consider a "
+            "multiple-choice question whose options are the combinations."
         )
-    chosen = ENCODING_NAMES[design.name]
     if design.name == "sue":
         return (
             f"At this protection, {chosen} needs the fewest responses "

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from estimation.kinds.multiselect.designs import OptimizedUnary, SymmetricUnary
-from estimation.kinds.multiselect.planning import item_half_width
+from estimation.kinds.multiselect.planning import item_half_width, recommend_encoding
 from estimation.words import percent
 from surveys.builder.design_text import ASSUMED_PREVALENCE
 from surveys.kinds.multiselect.text import (
@@ -40,6 +40,18 @@ def test_the_precision_sentence_uses_the_planned_half_widths():
 def test_few_items_are_pointed_to_krr_over_the_combinations():
     text = recommendation_sentence(SymmetricUnary(m=2, epsilon_one_hot=2.0))
     assert "k-ary randomized response over the 4 combinations" in text
+    assert "symmetric unary encoding, the encoding chosen, needs" in text
+
+
+def test_the_krr_advice_compares_it_with_the_encoding_chosen():
+    design = OptimizedUnary(m=2, epsilon_one_hot=2.0)
+    text = recommendation_sentence(design)
+    assert "k-ary randomized response over the 4 combinations" in text
+    assert "optimized unary encoding, the encoding chosen, needs" in text
+    assert "symmetric" not in text
+    ratio = float(re.search(r"needs ([0-9.]+) times as many", text)[1])
+    expected = recommend_encoding(2, design.epsilon).responses_ratio["oue"]
+    assert ratio == pytest.approx(expected, abs=0.005)
 
 
 def test_many_items_keep_symmetric_unary_and_optimized_is_told_its_cost():

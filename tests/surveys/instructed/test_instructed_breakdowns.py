@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
 from estimation.kinds.instructed.comparisons import (
@@ -60,7 +61,9 @@ def build_survey(owner):
         options=REGIONS,
         design={"name": "direct", "k": 4},
     )
-    survey = survey_publish(survey=survey)
+    # Also built by the browser tests, outside this directory's conftest.
+    with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
+        survey = survey_publish(survey=survey, confirm_unbounded=True)
     instructed, direct = survey.questions.all()
     design = instructed.get_design()
     rng = np.random.default_rng(1998)

@@ -48,7 +48,7 @@ def estimated(owner, settings):
         options=["Under 40", "40 or over"],
         design={"name": "direct", "k": 2},
     )
-    survey = survey_publish(survey=survey)
+    survey = survey_publish(survey=survey, confirm_unbounded=True)
     rng = np.random.default_rng(1998)
     questions = list(survey.questions.all())
     for index in range(300):

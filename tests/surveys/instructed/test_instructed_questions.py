@@ -127,9 +127,9 @@ def test_publishing_checks_a_yes_against_the_per_question_limit(owner, settings)
     settings.MAX_QUESTION_EPSILON = 1.1
     survey = make_survey(owner)
     with pytest.raises(SurveyStateError, match="protects a Yes only at epsilon 1.2"):
-        survey_publish(survey=survey)
+        survey_publish(survey=survey, confirm_unbounded=True)
     settings.MAX_QUESTION_EPSILON = 1.3
-    assert survey_publish(survey=survey).status == "open"
+    assert survey_publish(survey=survey, confirm_unbounded=True).status == "open"
 
 
 def test_the_survey_limit_bounds_a_response_whose_instructed_answers_are_yes(settings):
@@ -167,7 +167,9 @@ def test_the_words_state_a_yes_epsilon_and_never_a_finite_total(design, yes_epsi
 
 
 def test_respondents_read_that_a_no_is_not_protected_and_no_finite_total(owner, client):
-    survey = survey_publish(survey=make_survey(owner, optional=True))
+    survey = survey_publish(
+        survey=make_survey(owner, optional=True), confirm_unbounded=True
+    )
     (item,) = respondent_questions(survey)
     assert item["epsilon"] is None
     assert "a No is not protected" in item["observer"]
@@ -199,7 +201,7 @@ def test_a_page_without_such_a_question_does_not_load_the_instruction_script(
 
 
 def test_a_report_outside_the_four_codes_is_a_400(owner, client):
-    survey = survey_publish(survey=make_survey(owner))
+    survey = survey_publish(survey=make_survey(owner), confirm_unbounded=True)
     question = survey.questions.get()
     reply = client.post(
         f"/api/v1/public/surveys/{survey.slug}/responses/",
@@ -222,7 +224,7 @@ def test_a_report_outside_the_four_codes_is_a_400(owner, client):
 def test_the_run_saves_the_compliance_estimate_and_the_dashboard_shows_it(
     owner, client
 ):
-    survey = survey_publish(survey=make_survey(owner))
+    survey = survey_publish(survey=make_survey(owner), confirm_unbounded=True)
     counts = [60, 40, 30, 70]
     store_counts(survey, counts)
     run = estimate_run_now(survey=survey)
@@ -255,7 +257,9 @@ def test_the_run_saves_the_compliance_estimate_and_the_dashboard_shows_it(
 
 def test_the_lie_detector_recovers_t_within_the_sampling_error(owner):
     design = {"name": "lie_detector", "p1": 2 / 12, "p2": 10 / 12, "group_share": 0.5}
-    survey = survey_publish(survey=make_survey(owner, design=design))
+    survey = survey_publish(
+        survey=make_survey(owner, design=design), confirm_unbounded=True
+    )
     built = survey.questions.get().get_design()
     # pi = 0.3 carriers, t = 0.8 of them truthful: kinds (a, b, 1 - a - b).
     counts = simulate_instructed_counts(
@@ -273,7 +277,7 @@ def test_the_lie_detector_recovers_t_within_the_sampling_error(owner):
 
 
 def test_one_group_without_answers_saves_no_estimate_and_says_why(owner):
-    survey = survey_publish(survey=make_survey(owner))
+    survey = survey_publish(survey=make_survey(owner), confirm_unbounded=True)
     store_counts(survey, [5, 3, 0, 0])
     run = estimate_run_now(survey=survey)
     saved = run.question_estimates.get()
@@ -318,7 +322,7 @@ def test_with_crosswise_too_both_caveats_are_stated(owner, client):
         kind="yes_no",
         design={"name": "crosswise", "p": 0.25},
     )
-    survey = survey_publish(survey=survey)
+    survey = survey_publish(survey=survey, confirm_unbounded=True)
     for path in (f"/s/{survey.slug}/", f"/s/{survey.slug}/transparency/"):
         page = client.get(path).content.decode()
         assert "a device instruction" in page
