@@ -5,7 +5,7 @@ Yes/no questions under each yes/no design (Warner, forced response, the
 unrelated question, crosswise), multiple choice under k-RR and forced response,
 check all that apply under both unary encodings, counts randomized and asked
 plainly, cheating detection and the lie detector (questions with a device
-instruction, which load instructed.js), validation arms, optional questions
+instruction, which load their kind's module, js/kinds/instructed/page.js), validation arms, optional questions
 and plain demographics: what a real study of sensitive behaviour might put on
 one page. Its epsilons, with a Yes's for the two instructed questions, sum to
 less than the site's default limit of 10 per survey, so it publishes as is.

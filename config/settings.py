@@ -83,8 +83,20 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Django's two loaders, and each question kind's page fragments
+            # from its own package (kinds/<package>/... in
+            # surveys/kinds/<package>/templates/), cached as Django's are.
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                        "surveys.kinds.loaders.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -176,7 +188,15 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Each question kind's browser module lives in its own package
+# (surveys/kinds/<package>/static/) and is served as js/kinds/<package>/.
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    *(
+        (f"js/kinds/{folder.parent.name}", folder)
+        for folder in sorted((BASE_DIR / "surveys" / "kinds").glob("*/static"))
+    ),
+]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
 # Serve straight from static/ so a laptop needs no collectstatic step.
 WHITENOISE_USE_FINDERS = True

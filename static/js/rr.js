@@ -13,7 +13,7 @@
 // inject their own sources to enumerate every outcome exactly.
 
 const UINT32_RANGE = 2 ** 32;
-const SPEC_FORMAT = 1;
+export const SPEC_FORMAT = 1;
 
 /**
  * The most privacy loss (epsilon) this randomizer accepts for one answer. It is
@@ -32,16 +32,7 @@ export const MAX_EPSILON = 10;
  */
 export const MAX_DIRECT_PERCENT = 50;
 // Python and JavaScript may differ in the last bit of a logarithm.
-const EPSILON_SLACK = 1e-9;
-// Designs whose report the respondent produces, with the procedure the page
-// must follow for each: the device must never draw noise over such a report,
-// nor send a device-randomized design's true answer as if it were one.
-const RESPONDENT_PRODUCED = Object.freeze({
-  crosswise: "crosswise",
-  cheating_detection: "instructed",
-  lie_detector: "instructed",
-});
-
+export const EPSILON_SLACK = 1e-9;
 /** A spec this randomizer will not run; the message is for the respondent. */
 export class SpecRefused extends Error {
   constructor(message) {
@@ -90,7 +81,7 @@ function defaultSource() {
   return sharedSource();
 }
 
-function show(value) {
+export function show(value) {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
@@ -308,7 +299,7 @@ export function checkArm(arm) {
 
 // The stated epsilon (the server's words) must be the thresholds' own: a
 // design cannot claim more protection than the code that runs gives.
-function checkStated(stated, epsilon, what) {
+export function checkStated(stated, epsilon, what) {
   if (stated === undefined) return;
   if (
     typeof stated !== "number" ||
@@ -321,7 +312,7 @@ function checkStated(stated, epsilon, what) {
   }
 }
 
-function tooLoose(epsilon, what = "") {
+export function tooLoose(epsilon, what = "") {
   const shown = Number.isFinite(epsilon) ? epsilon.toFixed(2) : "unbounded";
   return new SpecRefused(
     `its design would protect your answer less than this page allows ` +
@@ -331,7 +322,7 @@ function tooLoose(epsilon, what = "") {
 
 // Everything but the procedure: the arm, the thresholds (every row), the
 // number of answers the page shows, the cap, and the stated epsilon.
-function checkMechanism(spec, answers) {
+export function checkMechanism(spec, answers) {
   if (spec?.direct_arm != null) checkArm(spec.direct_arm);
   let epsilon;
   let plain;
@@ -363,18 +354,23 @@ function checkMechanism(spec, answers) {
  * @param {object} spec a client spec
  * @param {number} [answers] how many answers the question shows; the spec's k
  *   must be that number
+ * @param {object[]} [kinds] the kinds' modules the page loaded: a design whose
+ *   report the respondent produces by one of their procedures is refused
  * @returns {"plain" | "randomized"}
  * @throws {SpecRefused} for a spec that randomizes too little to protect the
  *   answer, or is malformed
  */
-export function checkSpec(spec, answers = undefined) {
+export function checkSpec(spec, answers = undefined, kinds = []) {
   // A spec with a procedure is not one to randomize with: a page that knew
-  // only this function would otherwise draw noise over a crosswise answer.
+  // only this function would otherwise draw noise over a report the
+  // respondent produced.
   if (spec?.procedure !== undefined) {
     throw new SpecRefused(`the page cannot run the procedure ${show(spec.procedure)}`);
   }
-  // Nor is one whose report the respondent produces, stripped of its procedure.
-  if (typeof spec?.design === "string" && Object.hasOwn(RESPONDENT_PRODUCED, spec.design)) {
+  // Nor is one whose report the respondent produces, stripped of its procedure:
+  // the device must never draw noise over such a report, nor send a
+  // device-randomized design's true answer as if it were one.
+  if (typeof spec?.design === "string" && producedWith(spec.design, kinds) !== undefined) {
     throw new SpecRefused(
       `its design ${show(spec.design)} is answered by you, not randomized by this device`,
     );
@@ -382,54 +378,51 @@ export function checkSpec(spec, answers = undefined) {
   return checkMechanism(spec, answers);
 }
 
-// -- crosswise: the respondent, not the device, produces the report ---------
-//
-// The respondent says whether two statements are both true or both false
-// (report 1) or exactly one is true (report 0); the page sends that choice as
-// it is and draws nothing. The spec carries Warner's thresholds with the
-// innocuous prevalence, so the same epsilon cap applies. Instructed designs
-// (cheating detection) live in instructed.js.
-
 /**
- * The crosswise report from the two answers it pairs (the coding the
- * estimator assumes; the page never learns either answer).
- *
- * @param {0 | 1} sensitive
- * @param {0 | 1} innocuous
- * @returns {0 | 1}
- */
-export function crosswiseReport(sensitive, innocuous) {
-  for (const value of [sensitive, innocuous]) {
-    if (value !== 0 && value !== 1) throw new RangeError(`answers must be 0 or 1, got ${show(value)}`);
-  }
-  return sensitive === innocuous ? 1 : 0;
-}
-
-/**
- * checkSpec for specs without a procedure, and the same checks for crosswise,
- * whose design must be crosswise, with two answers and no validation arm.
+ * checkSpec for specs without a procedure; a spec naming a procedure is
+ * checked by the kind that runs it, among the kinds' modules the page loaded
+ * (each declares its procedures and the designs that need them).
  *
  * @param {object} spec a client spec
  * @param {number} [answers] how many answers the question shows
- * @returns {"plain" | "randomized" | "crosswise"}
- * @throws {SpecRefused} for any other procedure, or as checkSpec does
+ * @param {object[]} [kinds] the kinds' modules the page loaded
+ * @returns {string} "plain", "randomized" or the procedure the page must follow
+ * @throws {SpecRefused} for a procedure no loaded kind runs, or as checkSpec
+ *   and the kind's own check do
  */
-export function checkAnySpec(spec, answers = undefined) {
-  if (spec?.procedure === "crosswise") {
-    const { procedure, design, direct_arm: arm, ...thresholds } = spec;
-    // A Warner spec relabelled crosswise would send the true answer as given.
-    if (design !== "crosswise") {
-      throw new SpecRefused(`the design ${show(design)} cannot be asked as a crosswise pairing`);
-    }
-    if (arm !== undefined) {
-      throw new SpecRefused("a crosswise pairing cannot be asked directly");
-    }
-    if (checkMechanism(thresholds, answers) !== "randomized" || thresholds.k !== 2) {
-      throw new SpecRefused("the page sent an unreadable design (crosswise)");
-    }
-    return procedure;
+export function checkAnySpec(spec, answers = undefined, kinds = []) {
+  const procedure = spec?.procedure;
+  const runner = typeof procedure === "string" ? procedureRunner(procedure, kinds) : undefined;
+  if (runner !== undefined) return runner.check(spec, answers);
+  return checkSpec(spec, answers, kinds);
+}
+
+/**
+ * The kind's code for a procedure: its check, the report for a true answer,
+ * and what it draws before the question is answered, if anything.
+ *
+ * @param {string} procedure
+ * @param {object[]} kinds the kinds' modules the page loaded
+ * @returns {object | undefined}
+ */
+export function procedureRunner(procedure, kinds) {
+  for (const kind of kinds) {
+    const procedures = kind.procedures ?? {};
+    if (Object.hasOwn(procedures, procedure)) return procedures[procedure];
   }
-  return checkSpec(spec, answers);
+  return undefined;
+}
+
+// The procedure a design whose report the respondent produces must be asked
+// with, as the kinds' own, integrity-pinned modules declare it, never from
+// the page's data: a tampered spec must not be able to lift it.
+function producedWith(design, kinds) {
+  for (const kind of kinds) {
+    for (const [procedure, runner] of Object.entries(kind.procedures ?? {})) {
+      if (runner.designs.includes(design)) return procedure;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -466,109 +459,4 @@ export function directCode(truth, k) {
     throw new RangeError(`truth must be an option index from 0 to ${k - 1}, got ${show(truth)}`);
   }
   return k + truth;
-}
-
-// -- check all that apply ------------------------------------------------------
-//
-// Every item's tick goes through randomize() on its own, with the yes/no spec
-// the server sends as `spec.bit` (UnaryEncoding.client_spec in
-// estimation/kinds/multiselect/designs.py), and the reports are packed into a bit mask, item i in
-// bit i. estimation/kinds/multiselect/simulate.py mirrors this step for step: one uniform
-// draw per item, in item order. The whole answer's epsilon is m times one
-// bit's (any two answers may differ in every item), and it is that one that is
-// held to MAX_EPSILON. Here rather than in a module of its own, so that the
-// page's integrity-pinned randomizer is still the only code that draws.
-
-// As estimation/kinds/multiselect/designs.py MAX_ITEMS: masks are stored in a 31-bit column.
-const MAX_ITEMS = 30;
-
-function itemCount(spec) {
-  if (spec === null || typeof spec !== "object") {
-    throw new TypeError(`malformed unary spec: expected an object, got ${String(spec)}`);
-  }
-  if (spec.format !== SPEC_FORMAT) {
-    throw new TypeError(`malformed unary spec: format ${show(spec.format)} is not ${SPEC_FORMAT}`);
-  }
-  const { m } = spec;
-  if (!Number.isInteger(m) || m < 2 || m > MAX_ITEMS) {
-    throw new TypeError(`malformed unary spec: m must be an integer from 2 to ${MAX_ITEMS}`);
-  }
-  if (spec.bit?.k !== 2) {
-    throw new TypeError("malformed unary spec: bit must be a yes/no spec (k = 2)");
-  }
-  return m;
-}
-
-/**
- * The reported bit mask for a list of ticks, one randomize() per item.
- *
- * @param {boolean[]} ticked the true ticks, one per item
- * @param {{m: number, bit: object}} spec the question's unary spec
- * @param {() => number} [source] uniform 32-bit integers; crypto by default
- * @returns {number} the mask, item i in bit i
- */
-export function randomizeItems(ticked, spec, source) {
-  const m = itemCount(spec);
-  if (!Array.isArray(ticked) || ticked.length !== m) {
-    throw new RangeError(`ticked must list one tick per item (${m})`);
-  }
-  let mask = 0;
-  for (let i = 0; i < m; i++) {
-    const bit = randomize(ticked[i] ? 1 : 0, spec.bit, source);
-    // Arithmetic, not <<: stays exact past bit 30.
-    mask += bit * 2 ** i;
-  }
-  return mask;
-}
-
-/**
- * The whole answer's epsilon from the bit spec's own thresholds: m times one
- * bit's worst log ratio.
- *
- * @param {object} spec a unary spec
- * @returns {number}
- */
-export function unaryEpsilon(spec) {
-  return itemCount(spec) * specEpsilon(spec.bit);
-}
-
-/**
- * Checks a unary spec before any tick is randomized with it: no procedure and
- * no validation arm (neither exists for check all that apply), one item per
- * box the page shows, the bit checked as checkSpec checks a yes/no spec, the
- * whole answer within MAX_EPSILON, and the stated epsilons (whole answer and
- * one item) the ones the bit's thresholds give.
- *
- * @param {object} spec a unary spec
- * @param {number} [items] how many boxes the question shows; m must be that
- * @returns {"randomized"}
- * @throws {SpecRefused} when the bit is sent as given, the spec is malformed,
- *   or the whole answer's epsilon is above MAX_EPSILON
- */
-export function checkUnarySpec(spec, items = undefined) {
-  if (spec?.procedure !== undefined) {
-    throw new SpecRefused(`the page cannot run the procedure ${show(spec.procedure)}`);
-  }
-  if (spec?.direct_arm != null || spec?.bit?.direct_arm != null) {
-    throw new SpecRefused("a check-all-that-apply question cannot be asked directly");
-  }
-  let epsilon;
-  try {
-    if (checkSpec(spec.bit) !== "randomized") {
-      throw new SpecRefused("its items would be sent exactly as ticked");
-    }
-    epsilon = unaryEpsilon(spec);
-  } catch (error) {
-    if (error instanceof SpecRefused) throw error;
-    throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
-  }
-  if (items !== undefined && spec.m !== items) {
-    throw new SpecRefused(`its design has ${show(spec.m)} items, but the question shows ${show(items)}`);
-  }
-  if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
-    throw tooLoose(epsilon, " for all items together");
-  }
-  checkStated(spec.epsilon, epsilon, "all items together");
-  checkStated(spec.epsilon_item, epsilon / spec.m, "one item");
-  return "randomized";
 }

@@ -7,15 +7,15 @@
 // away by answering again. Once the server confirms, the browser keeps only the
 // randomized reports (the receipt), and only until it expires or the
 // respondent removes it.
+import * as randomizer from "./rr.js";
 import {
   SpecRefused,
   assignArm,
   checkAnySpec,
-  checkUnarySpec,
   directCode,
   newRespondentKey,
+  procedureRunner,
   randomize,
-  randomizeItems,
 } from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -35,13 +35,19 @@ const byId = (id) => document.getElementById(id);
 // An optional question's "Prefer not to answer": a non-answer, never randomized.
 const NO_ANSWER = "none";
 const REDIRECT_MS = 5000;
-// Check all that apply: the items ticked travel as one bit mask.
-const MULTI_SELECT = "multi_select";
-const isMulti = (question) => question.kind === MULTI_SELECT;
-// Cheating detection and the lie detector: the device draws a group and an
-// instruction, the respondent answers, and 2 * group + answer is sent. Their
-// module is imported only by pages that have such a question.
-const instructed = config.instructedScript ? await import(config.instructedScript) : null;
+// Each kind's own code (surveys/kinds/<kind>/static/page.js), for the kinds
+// this page shows only: the page preloads each with its integrity, and each
+// is given the randomizer, so every draw is still the pinned randomizer's.
+// A kind may check and report its questions itself (check all that apply:
+// the items ticked travel as one bit mask), and may run a procedure in which
+// the respondent produces the report (a crosswise pairing; a device
+// instruction's group and answer).
+const scripts = [...new Set(config.questions.map((q) => q.script).filter(Boolean))];
+const kindsByScript = new Map(
+  await Promise.all(scripts.map(async (url) => [url, (await import(url)).default(randomizer)])),
+);
+const kinds = [...kindsByScript.values()];
+const kindOf = (question) => kindsByScript.get(question.script) ?? {};
 
 // -- access: an invitation token or a panel's participant id -------------------
 
@@ -156,21 +162,17 @@ function checkQuestions() {
     let kind;
     try {
       const answers = shownAnswers(question);
-      // Instructed specs are refused by checkAnySpec: only their own check,
-      // on a page that shows the instruction, lets them through.
-      kind = isMulti(question)
-        ? checkUnarySpec(question.spec, answers)
-        : instructed && question.spec?.procedure === "instructed"
-          ? instructed.checkInstructedSpec(question.spec, answers)
-          : checkAnySpec(question.spec, answers);
+      // A procedure passes only the check of a kind this page loaded.
+      const check = kindOf(question).check ?? checkAnySpec;
+      kind = check(question.spec, answers, kinds);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
     }
     question.plain = kind === "plain";
-    // Crosswise: the respondent's pairing is the report, sent as chosen.
-    question.crosswise = kind === "crosswise";
-    question.instructed = kind === "instructed";
+    // A procedure: the respondent produces the report, and it is sent as
+    // given (a crosswise pairing; a group and an answer).
+    question.procedure = kind === "plain" || kind === "randomized" ? null : kind;
     if (question.plain && question.sensitive) markPlain(question);
   });
 }
@@ -212,13 +214,17 @@ function assignArms() {
   const arms = {};
   const groups = {};
   for (const question of config.questions) {
-    if (question.instructed) {
-      // The group is kept (it is sent anyway), so that a reload cannot pick
-      // it; the instruction is drawn anew and never written anywhere.
-      const { group, sayYes } = instructed.instruct(question.spec, undefined, kept?.groups?.[question.id]);
-      question.group = group;
-      groups[question.id] = group;
-      showInstruction(question, sayYes);
+    if (question.procedure) {
+      // What the procedure draws before the question is shown: what it keeps
+      // (a group, sent anyway) is kept, so that a reload cannot pick it; what
+      // it shows (an instruction) is drawn anew and never written anywhere.
+      const draw = procedureRunner(question.procedure, kinds).draw;
+      if (draw) {
+        const drawn = draw(question.spec, kept?.groups?.[question.id]);
+        question.kept = drawn.keep;
+        groups[question.id] = drawn.keep;
+        showInstruction(question, fill(words[drawn.say], drawn.values));
+      }
       continue;
     }
     const arm = question.spec.direct_arm;
@@ -241,12 +247,10 @@ function assignArms() {
 }
 
 // The instruction, shown above the answers; it lives only in the page.
-function showInstruction(question, sayYes) {
+function showInstruction(question, text) {
   const line = byId(`q${question.id}-instruction`);
   const strong = document.createElement("strong");
-  strong.textContent = fill(sayYes ? words.instructYes : words.instructTruth, {
-    group: question.group + 1,
-  });
+  strong.textContent = text;
   line.replaceChildren(strong);
 }
 
@@ -263,20 +267,18 @@ function markDirect(question) {
 // Whether a sent answer is a direct one: told by its code (k..2k-1), so a
 // reload that finds answers drawn before tells them apart too.
 function isDirect(question, answer) {
-  if (question.instructed) return false;
+  if (question.procedure) return false;
   return answer.report !== null && answer.report >= question.options.length;
 }
 
 // The report sent for one true answer: as given (its direct code) when the
 // question is asked directly of this respondent, else randomized.
 function reportFor(question, truth) {
-  if (isMulti(question)) return randomizeItems(truth, question.spec);
   if (question.arm === "direct") return directCode(truth, question.options.length);
-  // A crosswise pairing is sent as the respondent chose it: nothing is drawn.
-  if (question.crosswise) return truth;
-  // The respondent followed (or not) the instruction: the answer and the group.
-  if (question.instructed) return instructed.instructedReport(question.group, truth);
-  return randomize(truth, question.spec);
+  // A report the respondent produced is sent as given: nothing is drawn.
+  if (question.procedure) return procedureRunner(question.procedure, kinds).report(question, truth);
+  const report = kindOf(question).report ?? randomize;
+  return report(truth, question.spec);
 }
 
 function refuse(message) {
@@ -326,7 +328,7 @@ function wireChecklist(group) {
 function chosenTruths() {
   const truths = {};
   // Ticking nothing is an answer too ("none of these"), never a missing one.
-  for (const group of form.querySelectorAll("[data-kind=multi_select]")) {
+  for (const group of form.querySelectorAll(".options[role=group]")) {
     truths[group.dataset.question] = [...group.querySelectorAll("[role=checkbox]")].map(
       (box) => box.getAttribute("aria-checked") === "true",
     );
@@ -405,12 +407,13 @@ function receiptItem(question, answer) {
   return item;
 }
 
-// What was sent, in words: an option, or the items sent ticked.
+// What was sent, in words: an option, or as the question's kind says (the
+// items sent ticked).
 function reportLabel(question, report) {
+  const label = kindOf(question).label;
+  if (label) return label(report, question.options, words.nothingTicked);
   // A validation arm's direct answer is sent as the option's code plus k.
-  if (!isMulti(question)) return question.options[report % question.options.length];
-  const ticked = question.options.filter((_, i) => Math.floor(report / 2 ** i) % 2 === 1);
-  return ticked.length ? ticked.join("; ") : words.nothingTicked;
+  return question.options[report % question.options.length];
 }
 
 function fillList(id, items) {
@@ -428,8 +431,7 @@ function showReceipt(answers, { kept }) {
     // A missing answer was sent as it is: listed with those sent as answered.
     const asIs =
       question.plain ||
-      question.crosswise ||
-      question.instructed ||
+      question.procedure ||
       isDirect(question, answer) ||
       answer.report === null;
     (asIs ? plain : randomized).push(receiptItem(question, answer));
@@ -494,12 +496,13 @@ async function send(state) {
   const body = await reply.json().catch(() => ({}));
   if (reply.ok) {
     // From here on only the randomized reports stay: the receipt. Direct
-    // answers are true answers, and a crosswise pairing is the respondent's
-    // own choice: neither is kept, no more than plain ones.
+    // answers are true answers, and a report the respondent produced (a
+    // crosswise pairing) is their own choice: neither is kept, no more than
+    // plain ones.
     const questionsById = new Map(config.questions.map((q) => [q.id, q]));
     const randomizedOnly = (a) => {
       const q = questionsById.get(a.question);
-      return q && !q.plain && !q.crosswise && !q.instructed && a.report !== null && !isDirect(q, a);
+      return q && !q.plain && !q.procedure && a.report !== null && !isDirect(q, a);
     };
     const receipt = {
       key: state.key,
@@ -620,7 +623,7 @@ function start() {
     return;
   }
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
-  for (const group of form.querySelectorAll("[data-kind=multi_select]")) wireChecklist(group);
+  for (const group of form.querySelectorAll(".options[role=group]")) wireChecklist(group);
   for (const box of form.querySelectorAll(".count-answer")) wireCount(box);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);

@@ -138,7 +138,7 @@ class PublicSurvey(PublicView):
 
     def _definition(self, survey: Survey, language: str) -> Response:
         questions = respondent_questions(survey, language)
-        overview = whole_response([q.get_design() for q in survey.questions.all()])
+        overview = whole_response(survey.questions.all())
         texts = survey_texts(survey, language)
         return Response(
             {

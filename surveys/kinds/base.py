@@ -37,14 +37,16 @@ it for every name a kind's ``exports`` module leaves out.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext
 
-from estimation import Design, design_from_dict
+from estimation import Design, design_from_dict, privacy_band, what_an_observer_learns
+from estimation.words import Translator, format_epsilon, percent
+from surveys.words import band_name
 
 MAX_OPTIONS = 20
 YES_NO_OPTIONS = ["No", "Yes"]
@@ -192,3 +194,120 @@ def forced_response_initial(design: Mapping[str, Any]) -> dict[str, Any]:
         "p_truth": design["p_truth"],
         "p_forced": ", ".join(repr(v) for v in design["p_forced"]),
     }
+
+
+# -- the respondent's page (each kind's ``page`` role) -------------------------
+#
+# A kind's ``page`` module (``surveys/kinds/<kind>/page.py``) says what the
+# respondent page and the transparency page show of its questions:
+# ``item(question, design, options, tr)`` (its part of a respondent item:
+# options, protection in words, receipt note; ``randomized_item`` here),
+# ``receipt_note(design, tr)`` (the line beside a sent answer;
+# ``randomized_receipt_note``), ``transparency(shown, design, question,
+# language, tr)`` (its matrix rows and column heads; ``matrix_transparency``),
+# ``yes_epsilon(design)`` (what a Yes is protected at in a whole response
+# whose such answers are Yes; ``design_epsilon``), ``overview(designs,
+# yes_total, tr)`` (what it adds to the whole-response summary; ``no_overview``),
+# ``FRAGMENTS`` (the templates its questions are shown with: ``answer`` and
+# ``protection`` on the respondent page, ``design`` and ``matrix_head`` on the
+# transparency page; ``NOTES`` the paragraphs it adds to the privacy summaries,
+# ``privacy`` and ``transparency``, and ``WHOLE`` the ones that replace the
+# whole-response paragraph, when a survey has a question that needs them) and
+# ``SCRIPT`` (its browser module, ``js/kinds/<package>/page.js``, served from
+# ``surveys/kinds/<package>/static/``, with ``SCRIPT_LABEL`` and ``SCRIPT_ID``
+# for the transparency page, or None). ``NOTE_RANK`` orders the notes of
+# several kinds: the lowest leads.
+
+# The templates every kind's questions are shown with unless it has its own.
+FRAGMENTS: dict[str, str] = {
+    "answer": "surveys/_answer_options.html",
+    "protection": "surveys/_protection.html",
+    "design": "surveys/_transparency_design.html",
+    "matrix_head": "surveys/_matrix_head.html",
+}
+NO_NOTES: dict[str, str] = {}
+NOTE_RANK = 0
+
+
+def randomized_item(
+    question: Any,
+    design: Any,
+    options: list[str],
+    tr: Translator,
+    *,
+    note: Callable[[Any, Translator], str] | None = None,
+) -> dict[str, Any]:
+    """A question randomized by the device (or asked plainly): its band and
+    protection are its design's; ``note`` is its kind's ``receipt_note`` when
+    it has its own."""
+    band = privacy_band(design.epsilon)
+    return {
+        "options": options,
+        "optional": question.optional,
+        "sensitive": design.randomized,
+        # A validation arm's share asked directly; 0 without one.
+        "direct_percent": question.direct_percent if question.has_direct_arm else 0,
+        "epsilon": design.epsilon if design.private else None,
+        "epsilon_text": format_epsilon(design.epsilon, tr),
+        "band": band.key,
+        "band_name": band_name(band),
+        "protection": design.describe(labels=options, translator=tr),
+        "observer": (
+            what_an_observer_learns(design.epsilon, translator=tr)
+            if design.randomized
+            else ""
+        ),
+        "receipt_note": (note or randomized_receipt_note)(design, tr),
+    }
+
+
+def randomized_receipt_note(design: Any, tr: Translator) -> str:
+    """The line beside a sent answer on the receipt, from the exact matrix."""
+    if not design.randomized:
+        return gettext("Asked plainly: sent exactly as you answered.")
+    kept = design.matrix.diagonal()
+    low, high = percent(float(kept.min()), tr), percent(float(kept.max()), tr)
+    if low == high:
+        return gettext(
+            "Randomized on your device before it was sent: your own answer is sent "
+            "%(share)s of the time, so this may not be what you chose."
+        ) % {"share": low}
+    return gettext(
+        "Randomized on your device before it was sent: your own answer is sent "
+        "%(low)s to %(high)s of the time, so this may not be what you chose."
+    ) % {"low": low, "high": high}
+
+
+def probability_rows(
+    truths: Sequence[str], matrix: Any, tr: Translator
+) -> list[tuple[str, list[str]]]:
+    """A matrix's rows, each headed by its true answer, every probability
+    written exactly (ten decimals at most) in the page's language."""
+    return [
+        (truth, [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row])
+        for truth, row in zip(truths, matrix, strict=True)
+    ]
+
+
+def matrix_transparency(
+    shown: dict[str, Any], design: Any, question: Any, language: str, tr: Translator
+) -> dict[str, Any]:
+    """Rows are true answers, here the options the question shows."""
+    return {"matrix_rows": probability_rows(shown["options"], design.matrix, tr)}
+
+
+def design_epsilon(design: Any) -> float:
+    """A design whose Yes and No are protected alike: its own epsilon."""
+    return float(design.epsilon)
+
+
+def no_overview(
+    designs: Sequence[Any], yes_total: float, tr: Translator
+) -> dict[str, Any]:
+    """A kind that adds nothing to the whole-response summary."""
+    return {}
+
+
+def never_noted(design: Any) -> bool:
+    """A kind whose questions add nothing to the privacy summaries."""
+    return False

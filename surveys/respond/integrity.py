@@ -19,11 +19,13 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.templatetags.static import static
 
-# The scripts the respondent page loads; the randomizer first.
+from surveys.kinds import kind_module
+
+# The scripts the respondent page loads; the randomizer first. Each kind's own
+# module (its ``page`` role's ``SCRIPT``) is loaded only by pages with a
+# question of that kind.
 RANDOMIZER = "js/rr.js"
 PAGE_SCRIPT = "js/survey.js"
-# Loaded only by pages with a question with a device instruction.
-INSTRUCTED_SCRIPT = "js/instructed.js"
 
 
 @dataclass(frozen=True)
@@ -65,9 +67,27 @@ def integrity(path: str) -> Integrity:
     return Integrity(path=path, url=static(path), sha256=sha256, sri=sri, size=size)
 
 
-def instructed_script(survey: Any) -> Integrity | None:
-    """The instruction script's hashes when ``survey`` has a question with a
-    device instruction: the page then preloads it with its integrity and
-    imports it; other pages never load it."""
-    kinds = {q.kind for q in survey.questions.all()}
-    return integrity(INSTRUCTED_SCRIPT) if "instructed" in kinds else None
+@dataclass(frozen=True)
+class KindScript:
+    """A kind's own module as the pages name it: its file's hashes, its label
+    and the id of its hash on the transparency page."""
+
+    file: Integrity
+    label: str
+    id: str
+
+
+def kind_scripts(survey: Any) -> dict[str, KindScript]:
+    """The modules of the kinds ``survey`` has questions of, by kind, in the
+    questions' order: the page preloads each with its integrity and imports
+    it; a kind a page does not show is never loaded."""
+    scripts = {}
+    for question in survey.questions.all():
+        page = kind_module(question.kind, "page")
+        if question.kind not in scripts and page.SCRIPT:
+            scripts[question.kind] = KindScript(
+                file=integrity(page.SCRIPT),
+                label=str(page.SCRIPT_LABEL),
+                id=page.SCRIPT_ID,
+            )
+    return scripts

@@ -5,24 +5,17 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from django.http import Http404
-from django.utils.translation import gettext
 
-from estimation import (
-    Crosswise,
-    Design,
-    privacy_band,
-    survey_epsilon,
-    what_an_observer_learns,
-)
-from estimation.kinds.instructed.designs import InstructedDesign
-from estimation.kinds.multiselect.designs import UnaryEncoding
-from estimation.words import Translator, format_epsilon, percent
+from estimation import privacy_band, survey_epsilon, what_an_observer_learns
+from estimation.words import format_epsilon
+from surveys.kinds import KINDS, kind_module
 from surveys.languages import question_wording, respondent_languages
 from surveys.models import Survey
-from surveys.respond.report_labels import crosswise_choices
+from surveys.respond.integrity import kind_scripts
 from surveys.words import active_translator, band_name
 
 
@@ -58,44 +51,21 @@ def respondent_questions(
     """Each question as the respondent page needs it: text, options, the spec
     the browser randomizes with, and how the answer is protected in plain words,
     in the active language; the researcher's texts in ``language`` (the
-    survey's own by default). Option codes are the same in every language."""
+    survey's own by default). Option codes are the same in every language.
+    Each kind's ``page`` role builds its part."""
     tr = active_translator()
     items = []
     for question in survey.questions.all():
         text, options = question_wording(question, language or survey.language)
         design = question.get_design()
-        if isinstance(design, Crosswise):
-            # The respondent answers the pairing, not the statement: its
-            # codes are the report's (1 both or neither, 0 exactly one).
-            options = crosswise_choices()
         spec = question.spec or question.client_spec()
-        if isinstance(design, InstructedDesign):
-            items.append(_instructed_item(question, text, options, spec, design, tr))
-            continue
-        band = privacy_band(design.epsilon)
+        page = kind_module(question.kind, "page")
         items.append(
             {
                 "id": question.pk,
                 "text": text,
                 "kind": question.kind,
-                "options": options,
-                "optional": question.optional,
-                "sensitive": design.randomized,
-                # A validation arm's share asked directly; 0 without one.
-                "direct_percent": question.direct_percent
-                if question.has_direct_arm
-                else 0,
-                "epsilon": design.epsilon if design.private else None,
-                "epsilon_text": format_epsilon(design.epsilon, tr),
-                "band": band.key,
-                "band_name": band_name(band),
-                "protection": design.describe(labels=options, translator=tr),
-                "observer": (
-                    what_an_observer_learns(design.epsilon, translator=tr)
-                    if design.randomized
-                    else ""
-                ),
-                "receipt_note": receipt_note(design, tr),
+                **page.item(question, design, options, tr),
                 "spec": spec,
                 "spec_version": question.spec_version,
             }
@@ -103,100 +73,50 @@ def respondent_questions(
     return items
 
 
-def _instructed_item(
-    question: Any,
-    text: str,
-    options: list[str],
-    spec: dict[str, Any],
-    design: InstructedDesign,
-    tr: Translator,
-) -> dict[str, Any]:
-    """A question with a device instruction: its band is a Yes's, and every
-    sentence says that a No given as instructed is not protected."""
-    band = privacy_band(design.yes_epsilon)
-    return {
-        "id": question.pk,
-        "text": text,
-        "kind": question.kind,
-        "options": options,
-        "optional": question.optional,
-        "sensitive": True,
-        "direct_percent": 0,
-        "epsilon": None,
-        "epsilon_text": format_epsilon(design.epsilon, tr),
-        "yes_epsilon_text": format_epsilon(design.yes_epsilon, tr),
-        "band": band.key,
-        "band_name": band_name(band),
-        "protection": design.describe(options, tr),
-        "observer": design.observer(tr),
-        "receipt_note": gettext(
-            "Sent as you answered it, with your group: what your device told you "
-            "to answer was not sent."
-        ),
-        "spec": spec,
-        "spec_version": question.spec_version,
-    }
+def page_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
+    """The respondent items with the templates each kind shows them with, and
+    the browser module that handles each, if any (for the page, not the API)."""
+    scripts = kind_scripts(survey)
+    return [
+        {
+            **item,
+            "fragments": kind_module(item["kind"], "page").FRAGMENTS,
+            "script": scripts[item["kind"]].file.url
+            if item["kind"] in scripts
+            else None,
+        }
+        for item in respondent_questions(survey, language)
+    ]
 
 
-def receipt_note(design: Design | UnaryEncoding, tr: Translator) -> str:
-    """The line beside a sent answer on the receipt, from the exact matrix."""
-    if isinstance(design, UnaryEncoding):
-        return gettext(
-            "Randomized on your device before it was sent: each item you ticked "
-            "was sent ticked %(kept)s of the time and each other item %(added)s "
-            "of the time, so this may not be what you ticked."
-        ) % {"kept": percent(design.p, tr), "added": percent(design.q, tr)}
-    if isinstance(design, Crosswise):
-        return gettext(
-            "Sent as you chose it: nothing was randomized. Only whether the two "
-            "statements are both true or both false, or exactly one is true, "
-            "was sent."
-        )
-    if not design.randomized:
-        return gettext("Asked plainly: sent exactly as you answered.")
-    kept = design.matrix.diagonal()
-    low, high = percent(float(kept.min()), tr), percent(float(kept.max()), tr)
-    if low == high:
-        return gettext(
-            "Randomized on your device before it was sent: your own answer is sent "
-            "%(share)s of the time, so this may not be what you chose."
-        ) % {"share": low}
-    return gettext(
-        "Randomized on your device before it was sent: your own answer is sent "
-        "%(low)s to %(high)s of the time, so this may not be what you chose."
-    ) % {"low": low, "high": high}
-
-
-def whole_response(
-    designs: list[Design | UnaryEncoding | InstructedDesign],
-) -> dict[str, Any] | None:
+def whole_response(questions: Iterable[Any]) -> dict[str, Any] | None:
     """What all of one person's answers together can give away, in the same
     plain form as one answer's, in the active language; ``None`` when no
     question is randomized. With a question with a device instruction the
     total is unbounded (a No given as instructed is not protected), and
     ``yes_observer`` says what a response whose such answers are all Yes
-    gives away."""
+    gives away; each kind's ``page`` role adds what it counts."""
+    by_kind = _designs_by_kind(questions)
+    designs = [design for kind_designs in by_kind.values() for design in kind_designs]
     if not any(design.randomized for design in designs):
         return None
     tr = active_translator()
-    total = survey_epsilon(designs)  # type: ignore[arg-type]
+    total = survey_epsilon(designs)
     plain = sum(1 for design in designs if not design.randomized)
     band = privacy_band(total)
-    instructed = sum(1 for d in designs if isinstance(d, InstructedDesign))
     yes_total = math.fsum(
-        d.yes_epsilon if isinstance(d, InstructedDesign) else d.epsilon
-        for d in designs
-        if d.randomized
+        kind_module(kind, "page").yes_epsilon(design)
+        for kind, kind_designs in by_kind.items()
+        for design in kind_designs
+        if design.randomized
     )
+    overview: dict[str, Any] = {}
+    for kind in KINDS:
+        page = kind_module(kind, "page")
+        overview.update(page.overview(by_kind.get(kind, []), yes_total, tr))
     return {
-        "instructed": instructed,
-        "yes_observer": (
-            what_an_observer_learns(yes_total, whole_response=True, translator=tr)
-            if instructed
-            else ""
-        ),
+        **overview,
         "yes_epsilon_text": format_epsilon(yes_total, tr),
-        "crosswise": sum(1 for design in designs if isinstance(design, Crosswise)),
         "epsilon": total if math.isfinite(total) else None,
         "epsilon_text": format_epsilon(total, tr),
         "band": band.key,
@@ -206,86 +126,55 @@ def whole_response(
     }
 
 
+def _designs_by_kind(questions: Iterable[Any]) -> dict[str, list[Any]]:
+    by_kind: dict[str, list[Any]] = {}
+    for question in questions:
+        by_kind.setdefault(question.kind, []).append(question.get_design())
+    return by_kind
+
+
+def summary_fragments(questions: Iterable[Any]) -> dict[str, Any]:
+    """The paragraphs the kinds of ``questions`` add to the privacy summaries
+    (``notes``: the respondent page's ``privacy`` and the transparency page's
+    ``transparency``, the lowest ``NOTE_RANK`` first, which leads), and those
+    that replace the whole-response paragraph (``whole``)."""
+    pages = [
+        kind_module(kind, "page")
+        for kind, designs in _designs_by_kind(questions).items()
+        if any(kind_module(kind, "page").noted(design) for design in designs)
+    ]
+    pages.sort(key=lambda page: page.NOTE_RANK)
+    whole: dict[str, str] = {}
+    for page in reversed(pages):
+        whole.update(page.WHOLE)
+    return {
+        "notes": {
+            place: [page.NOTES[place] for page in pages if place in page.NOTES]
+            for place in ("privacy", "transparency")
+        },
+        "whole": whole,
+    }
+
+
 def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
     """Each question's design in full for the transparency page: the exact
-    matrix P(report | truth) as the browser uses it, and the spec it is sent."""
+    matrix P(report | truth) as the browser uses it, and the spec it is sent;
+    its kind's ``page`` role gives the matrix's rows and heads."""
     tr = active_translator()
     items = []
     for question, shown in zip(
         survey.questions.all(), respondent_questions(survey, language), strict=True
     ):
         design = question.get_design()
-        if isinstance(design, UnaryEncoding):
-            items.append(_unary_transparency(shown, design, tr))
-            continue
-        if isinstance(design, InstructedDesign):
-            items.append(_instructed_transparency(shown, design, tr))
-            continue
-        # Rows are true answers; a crosswise question's columns (the pairing
-        # it sends) differ from its true answers (the first statement's).
-        truths = (
-            question_wording(question, language)[1]
-            if isinstance(design, Crosswise)
-            else shown["options"]
-        )
-        rows = [
-            (
-                truth,
-                [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row],
-            )
-            for truth, row in zip(truths, design.matrix, strict=True)
-        ]
+        page = kind_module(question.kind, "page")
         items.append(
             {
                 **shown,
                 "design": design.to_dict(),
                 "design_name": design.name,
-                "matrix_rows": rows,
+                **page.transparency(shown, design, question, language, tr),
                 "spec_json": json.dumps(shown["spec"], indent=1),
+                "fragments": page.FRAGMENTS,
             }
         )
     return items
-
-
-def _unary_transparency(
-    shown: dict[str, Any], design: UnaryEncoding, tr: Translator
-) -> dict[str, Any]:
-    """A check-all-that-apply question in full: every item's bit goes through
-    the same two-by-two matrix, P(sent ticked or not | ticked or not)."""
-    truths = [gettext("Not ticked"), gettext("Ticked")]
-    rows = [
-        (truth, [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row])
-        for truth, row in zip(truths, design.bit_design.matrix, strict=True)
-    ]
-    return {
-        **shown,
-        "design": design.to_dict(),
-        "design_name": design.name,
-        "matrix_rows": rows,
-        "spec_json": json.dumps(shown["spec"], indent=1),
-    }
-
-
-def _instructed_transparency(
-    shown: dict[str, Any], design: InstructedDesign, tr: Translator
-) -> dict[str, Any]:
-    """A question with a device instruction in full: P(group and answer sent |
-    own answer) for a respondent who follows the instruction."""
-    no, yes = shown["options"]
-    columns = [
-        gettext("Group %(group)s, “%(answer)s”") % {"group": group, "answer": answer}
-        for group in (1, 2)
-        for answer in (no, yes)
-    ]
-    rows = [
-        (truth, [tr.number(f"{float(p):.10f}".rstrip("0").rstrip(".")) for p in row])
-        for truth, row in zip((no, yes), design.matrix, strict=True)
-    ]
-    return {
-        **shown,
-        "design": design.to_dict(),
-        "design_name": design.name,
-        "matrix_rows": rows,
-        "matrix_columns": columns,
-        "spec_json": json.dumps(shown["spec"], indent=1),
-    }

@@ -18,17 +18,13 @@ from surveys.access.selectors import (
 )
 from surveys.languages import survey_texts
 from surveys.models import Survey
-from surveys.respond.integrity import (
-    PAGE_SCRIPT,
-    RANDOMIZER,
-    instructed_script,
-    integrity,
-)
+from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity, kind_scripts
 from surveys.respond.messages import page_messages
 from surveys.respond.selectors import (
     page_language,
+    page_questions,
     published_survey,
-    respondent_questions,
+    summary_fragments,
     transparency_questions,
     whole_response,
 )
@@ -54,7 +50,7 @@ def render_survey_page(
 def _render_survey_page(
     request: HttpRequest, survey: Survey, *, preview: bool, language: str
 ) -> HttpResponse:
-    questions = respondent_questions(survey, language)
+    questions = page_questions(survey, language)
     config = {
         "slug": survey.slug,
         # Sent back as Accept-Language, so a refusal speaks the page's language.
@@ -63,10 +59,6 @@ def _render_survey_page(
         "preview": preview,
         "consent": bool(survey.consent),
         "messages": page_messages(questions=len(questions)),
-        # Imported only when a question has a device instruction.
-        "instructedScript": script.url
-        if (script := instructed_script(survey))
-        else None,
         "access": respondent_access(survey),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
@@ -85,6 +77,8 @@ def _render_survey_page(
                     "receipt_note",
                     "spec",
                     "spec_version",
+                    # Its kind's module, imported only for the kinds shown.
+                    "script",
                 )
             }
             for q in questions
@@ -103,14 +97,15 @@ def _render_survey_page(
         "screen_out_url": survey.screen_out_url
         if survey.access_mode == Survey.AccessMode.PANEL and not accepting
         else "",
-        "overview": whole_response([q.get_design() for q in survey.questions.all()]),
+        "overview": whole_response(survey.questions.all()),
+        "fragments": summary_fragments(survey.questions.all()),
         "direct_arm": any(q.has_direct_arm for q in survey.questions.all()),
         "config": config,
         "preview": preview,
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
-        "instructed_script": instructed_script(survey),
+        "kind_scripts": kind_scripts(survey).values(),
         "receipt_days": settings.RECEIPT_DAYS,
     }
     return render(request, "surveys/respond.html", context)
@@ -149,16 +144,16 @@ def transparency_page(
 def _render_transparency_page(
     request: HttpRequest, survey: Survey, language: str
 ) -> HttpResponse:
-    designs = [q.get_design() for q in survey.questions.all()]
     context = {
         "survey": survey,
         "texts": survey_texts(survey, language),
         "page_path": respondent_path(survey, language),
         "questions": transparency_questions(survey, language),
-        "overview": whole_response(designs),
+        "overview": whole_response(survey.questions.all()),
+        "fragments": summary_fragments(survey.questions.all()),
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
-        "instructed_script": instructed_script(survey),
+        "kind_scripts": kind_scripts(survey).values(),
         "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),
         "receipt_days": settings.RECEIPT_DAYS,

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Answer, Survey
-from surveys.respond.selectors import crosswise_choices
+from surveys.respond.report_labels import crosswise_choices
 from tests.browser.helpers import (
     page_path,
     radio,

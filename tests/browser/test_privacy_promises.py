@@ -95,13 +95,15 @@ def test_the_page_loads_its_scripts_with_matching_integrity(visit, open_survey):
     page = respondent.page
     respondent.goto(page_path(open_survey))
     expect(page.locator("#survey")).to_be_visible()  # the modules ran
-    preload = page.locator("link[rel=modulepreload]")
+    # The randomizer first, then the modules of the kinds the page shows.
+    preloads = page.locator("link[rel=modulepreload]").all()
     script = page.locator("script[type=module]")
-    for element in (preload, script):
+    for element in (*preloads, script):
         url = element.get_attribute("href") or element.get_attribute("src")
         assert element.get_attribute("integrity") == sri(served(respondent.origin, url))
-    assert preload.get_attribute("href").endswith(".js")
-    assert "rr" in preload.get_attribute("href")
+    assert all(p.get_attribute("href").endswith(".js") for p in preloads)
+    assert "rr" in preloads[0].get_attribute("href")
+    assert any("/js/kinds/" in p.get_attribute("href") for p in preloads[1:])
 
 
 def test_the_transparency_page_publishes_the_served_randomizers_hash(

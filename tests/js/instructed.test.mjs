@@ -6,15 +6,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { checkInstructedSpec, instruct, instructedReport, yesEpsilon } from "../../static/js/instructed.js";
-import {
-  MAX_EPSILON,
-  SpecRefused,
-  checkAnySpec,
-  checkSpec,
-  crosswiseReport,
-  cryptoSource,
-} from "../../static/js/rr.js";
+import { MAX_EPSILON, SpecRefused, checkAnySpec, checkSpec, cryptoSource } from "../../static/js/rr.js";
+import { KINDS, binary, instructed } from "./kinds.mjs";
+
+const { checkInstructedSpec, instruct, instructedReport, yesEpsilon } = instructed;
+const { crosswiseReport } = binary;
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8"));
 const INSTRUCTED = read("instructed_designs.json");
@@ -82,8 +78,8 @@ describe("instructed specs", () => {
     test(`${label(c)}: yes_epsilon, the check, the report`, () => {
       assert.ok(Math.abs(yesEpsilon(c.client_spec) - c.yes_epsilon) <= 1e-12);
       assert.equal(checkInstructedSpec(c.client_spec), "instructed");
-      // The respondent page, which cannot show instructions, refuses it.
-      assert.throws(() => checkAnySpec(c.client_spec), SpecRefused);
+      // A respondent page without the instruction's module refuses it.
+      assert.throws(() => checkAnySpec(c.client_spec, undefined, [binary]), SpecRefused);
       assert.throws(() => checkSpec(c.client_spec), SpecRefused);
     });
   }
@@ -176,13 +172,13 @@ describe("crosswise", () => {
         assert.equal(same, c.matrix[truth][1]);
         assert.equal(1 - same, c.matrix[truth][0]);
       }
-      assert.equal(checkAnySpec(spec), "crosswise");
+      assert.equal(checkAnySpec(spec, undefined, KINDS), "crosswise");
       assert.throws(() => checkSpec(spec), SpecRefused);
     });
   }
 
   test("an unknown procedure is refused", () => {
     const spec = { ...structuredClone(CROSSWISE[0].client_spec), procedure: "dice" };
-    assert.throws(() => checkAnySpec(spec), SpecRefused);
+    assert.throws(() => checkAnySpec(spec, undefined, KINDS), SpecRefused);
   });
 });

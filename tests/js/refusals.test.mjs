@@ -7,17 +7,16 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { checkInstructedSpec } from "../../static/js/instructed.js";
 import {
   MAX_DIRECT_PERCENT,
   SpecRefused,
   assignArm,
-  checkAnySpec,
+  checkAnySpec as checkWithKinds,
   checkArm,
   checkSpec,
-  checkUnarySpec,
   specEpsilon,
 } from "../../static/js/rr.js";
+import { KINDS, binary, instructed as instructedKind, multiselect } from "./kinds.mjs";
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8"));
 const DESIGNS = read("designs.json");
@@ -26,6 +25,10 @@ const unary = () => structuredClone(read("unary_designs.json").find((c) => c.eps
 const instructed = () => structuredClone(read("instructed_designs.json")[0].client_spec);
 const arm = (below, denominator = 100) => ({ format: 1, denominator, direct_below: below });
 const D = 2 ** 32;
+const { checkInstructedSpec } = instructedKind;
+const { checkUnarySpec } = multiselect;
+// As on a page that loaded every kind's module, unless told otherwise.
+const checkAnySpec = (spec, answers = undefined, kinds = KINDS) => checkWithKinds(spec, answers, kinds);
 
 // Refused, and for a reason the respondent can read: the message names it.
 function refused(check, reason) {
@@ -180,7 +183,7 @@ describe("the procedure", () => {
     const s = spec("crosswise");
     delete s.procedure;
     refused(() => checkAnySpec(s, 2), /answered by you, not randomized by this device/);
-    refused(() => checkSpec(s), /answered by you/);
+    refused(() => checkSpec(s, undefined, KINDS), /answered by you/);
   });
 
   test("an instructed design stripped of its procedure is refused", () => {
@@ -192,7 +195,8 @@ describe("the procedure", () => {
 
   test("another design given the instructed procedure is refused", () => {
     refused(() => checkInstructedSpec({ ...instructed(), design: "warner" }), /design must be one of/);
-    refused(() => checkAnySpec({ ...spec("warner"), procedure: "instructed" }), /cannot run the procedure/);
+    // On a page without a question with a device instruction.
+    refused(() => checkAnySpec({ ...spec("warner"), procedure: "instructed" }, undefined, [binary]), /cannot run the procedure/);
   });
 
   test("a check-all-that-apply spec with a procedure is refused", () => {

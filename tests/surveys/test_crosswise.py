@@ -11,7 +11,8 @@ from surveys.builder.design_forms import DesignForm
 from surveys.builder.design_text import design_sentence
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
-from surveys.respond.selectors import crosswise_choices, respondent_questions
+from surveys.respond.report_labels import crosswise_choices
+from surveys.respond.selectors import respondent_questions
 from tests.surveys.respond.responses import submit
 
 pytestmark = pytest.mark.django_db

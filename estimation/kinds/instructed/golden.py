@@ -1,9 +1,9 @@
 """The golden fixture of the instructed designs: each design as the browser's
-``instructed.js`` receives it, with its exact matrix.
+module (``surveys/kinds/instructed/static/page.js``) receives it, with its exact matrix.
 
 ``tests/fixtures/instructed_designs.json`` is generated from here
 (``make golden``); a Python test fails when it is stale and the JavaScript tests
-check ``instructed.js`` against it.
+check that module against it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Simulated check-all-that-apply respondents, for tests and benchmarks.
 
-:func:`randomize_items` is the browser's procedure (``static/js/rr.js`` ``randomizeItems``)
+:func:`randomize_items` is the browser's procedure (``randomizeItems`` in
+``surveys/kinds/multiselect/static/page.js``)
 step for step: one uniform draw per item, in item order, through the yes/no
 rule of :func:`estimation.simulate.randomize`.
 """

@@ -173,14 +173,14 @@ def test_respondents_read_that_a_no_is_not_protected_and_no_finite_total(owner, 
     (item,) = respondent_questions(survey)
     assert item["epsilon"] is None
     assert "a No is not protected" in item["observer"]
-    overview = whole_response([survey.questions.get().get_design()])
+    overview = whole_response(survey.questions.all())
     assert overview is not None
     assert overview["epsilon"] is None
     assert overview["instructed"] == 1
     page = client.get(f"/s/{survey.slug}/").content.decode()
     assert "A Yes is protected" in page
     assert "not bounded, because a No given as instructed" in page
-    assert "js/instructed.js" in page
+    assert "js/kinds/instructed/page.js" in page
     assert "Prefer not to answer" in page
     transparency = client.get(f"/s/{survey.slug}/transparency/").content.decode()
     assert "<strong>unbounded</strong>" in transparency
@@ -195,7 +195,9 @@ def test_a_page_without_such_a_question_does_not_load_the_instruction_script(
         survey=survey, text="Q", kind="yes_no", design={"name": "warner", "p": 0.75}
     )
     survey_publish(survey=survey)
-    assert "instructed.js" not in client.get(f"/s/{survey.slug}/").content.decode()
+    assert (
+        "js/kinds/instructed/" not in client.get(f"/s/{survey.slug}/").content.decode()
+    )
 
 
 def test_a_report_outside_the_four_codes_is_a_400(owner, client):

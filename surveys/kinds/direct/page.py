@@ -1,0 +1,32 @@
+"""A question asked plainly on the respondent page: its options, sent as given,
+with nothing of its own to add (the ``page`` role; every kind's has the
+same names, see surveys/kinds/base.py)."""
+
+from __future__ import annotations
+
+from surveys.kinds.base import FRAGMENTS, NOTE_RANK
+from surveys.kinds.base import NO_NOTES as NOTES
+from surveys.kinds.base import NO_NOTES as WHOLE
+from surveys.kinds.base import design_epsilon as yes_epsilon
+from surveys.kinds.base import matrix_transparency as transparency
+from surveys.kinds.base import never_noted as noted
+from surveys.kinds.base import no_overview as overview
+from surveys.kinds.base import randomized_item as item
+from surveys.kinds.base import randomized_receipt_note as receipt_note
+
+__all__ = [
+    "FRAGMENTS",
+    "NOTES",
+    "NOTE_RANK",
+    "SCRIPT",
+    "WHOLE",
+    "item",
+    "noted",
+    "overview",
+    "receipt_note",
+    "transparency",
+    "yes_epsilon",
+]
+
+# Randomized by the randomizer itself: no script of its own.
+SCRIPT = None

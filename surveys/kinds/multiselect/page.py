@@ -1,0 +1,75 @@
+"""Check all that apply on the respondent page: a checkbox per item (its answer
+fragment), each tick randomized on its own and sent as one bit mask (its
+script), and the two-by-two matrix every item goes through on the transparency
+page (the ``page`` role; every kind's has the same names, see
+surveys/kinds/base.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext, gettext_lazy
+
+from estimation.kinds.multiselect.designs import UnaryEncoding
+from estimation.words import Translator, percent
+from surveys.kinds import base
+from surveys.kinds.base import NO_NOTES as NOTES
+from surveys.kinds.base import NO_NOTES as WHOLE
+from surveys.kinds.base import NOTE_RANK
+from surveys.kinds.base import design_epsilon as yes_epsilon
+from surveys.kinds.base import never_noted as noted
+from surveys.kinds.base import no_overview as overview
+
+__all__ = [
+    "FRAGMENTS",
+    "NOTES",
+    "NOTE_RANK",
+    "SCRIPT",
+    "SCRIPT_ID",
+    "SCRIPT_LABEL",
+    "WHOLE",
+    "item",
+    "noted",
+    "overview",
+    "receipt_note",
+    "transparency",
+    "yes_epsilon",
+]
+
+FRAGMENTS = {
+    **base.FRAGMENTS,
+    "answer": "kinds/multiselect/answer.html",
+    "matrix_head": "kinds/multiselect/matrix_head.html",
+}
+SCRIPT = "js/kinds/multiselect/page.js"
+SCRIPT_LABEL = gettext_lazy("Check-all-that-apply script:")
+SCRIPT_ID = "multiselect-script"
+
+
+def item(
+    question: Any, design: UnaryEncoding, options: list[str], tr: Translator
+) -> dict[str, Any]:
+    """Its band and protection are the whole answer's; the receipt says what
+    each tick went through."""
+    return base.randomized_item(question, design, options, tr, note=receipt_note)
+
+
+def receipt_note(design: UnaryEncoding, tr: Translator) -> str:
+    return gettext(
+        "Randomized on your device before it was sent: each item you ticked "
+        "was sent ticked %(kept)s of the time and each other item %(added)s "
+        "of the time, so this may not be what you ticked."
+    ) % {"kept": percent(design.p, tr), "added": percent(design.q, tr)}
+
+
+def transparency(
+    shown: dict[str, Any],
+    design: UnaryEncoding,
+    question: Any,
+    language: str,
+    tr: Translator,
+) -> dict[str, Any]:
+    """Every item's bit goes through the same two-by-two matrix, P(sent ticked
+    or not | ticked or not)."""
+    truths = [gettext("Not ticked"), gettext("Ticked")]
+    return {"matrix_rows": base.probability_rows(truths, design.bit_design.matrix, tr)}
