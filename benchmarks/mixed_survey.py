@@ -8,7 +8,11 @@ plainly, cheating detection and the lie detector (questions with a device
 instruction, which load their kind's module, js/kinds/instructed/page.js), validation arms, optional questions
 and plain demographics: what a real study of sensitive behaviour might put on
 one page. Its epsilons, with a Yes's for the two instructed questions, sum to
-less than the site's default limit of 10 per survey, so it publishes as is.
+less than the site's default limit of 10 per survey. The two instructed
+questions have no finite epsilon (a No given as instructed is not protected),
+so it publishes as a site that allows such designs publishes it
+(``ALLOW_UNBOUNDED_DESIGNS``), with the researcher's confirmation that
+respondents are told.
 
 Create it inside a migrated site with::
 
@@ -21,6 +25,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.test import override_settings
 
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
@@ -178,4 +183,5 @@ def create() -> Survey:
     survey.save(update_fields=["slug"])
     for question in QUESTIONS:
         question_create(survey=survey, **question)
-    return survey_publish(survey=survey)
+    with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
+        return survey_publish(survey=survey, confirm_unbounded=True)
