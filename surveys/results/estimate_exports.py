@@ -180,12 +180,6 @@ def has_options(row: QuestionEstimate | None) -> bool:
     return bool(row is not None and row.options.all())
 
 
-def no_pi(compliance: dict[str, Any] | None) -> None:
-    """The kind has no pi of its own to compare: the default ``group_pi`` of a
-    kind's ``exports`` role."""
-    return None
-
-
 def _comparisons(
     question: Question,
     direct: Sequence[tuple[str, Question]],
