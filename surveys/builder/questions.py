@@ -107,6 +107,10 @@ def question_update(
 def question_delete(*, question: Question, actor: Any = None) -> None:
     survey_require_draft(question.survey, "delete questions")
     _question_event(actor, Action.QUESTION_DELETE, question)
+    # The comprehension check goes with its question, passing answer and all.
+    Survey.objects.filter(comprehension_check=question).update(
+        comprehension_check=None, comprehension_pass=None
+    )
     question.delete()
 
 
