@@ -68,9 +68,9 @@ def passed_reading(survey: Survey, dashboard: Dashboard) -> PassedReading | None
             (g for b in by_check for g in b.shown if g.code == code),
             None,
         )
-        hidden = (
-            by_check[0].min_size if group is None and by_check[0].hidden else None
-        ) if by_check else None
+        hidden = None
+        if group is None and by_check and by_check[0].hidden:
+            hidden = by_check[0].min_size
         rows.append(PassedRow(question=result.question, group=group, hidden=hidden))
     return PassedReading(
         check=check, passing=str(check.options[code]), rows=tuple(rows)

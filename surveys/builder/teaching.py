@@ -56,8 +56,7 @@ def check_question_problems(question: Question) -> dict[str, str]:
     passing = survey.comprehension_pass
     if question.is_sensitive or not question.options:
         why = (
-            "a randomized question says little about whether one person "
-            "understood"
+            "a randomized question says little about whether one person understood"
             if question.is_sensitive
             else "the check needs options to choose from"
         )

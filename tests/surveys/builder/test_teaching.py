@@ -187,17 +187,21 @@ def test_the_api_refuses_to_make_the_check_unfit(as_owner, draft_survey, change,
     )
     assert reply.status_code == 400, reply.json()
     said = str(reply.json())
-    assert "comprehension_check" in said and "comprehension check" in said
+    assert "comprehension_check" in said
+    assert "comprehension check" in said
     assert named in said
     age.refresh_from_db()
-    assert age.kind == "direct" and len(age.options) == 4
+    assert age.kind == "direct"
+    assert len(age.options) == 4
 
 
 def test_the_api_allows_a_change_that_keeps_the_passing_answer(as_owner, draft_survey):
     age = with_check(draft_survey, passing=1)
     reply = as_owner.patch(
         question_api(draft_survey, age),
-        json.dumps({"options": ["18-44", "45 or over"], "design": {"name": "direct", "k": 2}}),
+        json.dumps(
+            {"options": ["18-44", "45 or over"], "design": {"name": "direct", "k": 2}}
+        ),
         content_type="application/json",
     )
     assert reply.status_code == 200, reply.json()

@@ -27,9 +27,7 @@ WRITE = {"sav": stat_files.answers_sav, "dta": stat_files.answers_dta}
 
 
 def body(served) -> dict:
-    content = (
-        b"".join(served.streaming_content) if served.streaming else served.content
-    )
+    content = b"".join(served.streaming_content) if served.streaming else served.content
     return json.loads(content)
 
 
@@ -54,7 +52,8 @@ def test_the_codebook_names_the_check_and_its_passing_code(taught):
     data = codebook(taught)
     age = direct_question(taught)
     check = data["survey"]["comprehension_check"]
-    assert check["column"] == "q4" and check["number"] == 4
+    assert check["column"] == "q4"
+    assert check["number"] == 4
     assert (check["question_id"], check["text"]) == (age.pk, age.text)
     assert (check["passing_code"], check["passing_label"]) == (2, "45-64")
     assert "passing_code" in check["note"]
@@ -93,14 +92,18 @@ def test_the_codebook_json_and_page_say_it(as_owner, taught):
     assert "Question 4 (<code>q4</code>)" in facts
     assert "code 2 (“45-64”) passes" in facts
     section = page.split('id="codebook-q4"')[1].split("</section>")[0]
-    assert "Comprehension check" in section and "code 2 (“45-64”) passes" in section
+    assert "Comprehension check" in section
+    assert "code 2 (“45-64”) passes" in section
     assert "Were you born on an even day?" in page.split('id="codebook-practice"')[1]
 
 
 def test_the_codebook_page_escapes_the_check(as_owner, taught):
-    Question.objects.filter(pk=direct_question(taught).pk).update(text="<i>age</i>", options=["<b>a</b>", "b", "c & d", "e"])
+    Question.objects.filter(pk=direct_question(taught).pk).update(
+        text="<i>age</i>", options=["<b>a</b>", "b", "c & d", "e"]
+    )
     page = as_owner.get(reverse("surveys:codebook", args=[taught.pk])).content.decode()
-    assert "<i>age</i>" not in page and "<b>a</b>" not in page
+    assert "<i>age</i>" not in page
+    assert "<b>a</b>" not in page
     assert "code 2 (“c &amp; d”) passes" in page
 
 
@@ -117,7 +120,8 @@ def test_the_estimates_json_names_the_passers_subgroups(as_owner, taught):
         for s in q["subgroups"]
         if (s["group_question_id"], s["group_option_code"]) == (age.pk, 2)
     ]
-    assert passers and all(s["group_option_label"] == "45-64" for s in passers)
+    assert passers
+    assert all(s["group_option_label"] == "45-64" for s in passers)
 
 
 def test_estimates_json_without_a_check_has_none(as_owner, open_survey):
