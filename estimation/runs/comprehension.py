@@ -8,18 +8,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from estimation.contract import Caution
 from estimation.runs.dashboard import Dashboard
+from estimation.runs.readings import group_cautions
 from surveys.models import Question, Survey
 
 
 @dataclass(frozen=True)
 class PassedRow:
     """One sensitive question among those who passed; ``group`` is None when
-    the group is hidden (fewer than the smallest size a page may show) or has
-    no estimate."""
+    the group is hidden or has no estimate. ``hidden`` is the breakdown's
+    smallest size a page may show when the passers' group is below it (hidden
+    as every small group is), else None."""
 
     question: Question
     group: Any
+    hidden: int | None = None
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,14 @@ class PassedReading:
     check: Question
     passing: str
     rows: tuple[PassedRow, ...]
+
+    @property
+    def cautions(self) -> tuple[Caution, ...]:
+        """One caution per cause for the rows shown, naming their questions,
+        as a breakdown's cautions name its groups."""
+        return group_cautions(
+            [(r.question.text, r.group.flags) for r in self.rows if r.group]
+        )
 
 
 def sound_check(survey: Survey) -> tuple[Question, int] | None:
@@ -56,7 +68,10 @@ def passed_reading(survey: Survey, dashboard: Dashboard) -> PassedReading | None
             (g for b in by_check for g in b.shown if g.code == code),
             None,
         )
-        rows.append(PassedRow(question=result.question, group=group))
+        hidden = None
+        if group is None and by_check and by_check[0].hidden:
+            hidden = by_check[0].min_size
+        rows.append(PassedRow(question=result.question, group=group, hidden=hidden))
     return PassedReading(
         check=check, passing=str(check.options[code]), rows=tuple(rows)
     )

@@ -14,6 +14,7 @@ from django.db import transaction
 
 from surveys.builder.kinds import check_optional, clean_options, question_design
 from surveys.builder.services import survey_require_draft
+from surveys.builder.teaching import check_question_problems
 from surveys.builder.validation_arm import direct_arm_percent
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
@@ -98,6 +99,10 @@ def question_update(
     question.optional = optional
     question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
     question.full_clean()
+    # The comprehension check must stay one, or the results would skip it.
+    problems = check_question_problems(question)
+    if problems:
+        raise ValidationError(problems)
     question.save()
     _question_event(actor, Action.QUESTION_UPDATE, question)
     return question

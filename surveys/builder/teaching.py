@@ -45,6 +45,35 @@ def teaching_problems(survey: Survey) -> dict[str, str]:
     return {}
 
 
+def check_question_problems(question: Question) -> dict[str, str]:
+    """What is wrong with ``question`` (changed, not yet saved) as its survey's
+    comprehension check: made randomized, left without options, or without the
+    passing option. Empty when it is not the check or still fits, so that a
+    change which would make the results quietly drop the check is refused."""
+    survey = question.survey
+    if not is_check(survey, question):
+        return {}
+    passing = survey.comprehension_pass
+    if question.is_sensitive or not question.options:
+        why = (
+            "a randomized question says little about whether one person understood"
+            if question.is_sensitive
+            else "the check needs options to choose from"
+        )
+    elif passing is None or not 0 <= passing < len(question.options):
+        why = (
+            f"its passing answer is option code {passing}, which this change "
+            f"removes (the question would have {len(question.options)} options)"
+        )
+    else:
+        return {}
+    return {
+        "comprehension_check": "This question is the survey's comprehension "
+        f"check and must stay a direct question with its passing answer: {why}. "
+        "Choose another check (or none) in the survey's details first."
+    }
+
+
 def is_check(survey: Survey, question: Question) -> bool:
     """Whether ``question`` is the survey's comprehension check."""
     return survey.comprehension_check_id == question.pk

@@ -149,3 +149,94 @@ def test_the_check_goes_with_its_question_and_follows_a_duplicate(draft_survey, 
         None,
         None,
     )
+
+
+# -- the check question itself -------------------------------------------------
+
+
+def with_check(survey: Survey, passing: int = 3):
+    age = direct_question(survey)
+    survey.comprehension_check, survey.comprehension_pass = age, passing
+    survey.save()
+    return age
+
+
+def question_api(survey: Survey, question) -> str:
+    return f"/api/v1/surveys/{survey.pk}/questions/{question.pk}/"
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (
+            {"kind": "yes_no", "design": {"name": "warner", "p": 0.75}},
+            "randomized",
+        ),
+        (
+            {"options": ["18-44", "45 or over"], "design": {"name": "direct", "k": 2}},
+            "option code 3",
+        ),
+    ],
+)
+def test_the_api_refuses_to_make_the_check_unfit(as_owner, draft_survey, change, named):
+    age = with_check(draft_survey)
+    reply = as_owner.patch(
+        question_api(draft_survey, age),
+        json.dumps(change),
+        content_type="application/json",
+    )
+    assert reply.status_code == 400, reply.json()
+    said = str(reply.json())
+    assert "comprehension_check" in said
+    assert "comprehension check" in said
+    assert named in said
+    age.refresh_from_db()
+    assert age.kind == "direct"
+    assert len(age.options) == 4
+
+
+def test_the_api_allows_a_change_that_keeps_the_passing_answer(as_owner, draft_survey):
+    age = with_check(draft_survey, passing=1)
+    reply = as_owner.patch(
+        question_api(draft_survey, age),
+        json.dumps(
+            {"options": ["18-44", "45 or over"], "design": {"name": "direct", "k": 2}}
+        ),
+        content_type="application/json",
+    )
+    assert reply.status_code == 200, reply.json()
+    draft_survey.refresh_from_db()
+    assert draft_survey.comprehension_pass == 1
+
+
+def test_the_builder_refuses_to_drop_the_passing_option(as_owner, draft_survey):
+    age = with_check(draft_survey)
+    edit = reverse("surveys:question_edit", args=[draft_survey.pk, age.pk])
+    reply = as_owner.post(
+        edit,
+        {
+            "text": age.text,
+            "kind": "direct",
+            "options": "18-44\n45 or over",
+            "design_name": "direct",
+            "mode": "probabilities",
+        },
+    )
+    assert reply.status_code == 200
+    errors = reply.context["form"].non_field_errors()
+    assert any("comprehension check" in e for e in errors), reply.context["form"].errors
+    page = reply.content.decode()
+    assert "This question is the survey&#x27;s comprehension check" in page
+    age.refresh_from_db()
+    assert len(age.options) == 4
+
+
+def test_other_questions_change_freely(as_owner, draft_survey):
+    with_check(draft_survey)
+    other = next(q for q in draft_survey.questions.all() if q.is_sensitive)
+    reply = as_owner.patch(
+        question_api(draft_survey, other),
+        json.dumps({"text": "Reworded?"}),
+        content_type="application/json",
+    )
+    assert reply.status_code == 200, reply.json()
