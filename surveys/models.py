@@ -187,6 +187,56 @@ QuestionKind = models.TextChoices(
 KIND_ENTRIES: dict[str, KindEntry] = {entry.value: entry for entry in KIND_TABLE}
 
 
+class Section(models.Model):
+    """A page of the respondent's questionnaire: a title, a short text, and
+    its questions (``Question.section``). A survey without sections is one
+    page. Like a question's text, a section's words and order are frozen once
+    answers exist: the answers were given on the pages as they were."""
+
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="sections"
+    )
+    position = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=200)
+    text = models.TextField(blank=True, max_length=2000)
+    # Its questions shown in an order drawn in each respondent's browser.
+    shuffle_questions = models.BooleanField(default=False)
+
+    FROZEN_FIELDS = ("position", "title", "text", "shuffle_questions")
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if _has_responses(self.survey_id):
+            stored = (
+                Section.objects.filter(pk=self.pk).values(*self.FROZEN_FIELDS).first()
+                if self.pk is not None
+                else None
+            )
+            if stored is None:
+                raise FrozenDesignError(
+                    "Cannot add a section to a survey that has responses."
+                )
+            changed = [f for f in self.FROZEN_FIELDS if stored[f] != getattr(self, f)]
+            if changed:
+                raise FrozenDesignError(
+                    f"Cannot change the section's {', '.join(changed)}: the survey "
+                    "has responses given on its pages as they are."
+                )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        if _has_responses(self.survey_id):
+            raise FrozenDesignError(
+                "Cannot delete a section of a survey that has responses."
+            )
+        return super().delete(*args, **kwargs)
+
+
 class Question(models.Model):
     Kind = QuestionKind
 
@@ -217,6 +267,18 @@ class Question(models.Model):
     direct_percent = models.PositiveSmallIntegerField(
         default=0, validators=[MaxValueValidator(MAX_DIRECT_PERCENT)]
     )
+    # The page it is asked on (none: the survey has no sections); its
+    # ``position`` orders it within the survey, and so within its section.
+    section = models.ForeignKey(
+        Section,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="questions",
+    )
+    # A direct question's options shown in an order drawn in each
+    # respondent's browser; the codes stay indices into ``options``.
+    shuffle_options = models.BooleanField(default=False)
 
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.
@@ -228,6 +290,8 @@ class Question(models.Model):
         "spec_version",
         "optional",
         "direct_percent",
+        "section_id",
+        "shuffle_options",
     )
 
     class Meta:

@@ -31,6 +31,7 @@ from surveys.builder.published import (
     EDITABLE_AFTER_PUBLISHING,
     published_change_problems,
 )
+from surveys.builder.section_copy import sections_copy
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
@@ -382,7 +383,9 @@ SURVEY_FIELDS_NOT_COPIED = frozenset(
     }
 )
 # The frozen spec belongs to a publication: the copy freezes its own.
-QUESTION_FIELDS_NOT_COPIED = frozenset({"id", "survey", "spec", "spec_version"})
+QUESTION_FIELDS_NOT_COPIED = frozenset(
+    {"id", "survey", "spec", "spec_version", "section"}
+)
 COPY_SUFFIX = " (copy)"
 
 
@@ -417,6 +420,7 @@ def survey_duplicate(*, survey: Survey, owner: Any) -> Survey:
         Question(survey=duplicate, **_copied_values(q, QUESTION_FIELDS_NOT_COPIED))
         for q in survey.questions.all()
     )
+    sections_copy(source=survey, target=duplicate)
     audit_record(
         actor=owner,
         action=Action.SURVEY_DUPLICATE,
