@@ -34,6 +34,27 @@ def _has_responses(survey_id: int | None) -> bool:
     )
 
 
+def _refuse_frozen_change(instance: Any, what: str, why: str) -> None:
+    """Refuse a save that would add ``instance`` (a question, a section) to a
+    survey with responses, or change one of its ``FROZEN_FIELDS``."""
+    if not _has_responses(instance.survey_id):
+        return
+    fields = instance.FROZEN_FIELDS
+    manager = type(instance)._default_manager
+    stored = (
+        manager.filter(pk=instance.pk).values(*fields).first()
+        if instance.pk is not None
+        else None
+    )
+    if stored is None:
+        raise FrozenDesignError(f"Cannot add a {what} to a survey that has responses.")
+    changed = [f for f in fields if stored[f] != getattr(instance, f)]
+    if changed:
+        raise FrozenDesignError(
+            f"Cannot change {', '.join(changed)}: the survey has responses {why}."
+        )
+
+
 WEB_SCHEMES = ["http", "https"]
 
 
@@ -188,10 +209,9 @@ KIND_ENTRIES: dict[str, KindEntry] = {entry.value: entry for entry in KIND_TABLE
 
 
 class Section(models.Model):
-    """A page of the respondent's questionnaire: a title, a short text, and
-    its questions (``Question.section``). A survey without sections is one
-    page. Like a question's text, a section's words and order are frozen once
-    answers exist: the answers were given on the pages as they were."""
+    """A page of the respondent's questionnaire (``Question.section``); a
+    survey without sections is one page. Frozen once answers exist, like the
+    questions' texts: the answers were given on the pages as they were."""
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="sections"
@@ -199,7 +219,7 @@ class Section(models.Model):
     position = models.PositiveIntegerField(default=0)
     title = models.CharField(max_length=200)
     text = models.TextField(blank=True, max_length=2000)
-    # Its questions shown in an order drawn in each respondent's browser.
+    # Its questions shown in an order each respondent's browser draws.
     shuffle_questions = models.BooleanField(default=False)
 
     FROZEN_FIELDS = ("position", "title", "text", "shuffle_questions")
@@ -211,30 +231,8 @@ class Section(models.Model):
         return self.title
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if _has_responses(self.survey_id):
-            stored = (
-                Section.objects.filter(pk=self.pk).values(*self.FROZEN_FIELDS).first()
-                if self.pk is not None
-                else None
-            )
-            if stored is None:
-                raise FrozenDesignError(
-                    "Cannot add a section to a survey that has responses."
-                )
-            changed = [f for f in self.FROZEN_FIELDS if stored[f] != getattr(self, f)]
-            if changed:
-                raise FrozenDesignError(
-                    f"Cannot change the section's {', '.join(changed)}: the survey "
-                    "has responses given on its pages as they are."
-                )
+        _refuse_frozen_change(self, "section", "given on its pages as they are")
         super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        if _has_responses(self.survey_id):
-            raise FrozenDesignError(
-                "Cannot delete a section of a survey that has responses."
-            )
-        return super().delete(*args, **kwargs)
 
 
 class Question(models.Model):
@@ -301,22 +299,7 @@ class Question(models.Model):
         return self.text[:60]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if _has_responses(self.survey_id):
-            stored = (
-                Question.objects.filter(pk=self.pk).values(*self.FROZEN_FIELDS).first()
-                if self.pk is not None
-                else None
-            )
-            if stored is None:
-                raise FrozenDesignError(
-                    "Cannot add a question to a survey that has responses."
-                )
-            changed = [f for f in self.FROZEN_FIELDS if stored[f] != getattr(self, f)]
-            if changed:
-                raise FrozenDesignError(
-                    f"Cannot change {', '.join(changed)}: the survey has responses "
-                    "randomized with the current design."
-                )
+        _refuse_frozen_change(self, "question", "randomized with the current design")
         super().save(*args, **kwargs)
 
     @property

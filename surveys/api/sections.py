@@ -24,6 +24,7 @@ class SectionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     questions = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         required=False,
+        write_only=True,
         help_text="The section's question ids in the order shown (unless "
         "shuffle_questions). Listing a question of another section moves it "
         "here; every question of this section must be listed.",
@@ -43,6 +44,7 @@ class SectionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         }
 
     def to_representation(self, instance: Section) -> dict[str, Any]:
+        # Written as a list of ids, read as the section's questions in order.
         data = super().to_representation(instance)
         data["questions"] = list(
             instance.questions.order_by("position").values_list("pk", flat=True)

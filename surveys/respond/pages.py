@@ -20,13 +20,11 @@ def page_sections(
     ``section`` (None on a survey without sections), whether its questions
     are shuffled, and its items, each told its number and whether its options
     are shuffled."""
-    placed = {
-        pk: (section, shuffle)
-        for pk, section, shuffle in survey.questions.values_list(
-            "pk", "section_id", "shuffle_options"
-        )
-    }
-    sections = {s.pk: s for s in survey.sections.all()}
+    # The survey's questions, as fetched with it (published_survey): a
+    # survey without sections costs no query more than it always did.
+    placed = {q.pk: (q.section_id, q.shuffle_options) for q in survey.questions.all()}
+    in_sections = any(section for section, _ in placed.values())
+    sections = {s.pk: s for s in survey.sections.all()} if in_sections else {}
     pages: list[dict[str, Any]] = []
     for number, item in enumerate(questions, start=1):
         section_id, shuffle_options = placed.get(item["id"], (None, False))
