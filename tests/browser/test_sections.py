@@ -242,3 +242,24 @@ def test_a_survey_without_sections_is_one_page(visit, open_survey):
     assert (
         Question.objects.filter(survey=open_survey, section__isnull=False).count() == 0
     )
+
+
+def test_the_builders_sections_page_has_no_violation(visit, owner, axe_source):
+    from tests.browser.test_researcher import log_in
+
+    draft = sectioned_survey(owner, shuffled=True)
+    researcher = visit()
+    page = researcher.page
+    log_in(researcher, owner)
+    researcher.goto(f"/surveys/{draft.pk}/")
+    page.get_by_role("link", name="Sections and order").click()
+    expect(page.get_by_role("heading", name="Sections and order")).to_be_visible()
+    assert violations(page, axe_source) == [], "sections page, draft"
+    page.get_by_label("Title").last.fill("Closing")
+    page.get_by_role("button", name="Add section").click()
+    expect(page.get_by_role("status")).to_contain_text("Added the section “Closing”")
+    assert draft.sections.filter(title="Closing").exists()
+    survey_publish(survey=draft)
+    page.reload()
+    expect(page.locator("#sections-frozen")).to_contain_text("frozen since publishing")
+    assert violations(page, axe_source) == [], "sections page, published"
