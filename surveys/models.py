@@ -20,6 +20,12 @@ from django.utils.translation import gettext_lazy as _
 from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec
 from estimation.kinds import AnyDesign, any_design_from_dict
 from surveys.kinds import KIND_TABLE, KindEntry
+from surveys.team.models import AppendOnlyError as AppendOnlyError
+from surveys.team.models import AuditEvent as AuditEvent
+from surveys.team.models import AuditEventQuerySet as AuditEventQuerySet
+from surveys.team.models import Membership as Membership
+from surveys.team.models import Role as Role
+from surveys.team.models import TokenScope as TokenScope
 
 
 class FrozenDesignError(Exception):
@@ -32,6 +38,27 @@ def _has_responses(survey_id: int | None) -> bool:
     return (
         survey_id is not None and Response.objects.filter(survey_id=survey_id).exists()
     )
+
+
+def _refuse_frozen_change(instance: Any, what: str, why: str) -> None:
+    """Refuse a save that would add ``instance`` (a question, a section) to a
+    survey with responses, or change one of its ``FROZEN_FIELDS``."""
+    if not _has_responses(instance.survey_id):
+        return
+    fields = instance.FROZEN_FIELDS
+    manager = type(instance)._default_manager
+    stored = (
+        manager.filter(pk=instance.pk).values(*fields).first()
+        if instance.pk is not None
+        else None
+    )
+    if stored is None:
+        raise FrozenDesignError(f"Cannot add a {what} to a survey that has responses.")
+    changed = [f for f in fields if stored[f] != getattr(instance, f)]
+    if changed:
+        raise FrozenDesignError(
+            f"Cannot change {', '.join(changed)}: the survey has responses {why}."
+        )
 
 
 WEB_SCHEMES = ["http", "https"]
@@ -203,6 +230,33 @@ QuestionKind = models.TextChoices(
 KIND_ENTRIES: dict[str, KindEntry] = {entry.value: entry for entry in KIND_TABLE}
 
 
+class Section(models.Model):
+    """A page of the respondent's questionnaire (``Question.section``); a
+    survey without sections is one page. Frozen once answers exist, like the
+    questions' texts: the answers were given on the pages as they were."""
+
+    survey = models.ForeignKey(
+        Survey, on_delete=models.CASCADE, related_name="sections"
+    )
+    position = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=200)
+    text = models.TextField(blank=True, max_length=2000)
+    # Its questions shown in an order each respondent's browser draws.
+    shuffle_questions = models.BooleanField(default=False)
+
+    FROZEN_FIELDS = ("position", "title", "text", "shuffle_questions")
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        _refuse_frozen_change(self, "section", "given on its pages as they are")
+        super().save(*args, **kwargs)
+
+
 class Question(models.Model):
     Kind = QuestionKind
 
@@ -233,6 +287,18 @@ class Question(models.Model):
     direct_percent = models.PositiveSmallIntegerField(
         default=0, validators=[MaxValueValidator(MAX_DIRECT_PERCENT)]
     )
+    # The page it is asked on (none: the survey has no sections); its
+    # ``position`` orders it within the survey, and so within its section.
+    section = models.ForeignKey(
+        Section,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="questions",
+    )
+    # A direct question's options shown in an order drawn in each
+    # respondent's browser; the codes stay indices into ``options``.
+    shuffle_options = models.BooleanField(default=False)
 
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.
@@ -244,6 +310,8 @@ class Question(models.Model):
         "spec_version",
         "optional",
         "direct_percent",
+        "section_id",
+        "shuffle_options",
     )
 
     class Meta:
@@ -253,22 +321,7 @@ class Question(models.Model):
         return self.text[:60]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if _has_responses(self.survey_id):
-            stored = (
-                Question.objects.filter(pk=self.pk).values(*self.FROZEN_FIELDS).first()
-                if self.pk is not None
-                else None
-            )
-            if stored is None:
-                raise FrozenDesignError(
-                    "Cannot add a question to a survey that has responses."
-                )
-            changed = [f for f in self.FROZEN_FIELDS if stored[f] != getattr(self, f)]
-            if changed:
-                raise FrozenDesignError(
-                    f"Cannot change {', '.join(changed)}: the survey has responses "
-                    "randomized with the current design."
-                )
+        _refuse_frozen_change(self, "question", "randomized with the current design")
         super().save(*args, **kwargs)
 
     @property
@@ -440,125 +493,3 @@ class AccessLedger(models.Model):
 
     def __str__(self) -> str:
         return f"ledger of {self.survey_id}: {self.count}"
-
-
-class Role(models.TextChoices):
-    """A researcher's part in a survey. Each role may do everything the roles
-    below it may (docs/teams.md): the owner is the survey's ``owner``; the
-    others are :class:`Membership` rows."""
-
-    OWNER = "owner", "Owner"
-    EDITOR = "editor", "Editor"
-    ANALYST = "analyst", "Analyst"
-    VIEWER = "viewer", "Aggregates-only viewer"
-
-
-class Membership(models.Model):
-    """A collaborator on a survey, with a role below owner."""
-
-    survey = models.ForeignKey(
-        Survey, on_delete=models.CASCADE, related_name="memberships"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
-    )
-    role = models.CharField(
-        max_length=8,
-        choices=[(r.value, r.label) for r in Role if r != Role.OWNER],
-    )
-    added_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["added_at", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["survey", "user"], name="one_membership_per_person"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(role__in=["editor", "analyst", "viewer"]),
-                name="membership_role_below_owner",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} as {self.role} of {self.survey_id}"
-
-
-class AuditEventQuerySet(models.QuerySet["AuditEvent"]):
-    def update(self, **kwargs: Any) -> int:
-        raise AppendOnlyError("The audit log is append-only: no row is updated.")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("The audit log is append-only: no row is deleted.")
-
-
-class AppendOnlyError(Exception):
-    """An attempt to change or remove an audit event."""
-
-
-class AuditEvent(models.Model):
-    """One researcher action on a survey, its members or its data, or one
-    download of its answer rows (surveys/team/audit.py).
-
-    Append-only: the application never updates or deletes a row, and on
-    PostgreSQL and SQLite a trigger refuses it too. The survey and the actor
-    are kept as ids and names without foreign-key constraints, so deleting a
-    survey or an account leaves its history as it was. Nothing about
-    respondents is recorded, and no IP address (docs/teams.md, "Audit log").
-    """
-
-    at = models.DateTimeField(default=timezone.now, editable=False)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.DO_NOTHING,
-        db_constraint=False,
-        null=True,
-        related_name="+",
-        editable=False,
-    )
-    # The actor's username when it happened; empty for a command or the demo.
-    actor_name = models.CharField(max_length=150, blank=True, editable=False)
-    survey = models.ForeignKey(
-        Survey,
-        on_delete=models.DO_NOTHING,
-        db_constraint=False,
-        null=True,
-        related_name="audit_events",
-        editable=False,
-    )
-    survey_title = models.CharField(max_length=200, blank=True, editable=False)
-    action = models.CharField(max_length=40, editable=False)
-    detail = models.JSONField(default=dict, blank=True, editable=False)
-
-    objects = AuditEventQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["survey", "at"], name="audit_by_survey")]
-
-    def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name or 'system'} {self.action}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError("The audit log is append-only: no row is updated.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("The audit log is append-only: no row is deleted.")
-
-
-class TokenScope(models.Model):
-    """How much an API token may do: a read-only token may read whatever its
-    user's roles allow, and change nothing."""
-
-    token = models.OneToOneField(
-        "authtoken.Token",
-        on_delete=models.CASCADE,
-        primary_key=True,
-        related_name="scope",
-    )
-    read_only = models.BooleanField(default=False)
-
-    def __str__(self) -> str:
-        return "read-only" if self.read_only else "read-write"

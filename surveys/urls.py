@@ -2,7 +2,7 @@ from django.urls import path
 
 import surveys.converters  # noqa: F401  (registers <lang:>)
 from surveys.access import urls as access_urls
-from surveys.builder import translation_views, views
+from surveys.builder import section_views, translation_views, views
 from surveys.results import export_views, model_views
 from surveys.results import views as results
 from surveys.team import urls as team_urls
@@ -114,6 +114,29 @@ urlpatterns = [
         "<int:pk>/questions/<int:qid>/move/",
         views.question_move,
         name="question_move",
+    ),
+]
+urlpatterns += [
+    path("<int:pk>/sections/", section_views.sections_page, name="sections"),
+    path(
+        "<int:pk>/sections/questions/",
+        section_views.section_questions,
+        name="section_questions",
+    ),
+    path(
+        "<int:pk>/sections/<int:sid>/",
+        section_views.section_edit,
+        name="section_edit",
+    ),
+    path(
+        "<int:pk>/sections/<int:sid>/move/",
+        section_views.section_move,
+        name="section_move",
+    ),
+    path(
+        "<int:pk>/sections/<int:sid>/delete/",
+        section_views.section_delete,
+        name="section_delete",
     ),
 ]
 urlpatterns += access_urls.urlpatterns

@@ -236,6 +236,12 @@ class QuestionSerializer(serializers.ModelSerializer):
     yes_epsilon = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
     client_spec = serializers.SerializerMethodField()
+    shuffle_options = serializers.BooleanField(
+        required=False,
+        help_text="Direct questions only: show the options in an order drawn in "
+        "each respondent's browser (never sent); answers keep the codes of the "
+        "order given here.",
+    )
 
     class Meta:
         model = Question
@@ -253,8 +259,10 @@ class QuestionSerializer(serializers.ModelSerializer):
             "description",
             "client_spec",
             "spec_version",
+            "section",
+            "shuffle_options",
         ]
-        read_only_fields = ["position", "spec_version"]
+        read_only_fields = ["position", "spec_version", "section"]
 
     @extend_schema_field(
         serializers.FloatField(

@@ -2,7 +2,7 @@ from django.urls import path, re_path
 
 import surveys.converters  # noqa: F401  (registers <lang:>)
 
-from . import exports, members, models_api, public, translations, views
+from . import exports, members, models_api, public, sections, translations, views
 
 app_name = "api"
 urlpatterns = [
@@ -53,6 +53,17 @@ urlpatterns = [
         "surveys/<int:pk>/questions/<int:qid>/",
         views.QuestionDetail.as_view(),
         name="question",
+    ),
+    path("surveys/<int:pk>/sections/", sections.SectionList.as_view(), name="sections"),
+    path(
+        "surveys/<int:pk>/sections/order/",
+        sections.SectionOrder.as_view(),
+        name="section-order",
+    ),
+    path(
+        "surveys/<int:pk>/sections/<int:sid>/",
+        sections.SectionDetail.as_view(),
+        name="section",
     ),
     path("surveys/<int:pk>/runs/", views.RunList.as_view(), name="runs"),
     path("surveys/<int:pk>/runs/<int:run_id>/", views.RunDetail.as_view(), name="run"),

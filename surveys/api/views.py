@@ -36,6 +36,7 @@ from surveys.builder.questions import (
     question_reorder,
     question_update,
 )
+from surveys.builder.sections import question_shuffle_apply
 from surveys.models import Question, Survey
 from surveys.team.roles import Need
 from surveys.team.selectors import surveys_visible_to
@@ -199,9 +200,11 @@ class QuestionList(SurveyScoped, generics.ListCreateAPIView):
         return self.survey.questions.all()
 
     def perform_create(self, serializer: QuestionSerializer) -> None:
+        shuffle = serializer.validated_data.pop("shuffle_options", None)
         serializer.instance = question_create(
             survey=self.survey, actor=self.request.user, **serializer.validated_data
         )
+        question_shuffle_apply(serializer.instance, shuffle, self.request.user)
 
 
 class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
@@ -212,6 +215,7 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
 
     def perform_update(self, serializer: QuestionSerializer) -> None:
         question = serializer.instance
+        shuffle = serializer.validated_data.pop("shuffle_options", None)
         current = {
             "text": question.text,
             "kind": question.kind,
@@ -229,6 +233,7 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
             actor=self.request.user,
             **{**current, **serializer.validated_data},
         )
+        question_shuffle_apply(serializer.instance, shuffle, self.request.user)
 
     def perform_destroy(self, instance: Question) -> None:
         question_delete(question=instance, actor=self.request.user)

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from surveys.builder.kinds import check_optional, clean_options, question_design
+from surveys.builder.sections import questions_renumber, section_for_new_question
 from surveys.builder.services import survey_require_draft
 from surveys.builder.teaching import check_question_problems
 from surveys.builder.validation_arm import direct_arm_percent
@@ -54,6 +55,7 @@ def question_create(
     question = Question(
         survey=survey,
         position=0 if last is None else last + 1,
+        section=section_for_new_question(survey),
         text=text.strip(),
         kind=kind,
         options=labels,
@@ -121,13 +123,19 @@ def question_delete(*, question: Question, actor: Any = None) -> None:
 
 @transaction.atomic
 def question_move(*, question: Question, offset: int, actor: Any = None) -> None:
-    """Move a question up (-1) or down (+1) in its survey."""
+    """Move a question up (-1) or down (+1) within its section (its survey,
+    when it has no sections), taking the positions its section's questions
+    hold among themselves."""
     survey_require_draft(question.survey, "reorder questions")
-    ordered = list(question.survey.questions.select_for_update())
+    everything = list(question.survey.questions.select_for_update())
+    slots = [i for i, q in enumerate(everything) if q.section_id == question.section_id]
+    ordered = [everything[i] for i in slots]
     index = next(i for i, q in enumerate(ordered) if q.pk == question.pk)
     target = min(max(index + offset, 0), len(ordered) - 1)
     ordered.insert(target, ordered.pop(index))
-    for position, item in enumerate(ordered):
+    for slot, item in zip(slots, ordered, strict=True):
+        everything[slot] = item
+    for position, item in enumerate(everything):
         if item.position != position:
             item.position = position
             item.save(update_fields=["position"])
@@ -156,6 +164,9 @@ def question_reorder(
             question.position = position
             question.save(update_fields=["position"])
             moved = True
+    # With sections, the questions run section by section: the order given
+    # orders each section's questions among themselves.
+    questions_renumber(survey)
     if moved:
         audit_record(
             actor=actor,

@@ -31,6 +31,7 @@ from surveys.builder.published import (
     EDITABLE_AFTER_PUBLISHING,
     published_change_problems,
 )
+from surveys.builder.section_copy import sections_copy
 from surveys.builder.teaching import teaching_problems
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
@@ -393,7 +394,9 @@ SURVEY_FIELDS_NOT_COPIED = frozenset(
     }
 )
 # The frozen spec belongs to a publication: the copy freezes its own.
-QUESTION_FIELDS_NOT_COPIED = frozenset({"id", "survey", "spec", "spec_version"})
+QUESTION_FIELDS_NOT_COPIED = frozenset(
+    {"id", "survey", "spec", "spec_version", "section"}
+)
 COPY_SUFFIX = " (copy)"
 
 
@@ -434,6 +437,7 @@ def survey_duplicate(*, survey: Survey, owner: Any) -> Survey:
             originals.index(survey.comprehension_check_id)
         ]
         duplicate.save(update_fields=["comprehension_check"])
+    sections_copy(source=survey, target=duplicate)
     audit_record(
         actor=owner,
         action=Action.SURVEY_DUPLICATE,

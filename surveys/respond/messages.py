@@ -20,6 +20,7 @@ def page_messages(*, questions: int) -> dict[str, Any]:
         **_question_messages(),
         **_receipt_messages(),
         **_sending_messages(),
+        **_section_messages(),
         "questionsLeft": {
             str(count): ngettext(
                 "Please answer every question that is not optional (%(count)d "
@@ -109,5 +110,25 @@ def _sending_messages() -> dict[str, str]:
         "sendAgain": gettext("Send my answers again"),
         "notConfirmed": gettext(
             "Your answers were not confirmed yet. Send them again to finish."
+        ),
+    }
+
+
+def _section_messages() -> dict[str, str]:
+    """A survey of several pages (sections): where the respondent is, and
+    what a page left earlier keeps of its answers (docs/methodology.md,
+    "Answers kept between pages")."""
+    return {
+        "pageOf": gettext("Page {page} of {pages}"),
+        "answeredRandomized": gettext(
+            "Answered. Your device randomized this answer when you left its page "
+            "and keeps only the randomized answer, to send with the others; your "
+            "own choice was not kept, so it cannot be shown again. To change it, "
+            "answer again: only the new answer, randomized, will be sent."
+        ),
+        "answeredKept": gettext(
+            "Answered. Your device keeps this answer as it will be sent, until you "
+            "send your answers; it is not shown again here. To change it, answer "
+            "again."
         ),
     }

@@ -20,6 +20,7 @@ from surveys.languages import survey_texts
 from surveys.models import Survey
 from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity, kind_scripts
 from surveys.respond.messages import page_messages
+from surveys.respond.pages import page_sections
 from surveys.respond.practice import practice_round
 from surveys.respond.selectors import (
     page_language,
@@ -97,6 +98,7 @@ def _render_survey_page(
         "transparency_path": respondent_path(survey, language, page="transparency"),
         "questions": questions,
         "practice": practice,
+        "pages": page_sections(survey, questions),
         "access_notice": respondent_access_notice(survey),
         "closed_text": "" if accepting else respondent_closed_text(survey),
         "screen_out_url": survey.screen_out_url

@@ -39,6 +39,11 @@ class Action(enum.StrEnum):
     MEMBER_REMOVE = "member.remove"
     OWNERSHIP_TRANSFER = "ownership.transfer"
     AUDIT_PRUNE = "audit.prune"
+    SECTION_CREATE = "section.create"
+    SECTION_UPDATE = "section.update"
+    SECTION_DELETE = "section.delete"
+    SECTION_QUESTIONS = "section.questions"
+    SECTIONS_REORDER = "sections.reorder"
 
 
 def audit_record(

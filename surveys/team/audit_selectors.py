@@ -131,6 +131,11 @@ FIXED = {
     Action.QUESTIONS_REORDER: "reordered the questions",
     Action.INVITATIONS_DOWNLOAD: "downloaded the invitation links",
     Action.ESTIMATES_RUN: "requested an estimate run",
+    Action.SECTION_CREATE: "added a section",
+    Action.SECTION_UPDATE: "changed a section",
+    Action.SECTION_DELETE: "deleted a section",
+    Action.SECTION_QUESTIONS: "moved questions between sections",
+    Action.SECTIONS_REORDER: "reordered the sections",
 }
 WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.SURVEY_UPDATE: _survey_update,

@@ -13,6 +13,7 @@ __all__ = [
     "DESIGNS",
     "LISTS_OPTIONS",
     "NOT_OPTIONAL",
+    "SHUFFLES_OPTIONS",
     "build_design",
     "clean_options",
     "no_validation_arm",
@@ -22,6 +23,10 @@ DESIGNS = ("direct",)
 ANSWERED_YES_NO = False
 LISTS_OPTIONS = True
 NOT_OPTIONAL = None
+# Its options may be shown in an order drawn per respondent (the codes stay
+# indices into the researcher's order): asked plainly, their order means
+# nothing to a design. A kind without the name keeps its order.
+SHUFFLES_OPTIONS = True
 
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
