@@ -118,6 +118,8 @@ class SectionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):  # typ
 
 class SectionOrder(SurveyScoped, generics.GenericAPIView):  # type: ignore[type-arg]
     serializer_class = SectionOrderSerializer
+    # It answers the whole list, as SectionList does: no page of it.
+    pagination_class = None
 
     @extend_schema(
         request=SectionOrderSerializer, responses=SectionSerializer(many=True)

@@ -52,7 +52,16 @@ CHANGES = {
         "https://panel.example.org/out",
         "https://panel.example.org/out",
     ),
+    "practice": ("on", True),
+    "practice_question": (
+        "Is it raining where you are?",
+        "Is it raining where you are?",
+    ),
 }
+# The comprehension check and its passing answer point at a question, so they
+# have no fixed new value: the form sets both with one choice, and their own
+# tests are below.
+CHECK_FIELDS = {"comprehension_check", "comprehension_pass"}
 STILL_EDITABLE = {
     "title",
     "public_title",
@@ -64,13 +73,15 @@ STILL_EDITABLE = {
     "completion_code",
     "screen_out_url",
 }
-LOCKED = sorted(EDITABLE_SURVEY_FIELDS - EDITABLE_AFTER_PUBLISHING)
+ALL_LOCKED = sorted(EDITABLE_SURVEY_FIELDS - EDITABLE_AFTER_PUBLISHING)
+LOCKED = sorted(set(ALL_LOCKED) - CHECK_FIELDS)
 
 
 def test_the_table_covers_every_editable_field():
-    assert set(CHANGES) == EDITABLE_SURVEY_FIELDS
-    assert LOCKED == sorted(EDITABLE_SURVEY_FIELDS - STILL_EDITABLE)
-    assert set(FROZEN_REASONS) == set(LOCKED)
+    assert set(CHANGES) | CHECK_FIELDS == EDITABLE_SURVEY_FIELDS
+    assert ALL_LOCKED == sorted(EDITABLE_SURVEY_FIELDS - STILL_EDITABLE)
+    assert CHECK_FIELDS <= set(ALL_LOCKED)
+    assert set(FROZEN_REASONS) == set(ALL_LOCKED)
 
 
 def snapshot(survey):
@@ -95,8 +106,12 @@ def form_data(survey, **changes):
         "completion_url": survey.completion_url,
         "completion_code": survey.completion_code,
         "screen_out_url": survey.screen_out_url,
+        "practice": survey.practice,
+        "practice_question": survey.practice_question,
     }
     data.update(changes)
+    if "practice" in data and data["practice"] is False:
+        del data["practice"]  # an unticked box is not posted
     return data
 
 
@@ -189,7 +204,7 @@ def test_the_published_form_shows_locked_fields_read_only_and_says_why(
         assert "disabled" not in tag, field
     assert "stay as respondents met them" in page
     assert "duplicate the survey" in page
-    assert survey_locked_fields(open_survey) == set(LOCKED)
+    assert survey_locked_fields(open_survey) == set(ALL_LOCKED)
     frozen = page.split('id="frozen-details"', 1)[1]
     for reason in FROZEN_REASONS.values():
         assert reason in frozen
@@ -218,3 +233,56 @@ def test_a_published_survey_takes_a_higher_response_limit_but_not_one_below_the_
     )
     assert high.status_code == 200, high.json()
     assert Survey.objects.get(pk=open_survey.pk).response_limit == 5
+
+
+def direct_check(survey):
+    """The survey's first direct question as a comprehension check, passed by
+    its first answer: (question, "question:answer" as the form names it)."""
+    question = next(q for q in survey.questions.all() if not q.is_sensitive)
+    return question, f"{question.pk}:0"
+
+
+def test_the_comprehension_check_is_frozen_on_the_page_and_in_the_api(
+    as_owner, owner, open_survey
+):
+    question, choice = direct_check(open_survey)
+    before = snapshot(open_survey)
+    response = as_owner.post(
+        url("edit", open_survey.pk),
+        form_data(open_survey, comprehension_check=choice),
+    )
+    assert response.status_code == 400
+    assert response.context["form"].errors["comprehension_check"] == [
+        "Cannot change after publishing."
+    ]
+    api = token_client(owner).patch(
+        f"/api/v1/surveys/{open_survey.pk}/",
+        {"comprehension_check": question.pk, "comprehension_pass": 0},
+        format="json",
+    )
+    assert api.status_code == 409, api.json()
+    assert "after publishing" in api.json()["error"]
+    assert snapshot(open_survey) == before
+
+
+def test_a_draft_takes_a_comprehension_check_on_the_page_and_in_the_api(
+    as_owner, owner, draft_survey
+):
+    question, choice = direct_check(draft_survey)
+    response = as_owner.post(
+        url("edit", draft_survey.pk),
+        form_data(draft_survey, comprehension_check=choice),
+    )
+    assert response.status_code == 302, response.context["form"].errors
+    stored = Survey.objects.get(pk=draft_survey.pk)
+    assert (stored.comprehension_check_id, stored.comprehension_pass) == (
+        question.pk,
+        0,
+    )
+    api = token_client(owner).patch(
+        f"/api/v1/surveys/{draft_survey.pk}/",
+        {"comprehension_check": None, "comprehension_pass": None},
+        format="json",
+    )
+    assert api.status_code == 200, api.json()
+    assert Survey.objects.get(pk=draft_survey.pk).comprehension_check_id is None
