@@ -217,6 +217,10 @@ class Question(models.Model):
     direct_percent = models.PositiveSmallIntegerField(
         default=0, validators=[MaxValueValidator(MAX_DIRECT_PERCENT)]
     )
+    # Display logic: shown only when earlier direct answers meet this
+    # condition (surveys/display_logic/conditions.py); null: always shown.
+    # Frozen with the design: it decides whose answers the estimates are of.
+    condition = models.JSONField(null=True, blank=True, default=None)
 
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.
@@ -228,6 +232,7 @@ class Question(models.Model):
         "spec_version",
         "optional",
         "direct_percent",
+        "condition",
     )
 
     class Meta:

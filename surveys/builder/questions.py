@@ -15,6 +15,10 @@ from django.db import transaction
 from surveys.builder.kinds import check_optional, clean_options, question_design
 from surveys.builder.services import survey_require_draft
 from surveys.builder.validation_arm import direct_arm_percent
+from surveys.display_logic.checks import (
+    question_condition_clean,
+    survey_conditions_check,
+)
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
 
@@ -38,10 +42,12 @@ def question_create(
     options: Sequence[str] | None = None,
     optional: bool = False,
     direct_percent: int = 0,
+    condition: Any = None,
     actor: Any = None,
 ) -> Question:
     """A question of a draft; ``optional`` lets it go unanswered (stored as
-    missing); ``direct_percent`` asks that share of respondents directly."""
+    missing); ``direct_percent`` asks that share of respondents directly;
+    ``condition`` shows it only to some (surveys/display_logic/)."""
     survey_require_draft(survey, "add questions")
     check_optional(kind, optional)
     labels, design_data = _question_content(kind, options, design, survey.language)
@@ -60,10 +66,23 @@ def question_create(
         optional=optional,
         direct_percent=direct_arm_percent(kind, direct_percent, design_data),
     )
+    question.condition = _condition(survey, None, question, condition)
     question.full_clean()
     question.save()
     _question_event(actor, Action.QUESTION_CREATE, question)
     return question
+
+
+def _condition(
+    survey: Survey, saved: Question | None, question: Question, condition: Any
+) -> dict[str, Any] | None:
+    return question_condition_clean(
+        survey=survey,
+        question=saved,
+        optional=question.optional,
+        sensitive=question.is_sensitive,
+        condition=condition,
+    )
 
 
 def _question_event(actor: Any, action: Action, question: Question) -> None:
@@ -86,6 +105,7 @@ def question_update(
     options: Sequence[str] | None = None,
     optional: bool = False,
     direct_percent: int = 0,
+    condition: Any = None,
     actor: Any = None,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
@@ -97,8 +117,11 @@ def question_update(
     question.options, question.design = labels, design_data
     question.optional = optional
     question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
+    question.condition = _condition(question.survey, question, question, condition)
     question.full_clean()
     question.save()
+    # Another question's condition may read this one's answers.
+    survey_conditions_check(question.survey)
     _question_event(actor, Action.QUESTION_UPDATE, question)
     return question
 
@@ -107,7 +130,9 @@ def question_update(
 def question_delete(*, question: Question, actor: Any = None) -> None:
     survey_require_draft(question.survey, "delete questions")
     _question_event(actor, Action.QUESTION_DELETE, question)
+    survey = question.survey
     question.delete()
+    survey_conditions_check(survey)
 
 
 @transaction.atomic
@@ -123,6 +148,7 @@ def question_move(*, question: Question, offset: int, actor: Any = None) -> None
             item.position = position
             item.save(update_fields=["position"])
     if target != index:
+        survey_conditions_check(question.survey)
         _question_event(actor, Action.QUESTION_MOVE, question)
 
 
@@ -148,6 +174,7 @@ def question_reorder(
             question.save(update_fields=["position"])
             moved = True
     if moved:
+        survey_conditions_check(survey)
         audit_record(
             actor=actor,
             action=Action.QUESTIONS_REORDER,
