@@ -13,6 +13,7 @@ from typing import Any, cast
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
+from surveys.display_logic.checks import shown_to
 from surveys.kinds import KINDS, kind_module
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
@@ -188,11 +189,20 @@ def _entry_head(
         "kind": question.kind,
         "sensitive": question.is_sensitive,
         "optional": question.optional,
-        "missing": (
-            MISSING if question.optional else "never: the question must be answered"
-        ),
+        "missing": _missing_when(question),
+        # Display logic: whose answers these are ("" for everyone).
+        "shown_to": shown_to(question, question.survey.questions.all()),
         "answered": answered,
     }
+
+
+def _missing_when(question: Question) -> str:
+    """When a cell is empty: an optional question left unanswered, and a
+    question with display logic not shown."""
+    if question.condition is None:
+        return MISSING if question.optional else "never: the question must be answered"
+    hidden = "when the question was not shown (display logic)"
+    return f"{MISSING}; or {hidden}" if question.optional else hidden
 
 
 def _report_entry(question: Question) -> dict[str, Any]:

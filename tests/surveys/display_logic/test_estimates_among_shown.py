@@ -61,3 +61,31 @@ def test_the_estimate_is_among_those_shown(owner):
     assert abs(yes.estimate - among_shown) <= Z * yes.std_error
     # Among everyone (those not shown included) it would be far off.
     assert abs(yes.estimate - truth.mean()) > Z * yes.std_error
+
+
+SHOWN_TO = "among respondents shown this question: those who answered “Yes” to question 1"
+
+
+def test_the_results_exports_and_codebook_say_so(owner, client):
+    from surveys.results.estimate_exports import estimates_csv, estimates_export
+
+    survey, worked, stolen = filtered_survey(owner)
+    survey = survey_publish(survey=survey)
+    worked, stolen = survey.questions.all()
+    for i, (filter_answer, answer) in enumerate([(1, 1), (0, None), (1, 0)] * 10):
+        answers = [{"question": worked.pk, "report": filter_answer, "spec_version": worked.spec_version}]
+        if answer is not None:
+            answers.append({"question": stolen.pk, "report": answer, "spec_version": stolen.spec_version})
+        response_record(survey=survey, payload={"respondent_key": f"{i:032x}", "answers": answers})
+    estimate_run_now(survey=survey)
+    by_id = {q["question_id"]: q for q in estimates_export(survey)["questions"]}
+    assert (by_id[worked.pk]["shown_to"], by_id[stolen.pk]["shown_to"]) == ("", SHOWN_TO)
+    lines = "".join(estimates_csv(survey)).splitlines()
+    assert lines[0].endswith(",flags,shown_to")
+    assert any(line.startswith(f"q2,{stolen.pk},") and line.endswith(SHOWN_TO) for line in lines)
+    client.force_login(owner)
+    page = client.get(f"/surveys/{survey.pk}/results/").content.decode()
+    assert f"the estimate is {SHOWN_TO}" in page
+    codebook = client.get(f"/surveys/{survey.pk}/export/codebook/").content.decode()
+    assert f"answers and estimates are {SHOWN_TO}" in codebook
+    assert "when the question was not shown (display logic)" in codebook
