@@ -15,7 +15,7 @@ from estimation.inference.validation import MAX_DIRECT_PERCENT
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
 from surveys.builder.selectors import epsilon_of
-from surveys.display_logic.checks import shown_to
+from surveys.display_logic.questions import shown_to
 from surveys.kinds import kind_module
 from surveys.models import Question, Role, Survey
 from surveys.team.selectors import abilities, role_for

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from surveys.display_logic.checks import answer_spaces
+from surveys.display_logic.questions import answer_spaces
 from surveys.models import Question, Survey
 
 CLAUSES = 3
@@ -68,7 +68,10 @@ class ConditionForm(forms.Form):
     def clause_rows(self) -> list[list[Any]]:
         """Each clause's fields, for the template."""
         return [
-            [self[f"{name}_{i}"] for name in ("question", "op", "answers", "min", "max")]
+            [
+                self[f"{name}_{i}"]
+                for name in ("question", "op", "answers", "min", "max")
+            ]
             for i in range(self.count)
         ]
 
@@ -83,7 +86,12 @@ class ConditionForm(forms.Form):
             op = data.get(f"op_{i}") or "one_of"
             if op == "range":
                 clauses.append(
-                    {"question": pk, "op": op, "min": _number(data.get(f"min_{i}")), "max": _number(data.get(f"max_{i}"))}
+                    {
+                        "question": pk,
+                        "op": op,
+                        "min": _number(data.get(f"min_{i}")),
+                        "max": _number(data.get(f"max_{i}")),
+                    }
                 )
                 continue
             codes = _codes(by_id[pk], data.get(f"answers_{i}", ""))
@@ -129,7 +137,9 @@ def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, 
     (surveys/display_logic/conditions.py) rather than silently missing."""
     ordered = list(survey.questions.all())
     if question is not None:
-        ordered = [q for q in ordered if (q.position, q.pk) < (question.position, question.pk)]
+        ordered = [
+            q for q in ordered if (q.position, q.pk) < (question.position, question.pk)
+        ]
     spaces = answer_spaces(survey.questions.all())
     return [(q, spaces[q.pk].randomized) for q in ordered]
 
@@ -140,16 +150,22 @@ def _initial(question: Question | None) -> dict[str, Any]:
         return {}
     assert question is not None
     initial: dict[str, Any] = {"match": condition["match"]}
-    options = {
-        q.pk: q.options for q in question.survey.questions.all()
-    }
+    options = {q.pk: q.options for q in question.survey.questions.all()}
     for i, clause in enumerate(condition["clauses"]):
         initial[f"question_{i}"] = clause["question"]
         if clause["op"] == "range":
-            initial.update({f"op_{i}": "range", f"min_{i}": clause["min"], f"max_{i}": clause["max"]})
+            initial.update(
+                {
+                    f"op_{i}": "range",
+                    f"min_{i}": clause["min"],
+                    f"max_{i}": clause["max"],
+                }
+            )
             continue
         values = clause["values"] if clause["op"] == "one_of" else [clause["value"]]
         labels = options.get(clause["question"], [])
         initial[f"op_{i}"] = "one_of"
-        initial[f"answers_{i}"] = ", ".join(labels[v] for v in values if v < len(labels))
+        initial[f"answers_{i}"] = ", ".join(
+            labels[v] for v in values if v < len(labels)
+        )
     return initial

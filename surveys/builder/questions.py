@@ -15,7 +15,7 @@ from django.db import transaction
 from surveys.builder.kinds import check_optional, clean_options, question_design
 from surveys.builder.services import survey_require_draft
 from surveys.builder.validation_arm import direct_arm_percent
-from surveys.display_logic.checks import (
+from surveys.display_logic.questions import (
     question_condition_clean,
     survey_conditions_check,
 )

@@ -17,6 +17,7 @@ read the same rules.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +53,11 @@ REFERS_TO_RANDOMIZED = (
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+    )
 
 
 def _is_int(value: Any) -> bool:
@@ -106,7 +111,7 @@ def _clause_clean(
         raise ConditionError(
             f"{where}: {', '.join(sorted(unknown))} not allowed with op {op!r}."
         )
-    question = clause.get("question")
+    question: Any = clause.get("question")
     if not _is_int(question) or question not in earlier:
         raise ConditionError(
             f"{where}.question must be the id of an earlier question of the survey; "
@@ -118,7 +123,11 @@ def _clause_clean(
             f"{where}: question {question} is randomized, and {REFERS_TO_RANDOMIZED}"
         )
     if op == "equals":
-        return {"question": question, "op": op, "value": _code(clause.get("value"), space, f"{where}.value")}
+        return {
+            "question": question,
+            "op": op,
+            "value": _code(clause.get("value"), space, f"{where}.value"),
+        }
     if op == "one_of":
         values = clause.get("values")
         if not isinstance(values, list) or not values:
@@ -140,13 +149,13 @@ def _code(value: Any, space: AnswerSpace, where: str) -> int | float:
     if space.codes is None:
         if not _is_number(value):
             raise ConditionError(f"{where} must be a number.")
-        return value
+        return float(value) if isinstance(value, float) else int(value)
     if not _is_int(value) or not 0 <= value < space.codes:
         raise ConditionError(
             f"{where} must be an answer's index, a whole number from 0 to "
             f"{space.codes - 1}."
         )
-    return value
+    return int(value)
 
 
 def condition_questions(condition: Mapping[str, Any] | None) -> list[int]:

@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 
 from estimation.runs.scheduling import survey_stale_schedule
 from surveys.access.selectors import survey_is_full
-from surveys.display_logic.conditions import condition_met
 from surveys.access.services import (
     AccessRefused,
     access_credential,
@@ -33,6 +32,7 @@ from surveys.access.services import (
     completion_link,
     full_message,
 )
+from surveys.display_logic.conditions import condition_met
 from surveys.languages import chosen_languages, language_asked
 from surveys.models import Question, Response, Survey
 from surveys.respond.report_labels import report_label
@@ -271,9 +271,7 @@ def _validated_answers(
         seen[question.pk] = (question, report)
     hidden = _hidden_questions(questions, seen)
     missing = [q.pk for q in questions.values() if seen.get(q.pk, (q, None))[1] is None]
-    required = [
-        pk for pk in missing if not questions[pk].optional and pk not in hidden
-    ]
+    required = [pk for pk in missing if not questions[pk].optional and pk not in hidden]
     if required:
         raise SubmissionError(
             400,

@@ -13,7 +13,7 @@ from typing import Any, cast
 from django.db.models import Count
 
 from estimation import Design, survey_epsilon
-from surveys.display_logic.checks import shown_to
+from surveys.display_logic.questions import shown_to
 from surveys.kinds import KINDS, kind_module
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey

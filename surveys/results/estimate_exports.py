@@ -26,7 +26,7 @@ from estimation.runs.readings import (
 )
 from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 from estimation.runs.validation_arm import direct_answers, validation_export
-from surveys.display_logic.checks import shown_to
+from surveys.display_logic.questions import shown_to
 from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.respond.report_labels import report_codes, reported_labels

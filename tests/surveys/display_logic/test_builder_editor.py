@@ -34,7 +34,12 @@ def test_it_adds_a_question_shown_to_those_who_answered_yes(as_owner, survey):
         as_owner,
         survey,
         text="Taken money?",
-        **{"logic-match": "all", "logic-question_0": worked.pk, "logic-op_0": "one_of", "logic-answers_0": "yes"},
+        **{
+            "logic-match": "all",
+            "logic-question_0": worked.pk,
+            "logic-op_0": "one_of",
+            "logic-answers_0": "yes",
+        },
     )
     assert reply.status_code == 302
     question = survey.questions.get(text="Taken money?")
@@ -55,12 +60,17 @@ def test_a_clause_on_a_randomized_question_is_refused_with_the_reason(as_owner, 
         as_owner,
         survey,
         text="Later",
-        **{"logic-match": "all", "logic-question_0": stolen.pk, "logic-answers_0": "Yes"},
+        **{
+            "logic-match": "all",
+            "logic-question_0": stolen.pk,
+            "logic-answers_0": "Yes",
+        },
     )
     assert reply.status_code == 200
     assert not survey.questions.filter(text="Later").exists()
     message = " ".join(reply.context["logic"].errors["match"])
-    assert "randomized" in message and "what the page does" in message
+    assert "randomized" in message
+    assert "what the page does" in message
     assert "what the page does" in reply.content.decode()
 
 
@@ -73,7 +83,11 @@ def test_the_service_reason_is_shown_on_the_logic_form(as_owner, survey):
         kind="direct",
         options="A\nB",
         design_name="direct",
-        **{"logic-match": "any", "logic-question_0": worked.pk, "logic-answers_0": "No"},
+        **{
+            "logic-match": "any",
+            "logic-question_0": worked.pk,
+            "logic-answers_0": "No",
+        },
     )
     assert reply.status_code == 200
     assert "must be optional" in " ".join(reply.context["logic"].errors["match"])
@@ -85,6 +99,10 @@ def test_labels_that_are_not_answers_are_named(as_owner, survey):
         as_owner,
         survey,
         text="Typo",
-        **{"logic-match": "all", "logic-question_0": worked.pk, "logic-answers_0": "Yse"},
+        **{
+            "logic-match": "all",
+            "logic-question_0": worked.pk,
+            "logic-answers_0": "Yse",
+        },
     )
     assert "No, Yes" in " ".join(reply.context["logic"].errors["answers_0"])

@@ -42,10 +42,20 @@ def test_the_estimate_is_among_those_shown(owner):
     truth = rng.random(N) < np.where(shown, YES_IF_SHOWN, YES_IF_NOT_SHOWN)
     reports = simulate_reports(stolen.get_design(), truth.astype(int), rng)
     for i in range(N):
-        answers = [{"question": worked.pk, "report": int(shown[i]), "spec_version": worked.spec_version}]
+        answers = [
+            {
+                "question": worked.pk,
+                "report": int(shown[i]),
+                "spec_version": worked.spec_version,
+            }
+        ]
         if shown[i]:
             answers.append(
-                {"question": stolen.pk, "report": int(reports[i]), "spec_version": stolen.spec_version}
+                {
+                    "question": stolen.pk,
+                    "report": int(reports[i]),
+                    "spec_version": stolen.spec_version,
+                }
             )
         response_record(
             survey=survey, payload={"respondent_key": f"{i:032x}", "answers": answers}
@@ -63,7 +73,9 @@ def test_the_estimate_is_among_those_shown(owner):
     assert abs(yes.estimate - truth.mean()) > Z * yes.std_error
 
 
-SHOWN_TO = "among respondents shown this question: those who answered “Yes” to question 1"
+SHOWN_TO = (
+    "among respondents shown this question: those who answered “Yes” to question 1"
+)
 
 
 def test_the_results_exports_and_codebook_say_so(owner, client):
@@ -73,16 +85,36 @@ def test_the_results_exports_and_codebook_say_so(owner, client):
     survey = survey_publish(survey=survey)
     worked, stolen = survey.questions.all()
     for i, (filter_answer, answer) in enumerate([(1, 1), (0, None), (1, 0)] * 10):
-        answers = [{"question": worked.pk, "report": filter_answer, "spec_version": worked.spec_version}]
+        answers = [
+            {
+                "question": worked.pk,
+                "report": filter_answer,
+                "spec_version": worked.spec_version,
+            }
+        ]
         if answer is not None:
-            answers.append({"question": stolen.pk, "report": answer, "spec_version": stolen.spec_version})
-        response_record(survey=survey, payload={"respondent_key": f"{i:032x}", "answers": answers})
+            answers.append(
+                {
+                    "question": stolen.pk,
+                    "report": answer,
+                    "spec_version": stolen.spec_version,
+                }
+            )
+        response_record(
+            survey=survey, payload={"respondent_key": f"{i:032x}", "answers": answers}
+        )
     estimate_run_now(survey=survey)
     by_id = {q["question_id"]: q for q in estimates_export(survey)["questions"]}
-    assert (by_id[worked.pk]["shown_to"], by_id[stolen.pk]["shown_to"]) == ("", SHOWN_TO)
+    assert (by_id[worked.pk]["shown_to"], by_id[stolen.pk]["shown_to"]) == (
+        "",
+        SHOWN_TO,
+    )
     lines = "".join(estimates_csv(survey)).splitlines()
     assert lines[0].endswith(",flags,shown_to")
-    assert any(line.startswith(f"q2,{stolen.pk},") and line.endswith(SHOWN_TO) for line in lines)
+    assert any(
+        line.startswith(f"q2,{stolen.pk},") and line.endswith(SHOWN_TO)
+        for line in lines
+    )
     client.force_login(owner)
     page = client.get(f"/surveys/{survey.pk}/results/").content.decode()
     assert f"the estimate is {SHOWN_TO}" in page

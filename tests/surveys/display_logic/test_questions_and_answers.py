@@ -39,7 +39,8 @@ def test_it_refuses_a_condition_that_reads_a_randomized_question(owner):
             condition=shown_if_yes(stolen),
         )
     message = refused.value.message_dict["condition"][0]
-    assert "randomized" in message and "what the page does" in message
+    assert "randomized" in message
+    assert "what the page does" in message
 
 
 def test_a_condition_reads_only_earlier_questions(owner):

@@ -62,7 +62,9 @@ def question_condition_clean(
 def _cleaned(
     survey: Survey, question: Question | None, condition: Any
 ) -> dict[str, Any] | None:
-    others = [q for q in survey.questions.all() if question is None or q.pk != question.pk]
+    others = [
+        q for q in survey.questions.all() if question is None or q.pk != question.pk
+    ]
     if question is not None:
         key = (question.position, question.pk)
         others = [q for q in others if (q.position, q.pk) < key]
