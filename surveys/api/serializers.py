@@ -351,6 +351,12 @@ class PublicQuestionSerializer(serializers.Serializer):
     )
     spec = serializers.DictField(help_text="What the browser randomizes with.")
     spec_version = serializers.CharField()
+    condition = serializers.JSONField(
+        allow_null=True,
+        help_text="Display logic: shown only when the earlier plain answers meet "
+        "it (docs/api.md); null: always shown. Send no answer for a question not "
+        "shown.",
+    )
 
 
 class PublicSurveySerializer(serializers.Serializer):
