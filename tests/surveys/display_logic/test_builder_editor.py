@@ -106,3 +106,10 @@ def test_labels_that_are_not_answers_are_named(as_owner, survey):
         },
     )
     assert "No, Yes" in " ".join(reply.context["logic"].errors["answers_0"])
+
+
+def test_the_survey_page_says_who_a_question_is_shown_to(as_owner, survey):
+    page = as_owner.get(url("detail", survey.pk)).content.decode()
+    assert (
+        "Display logic: shown only to those who answered “Yes” to question 1." in page
+    )

@@ -118,6 +118,7 @@ def test_the_results_exports_and_codebook_say_so(owner, client):
     client.force_login(owner)
     page = client.get(f"/surveys/{survey.pk}/results/").content.decode()
     assert f"the estimate is {SHOWN_TO}" in page
+    assert "did not answer or were not shown it" in page
     codebook = client.get(f"/surveys/{survey.pk}/export/codebook/").content.decode()
     assert f"answers and estimates are {SHOWN_TO}" in codebook
     assert "when the question was not shown (display logic)" in codebook
