@@ -129,6 +129,22 @@ class Survey(models.Model):
     screen_out_url = models.URLField(
         max_length=500, blank=True, validators=[URLValidator(schemes=WEB_SCHEMES)]
     )
+    # Teaching the randomizer (docs/methodology.md, "The practice round"): a
+    # harmless yes/no question the page randomizes exactly as a real one and
+    # never sends; its wording is the default one, translated, while empty.
+    practice = models.BooleanField(default=False)
+    practice_question = models.CharField(max_length=300, blank=True)
+    # The comprehension check: a direct question of this survey and the
+    # option code that counts as passing it (surveys/builder/teaching.py), so
+    # the results can be read among those who passed. At most one per survey.
+    comprehension_check = models.ForeignKey(
+        "Question",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    comprehension_pass = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

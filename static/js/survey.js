@@ -597,7 +597,7 @@ function wireConsent() {
   byId("consent-agree").addEventListener("click", () => {
     consent.hidden = true;
     form.hidden = false;
-    const first = form.querySelector(".question h2");
+    const first = form.querySelector(".practice h2, .question h2");
     if (first) {
       first.tabIndex = -1;
       first.focus();
@@ -658,6 +658,50 @@ function wireDisplayLogic() {
   applyDisplayLogic();
 }
 
+// -- the practice round: randomized here like a real question, never sent -------
+
+// The practice answer and its report live only in this function's variables
+// and the buttons' state: no storage, no form, no request carries them. The
+// spec passes the page's own check first, as every real one does.
+function wirePractice(stored) {
+  const section = byId("practice");
+  const practice = config.practice;
+  if (!section || !practice) return;
+  try {
+    checkAnySpec(practice.spec, practice.options.length);
+  } catch (error) {
+    if (!(error instanceof SpecRefused)) throw error;
+    section.remove();
+    return;
+  }
+  if (stored) {
+    section.hidden = true;
+    return;
+  }
+  // Wired with the page's other radio groups (start).
+  const group = section.querySelector("[role=radiogroup]");
+  const result = byId("practice-result");
+  const line = (text) => {
+    const paragraph = document.createElement("p");
+    paragraph.textContent = text;
+    return paragraph;
+  };
+  byId("practice-try").addEventListener("click", () => {
+    const chosen = group.querySelector("[aria-checked=true]");
+    if (!chosen) {
+      result.replaceChildren(line(practice.messages.choose));
+      return;
+    }
+    const truth = Number(chosen.dataset.option);
+    const report = randomize(truth, practice.spec);
+    const words = practice.messages;
+    const values = { truth: practice.options[truth], report: practice.options[report] };
+    const drawn = fill(report === truth ? words.kept : words.flipped, values);
+    const said = [drawn, words.nothingSent, words.real].filter(Boolean).map(line);
+    result.replaceChildren(...said);
+  });
+}
+
 function start() {
   keepAccessInLanguageLinks();
   try {
@@ -674,6 +718,7 @@ function start() {
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();
+  wirePractice(stored);
   if (stored?.sent) {
     showReceipt(stored.answers, { kept: stored });
     if (stored.next) continueTo(stored.next);

@@ -68,6 +68,42 @@ class SurveySerializer(serializers.ModelSerializer):
         help_text="A quota: the survey closes itself at exactly this many "
         "responses. Null: no limit.",
     )
+    practice = serializers.BooleanField(
+        required=False,
+        help_text="A practice round before the questions: a harmless yes/no "
+        "question randomized on the respondent's device and never sent or stored.",
+    )
+    practice_question = serializers.CharField(
+        max_length=300,
+        required=False,
+        allow_blank=True,
+        help_text="The practice question's wording; empty uses the default one, "
+        "in the respondent's language.",
+    )
+    comprehension_check = serializers.PrimaryKeyRelatedField(
+        queryset=Question.objects.none(),
+        required=False,
+        allow_null=True,
+        help_text="The id of the direct question (with options) that checks "
+        "respondents understood the randomizer; null for none.",
+    )
+    comprehension_pass = serializers.IntegerField(
+        min_value=0,
+        max_value=1000,
+        required=False,
+        allow_null=True,
+        help_text="The option code of the check question that counts as passing.",
+    )
+
+    def get_fields(self) -> dict[str, Any]:
+        """The check may only be one of this survey's own questions."""
+        fields = super().get_fields()
+        if isinstance(self.instance, Survey):
+            check = cast(
+                serializers.PrimaryKeyRelatedField, fields["comprehension_check"]
+            )
+            check.queryset = self.instance.questions.all()
+        return fields
 
     class Meta:
         model = Survey
@@ -94,6 +130,10 @@ class SurveySerializer(serializers.ModelSerializer):
             "completion_url",
             "completion_code",
             "screen_out_url",
+            "practice",
+            "practice_question",
+            "comprehension_check",
+            "comprehension_pass",
             "created_at",
             "published_at",
             "response_count",

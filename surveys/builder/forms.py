@@ -19,6 +19,7 @@ from surveys.builder.published import (
     consent_step_frozen,
 )
 from surveys.builder.services import survey_locked_fields
+from surveys.builder.teaching import check_candidates
 from surveys.kinds import kind_module
 from surveys.models import Question, Survey, language_choices
 
@@ -142,9 +143,34 @@ class SurveyForm(forms.Form):
         help_text="Where panel respondents go when the survey is closed or full.",
     )
 
+    practice = forms.BooleanField(
+        required=False,
+        label="Practice round",
+        help_text="Before the questions, respondents may try the randomizer on a "
+        "harmless yes/no question: their device randomizes the answer as it does "
+        "a real one, then says what it would have sent. The practice answer is "
+        "never sent or stored, and counts nowhere.",
+    )
+    practice_question = forms.CharField(
+        max_length=300,
+        required=False,
+        label="Practice question (optional), in the survey language",
+        help_text="A harmless yes/no question. Empty: “Is your birthday in the "
+        "first half of the year (January to June)?”, in the respondent's language.",
+    )
+    comprehension_check = forms.ChoiceField(
+        required=False,
+        label="Comprehension check",
+        help_text="A direct question you wrote to check that respondents "
+        "understood the randomizer, and the answer that passes it. The results "
+        "can then be read among those who passed. Add the direct question first.",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        self.candidates: dict[int, Question] = {}
+        self.fields["comprehension_check"].choices = [("", "None")]
         self.locked: list[str] = []
         # A published survey's close date, which the page shows to the minute:
         # posted back as shown, it is no change (not a new date seconds earlier).
@@ -160,7 +186,9 @@ class SurveyForm(forms.Form):
         for name in ("opens_at", "closes_at"):
             if initial[name] is not None:
                 initial[name] = timezone.localtime(initial[name])
+        initial["comprehension_check"] = check_choice(survey)
         form = cls(data, initial=initial)
+        form.offer_checks(survey)
         form.locked = sorted(survey_locked_fields(survey) & set(form.fields))
         for name in form.locked:
             form.fields[name].disabled = True
@@ -211,7 +239,33 @@ class SurveyForm(forms.Form):
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
             self.add_error("closes_at", "The close date must be after the open date.")
+        chosen = data.pop("comprehension_check", "")
+        question, passing = None, None
+        if chosen:
+            number, _, code = str(chosen).partition(":")
+            question, passing = self.candidates.get(int(number)), int(code)
+        data["comprehension_check"], data["comprehension_pass"] = question, passing
         return data
+
+    def offer_checks(self, survey: Survey) -> None:
+        """The comprehension check's choices: each direct question of the
+        survey with each of its answers as the passing one."""
+        choices: list[tuple[str, str]] = [("", "None")]
+        for number, question in enumerate(survey.questions.all(), start=1):
+            if question not in check_candidates(survey):
+                continue
+            self.candidates[question.pk] = question
+            for code, option in enumerate(question.options):
+                label = f"Question {number} ({question.text[:60]}), passing answer: {option}"
+                choices.append((f"{question.pk}:{code}", label))
+        self.fields["comprehension_check"].choices = choices
+
+
+def check_choice(survey: Survey) -> str:
+    """The survey's check as the builder's choice names it: "question:answer"."""
+    if survey.comprehension_check_id is None or survey.comprehension_pass is None:
+        return ""
+    return f"{survey.comprehension_check_id}:{survey.comprehension_pass}"
 
 
 class QuestionForm(DesignForm):

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from django.conf import settings
 
+from estimation.designs import survey_epsilon
 from estimation.words import format_epsilon
 
 
@@ -166,3 +167,17 @@ def limit_problems(
             "answers together). Lower some questions' epsilons or remove a question."
         )
     return problems
+
+
+def total_epsilon_text(designs: Sequence[AnyDesign]) -> str:
+    """The publish page's "All answers together": the survey's epsilon, or,
+    when a design does not protect every report, that it is unbounded and what
+    a response whose answers to those questions are all Yes reveals, as the
+    results page and the respondent's page say it."""
+    if all(d.protects_every_report for d in designs):
+        return format_epsilon(survey_epsilon(designs))
+    return (
+        "unbounded (a No given as instructed is not protected); with every "
+        "answer to the questions with a device instruction Yes, "
+        f"{format_epsilon(yes_total_epsilon(designs))}"
+    )

@@ -55,6 +55,15 @@ FROZEN_REASONS = {
     "collected; changing it would mix answers gathered under different rules.",
     "panel_id_parameter": "Frozen: the participant ids already counted were read "
     "from this parameter.",
+    "practice": "Frozen: whether respondents practised first is part of how the "
+    "answers were collected.",
+    "practice_question": "Frozen: respondents practised on this wording.",
+    "comprehension_check": "Frozen: the check and its passing answer were fixed "
+    "before the answers came in, so the reading among those who passed is not "
+    "chosen after seeing them.",
+    "comprehension_pass": "Frozen: the check and its passing answer were fixed "
+    "before the answers came in, so the reading among those who passed is not "
+    "chosen after seeing them.",
 }
 QUESTIONS_FROZEN = (
     "Questions, their texts, options and designs are frozen since publishing: "

@@ -14,6 +14,7 @@ from django.db import transaction
 
 from surveys.builder.kinds import check_optional, clean_options, question_design
 from surveys.builder.services import survey_require_draft
+from surveys.builder.teaching import check_question_problems
 from surveys.builder.validation_arm import direct_arm_percent
 from surveys.display_logic.questions import (
     question_condition_clean,
@@ -119,6 +120,10 @@ def question_update(
     question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
     question.condition = _condition(question.survey, question, question, condition)
     question.full_clean()
+    # The comprehension check must stay one, or the results would skip it.
+    problems = check_question_problems(question)
+    if problems:
+        raise ValidationError(problems)
     question.save()
     # Another question's condition may read this one's answers.
     survey_conditions_check(question.survey)
@@ -130,6 +135,10 @@ def question_update(
 def question_delete(*, question: Question, actor: Any = None) -> None:
     survey_require_draft(question.survey, "delete questions")
     _question_event(actor, Action.QUESTION_DELETE, question)
+    # The comprehension check goes with its question, passing answer and all.
+    Survey.objects.filter(comprehension_check=question).update(
+        comprehension_check=None, comprehension_pass=None
+    )
     survey = question.survey
     question.delete()
     survey_conditions_check(survey)

@@ -31,6 +31,7 @@ from surveys.builder.published import (
     EDITABLE_AFTER_PUBLISHING,
     published_change_problems,
 )
+from surveys.builder.teaching import teaching_problems
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
 from surveys.models import Question, Survey
@@ -134,6 +135,9 @@ def _save_survey(survey: Survey) -> Survey:
         )
     survey.full_clean()
     access_settings_check(survey)
+    problems = teaching_problems(survey)
+    if problems:
+        raise ValidationError(problems)
     survey.save()
     access_ledger_recount(survey=survey)
     return survey
@@ -168,6 +172,11 @@ EDITABLE_SURVEY_FIELDS = frozenset(
         "completion_url",
         "completion_code",
         "screen_out_url",
+        # Teaching the randomizer (teaching.py).
+        "practice",
+        "practice_question",
+        "comprehension_check",
+        "comprehension_pass",
     }
 )
 # After publishing, the details that say how the answers were collected stay
@@ -379,6 +388,8 @@ SURVEY_FIELDS_NOT_COPIED = frozenset(
         "published_at",
         "estimates_stale_since",
         "simulation",
+        # A question of the copy, set once the copy's questions exist.
+        "comprehension_check",
     }
 )
 # The frozen spec belongs to a publication: the copy freezes its own.
@@ -431,6 +442,12 @@ def survey_duplicate(*, survey: Survey, owner: Any) -> Survey:
         for q in originals
     )
     _conditions_renumber(originals, copies)
+    original_ids = [q.pk for q in originals]
+    if survey.comprehension_check_id in original_ids:
+        duplicate.comprehension_check = copies[
+            original_ids.index(survey.comprehension_check_id)
+        ]
+        duplicate.save(update_fields=["comprehension_check"])
     audit_record(
         actor=owner,
         action=Action.SURVEY_DUPLICATE,

@@ -24,7 +24,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
-from estimation.words import format_epsilon
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
 from surveys.builder.condition_form import ConditionForm
@@ -39,6 +38,7 @@ from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
 from surveys.builder.limits import (
     confirmation_label,
     limit_problems,
+    total_epsilon_text,
     unbounded_questions,
 )
 from surveys.builder.published import QUESTIONS_FROZEN
@@ -264,7 +264,7 @@ def _publish_page(
             )
             for q, d in questions
         ],
-        "total_text": format_epsilon(total),
+        "total_text": total_epsilon_text([d for _q, d in questions]),
         "total_band": privacy_band(total),
         "problems": limit_problems(designed)
         + translation_problems(survey, [q for q, _d in questions]),

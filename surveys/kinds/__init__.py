@@ -70,7 +70,10 @@ KINDS: dict[str, str] = {entry.value: entry.package for entry in KIND_TABLE}
 # taken from the role's defaults, as each Django database backend's
 # operations inherit BaseDatabaseOperations; a kind with nothing of its own
 # needs no module for the role.
-ROLE_DEFAULTS: dict[str, str] = {"exports": "surveys.kinds.base_exports"}
+ROLE_DEFAULTS: dict[str, str] = {
+    "exports": "surveys.kinds.base_exports",
+    "page": "surveys.kinds.base_page",
+}
 
 
 class KindRole:

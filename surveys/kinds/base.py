@@ -18,8 +18,7 @@ estimate row counts), ``relabels`` (whether its reports are not its options),
 (its columns in the answers export), ``codebook_entry`` (its codebook entry),
 ``report_coding`` (what its codes are, when not its options), ``matrix_extra``
 (what a matrix entry of the codebook adds for it), ``estimated``
-(whether a subgroup's saved row has estimates to show), ``group_pi`` (a
-subgroup's pi to compare, for a kind that estimates one), ``r_packages``
+(whether a subgroup's saved row has estimates to show), ``r_packages``
 (R's parameters for a design of its own), ``EPSILON_NOTE`` (what the survey's
 epsilon note adds for it), ``yes_epsilon`` (the epsilon a Yes is protected at,
 for the API, when it differs from the design's) and ``r_question`` (the analysis bundle's R for one
@@ -27,7 +26,7 @@ question), taken from the generic modules' defaults (``option_codes``,
 ``code_rows``, ``never_relabelled`` and ``code_label`` in
 surveys/respond/report_labels.py; ``one_column``, ``matrix_entry``,
 ``no_report_coding``, ``no_matrix_extra``, ``no_r_packages`` and ``NO_EPSILON_NOTE`` in
-surveys/results/codebook.py; ``has_options`` and ``no_pi`` in
+surveys/results/codebook.py; ``has_options`` in
 surveys/results/estimate_exports.py; ``no_yes_epsilon`` here; ``r_by_design`` in
 surveys/results/bundle_scripts.py) where the kind has nothing of its own:
 surveys/kinds/base_exports.py gathers them, and ``kind_module`` falls back to

@@ -20,14 +20,12 @@ from surveys.results.codebook import no_r_packages as r_packages
 from surveys.results.codebook import no_report_coding as report_coding
 from surveys.results.codebook import one_column as export_columns
 from surveys.results.estimate_exports import has_options as estimated
-from surveys.results.estimate_exports import no_pi as group_pi
 
 __all__ = [
     "codebook_entry",
     "EPSILON_NOTE",
     "estimated",
     "export_columns",
-    "group_pi",
     "matrix_extra",
     "r_packages",
     "r_question",

@@ -20,6 +20,7 @@ from surveys.languages import survey_texts
 from surveys.models import Survey
 from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity, kind_scripts
 from surveys.respond.messages import page_messages
+from surveys.respond.practice import practice_round
 from surveys.respond.selectors import (
     page_language,
     page_questions,
@@ -51,6 +52,7 @@ def _render_survey_page(
     request: HttpRequest, survey: Survey, *, preview: bool, language: str
 ) -> HttpResponse:
     questions = page_questions(survey, language)
+    practice = practice_round(survey, language)
     config = {
         "slug": survey.slug,
         # Sent back as Accept-Language, so a refusal speaks the page's language.
@@ -85,6 +87,8 @@ def _render_survey_page(
             }
             for q in questions
         ],
+        # The practice round's spec and words; its answer is never sent.
+        "practice": practice["script"] if practice else None,
     }
     accepting = preview or survey.accepts_responses_at(timezone.now())
     context = {
@@ -94,6 +98,7 @@ def _render_survey_page(
         "switcher": language_switcher(survey, language, preview=preview),
         "transparency_path": respondent_path(survey, language, page="transparency"),
         "questions": questions,
+        "practice": practice,
         "access_notice": respondent_access_notice(survey),
         "closed_text": "" if accepting else respondent_closed_text(survey),
         "screen_out_url": survey.screen_out_url

@@ -11,12 +11,15 @@ import math
 from typing import Any, cast
 
 from django.db.models import Count
+from django.utils import translation
 
 from estimation import Design, survey_epsilon
+from estimation.runs.comprehension import sound_check
 from surveys.display_logic.questions import shown_to
 from surveys.kinds import KINDS, kind_module
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
+from surveys.respond.practice import practice_wording
 from surveys.respond.report_labels import report_codes
 
 CODEBOOK_FORMAT = 1
@@ -145,7 +148,68 @@ def question_entry(
     column: str, question: Question, answered: int | None = None
 ) -> dict[str, Any]:
     exports = kind_module(question.kind, "exports")
-    return cast(dict[str, Any], exports.codebook_entry(column, question, answered))
+    entry = cast(dict[str, Any], exports.codebook_entry(column, question, answered))
+    return entry | check_marker(question)
+
+
+def check_marker(question: Question) -> dict[str, Any]:
+    """On the comprehension check's entry only: which of its codes passes, so
+    other questions' entries (and other surveys' codebooks) are unchanged."""
+    found = sound_check(question.survey)
+    if found is None or found[0].pk != question.pk:
+        return {}
+    code = found[1]
+    return {
+        "comprehension_check": {
+            "passing_code": code,
+            "passing_label": str(question.options[code]),
+        }
+    }
+
+
+PASSED_NOTE = (
+    "the comprehension check: a direct question, stored like any other; those "
+    "whose answer is passing_code passed it. The results page's estimates "
+    "among those who passed are each randomized question's subgroup of "
+    "passing_code in its breakdown by this question (the estimates export's "
+    "subgroups with this group_question_id and group_option_code)"
+)
+PRACTICE_NOTE = (
+    "respondents could try the randomizer on this harmless question before the "
+    "real ones; its answer and report never left their browser, so it has no "
+    "column and reaches no estimate"
+)
+
+
+def _practice_wording(survey: Survey) -> str:
+    """The practice question as respondents in the survey's language read it."""
+    with translation.override(survey.language):
+        return practice_wording(survey, survey.language)
+
+
+def teaching(survey: Survey, columns: list[tuple[str, Question]]) -> dict[str, Any]:
+    """The practice round and the comprehension check, as the codebook's
+    survey says them: null when the survey has none."""
+    found = sound_check(survey)
+    check = None
+    if found is not None:
+        question, code = found
+        column = next(name for name, q in columns if q.pk == question.pk)
+        check = {
+            "column": column,
+            "number": question_number(column),
+            "question_id": question.pk,
+            "text": question.text,
+            "passing_code": code,
+            "passing_label": str(question.options[code]),
+            "note": PASSED_NOTE,
+        }
+    practice = (
+        {"question": _practice_wording(survey), "note": PRACTICE_NOTE}
+        if survey.practice
+        else None
+    )
+    return {"practice": practice, "comprehension_check": check}
 
 
 def matrix_entry(
@@ -303,6 +367,7 @@ def codebook(survey: Survey) -> dict[str, Any]:
                 )
             ),
             "simulated": simulated(survey, columns),
+            **teaching(survey, columns),
         },
         "layout": layout(survey),
         "matrix_orientation": ORIENTATION,

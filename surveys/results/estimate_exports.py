@@ -31,7 +31,7 @@ from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.respond.report_labels import report_codes, reported_labels
 from surveys.results.cells import csv_line
-from surveys.results.codebook import answer_columns
+from surveys.results.codebook import answer_columns, teaching
 
 EXPORT_FORMAT = 1
 NO_RUN = (
@@ -184,12 +184,6 @@ def has_options(row: QuestionEstimate | None) -> bool:
     return bool(row is not None and row.options.all())
 
 
-def no_pi(compliance: dict[str, Any] | None) -> None:
-    """The kind has no pi of its own to compare: the default ``group_pi`` of a
-    kind's ``exports`` role."""
-    return None
-
-
 def _comparisons(
     question: Question,
     direct: Sequence[tuple[str, Question]],
@@ -281,6 +275,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "to what the difference can be ([-1, 1] for shares and pi, [-m, m] for "
         "a count's means) and each difference carries the results contract's "
         "flags",
+        # Which subgroups are those who passed the comprehension check (their
+        # group_question_id and group_option_code), as in the codebook.
+        "comprehension_check": _passed_groups(survey, columns),
     }
     if finished is None:
         return {**head, "run": None, "message": NO_RUN, "questions": []}
@@ -323,6 +320,26 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         "run": _run(finished, total),
         "message": None,
         "questions": questions,
+    }
+
+
+def _passed_groups(
+    survey: Survey, columns: list[tuple[str, Question]]
+) -> dict[str, Any] | None:
+    """The comprehension check, named as the subgroups name their group: the
+    estimates among those who passed are the subgroups of its passing code."""
+    check = teaching(survey, columns)["comprehension_check"]
+    if check is None:
+        return None
+    return {
+        "group_column": check["column"],
+        "group_question_id": check["question_id"],
+        "group_question_text": check["text"],
+        "group_option_code": check["passing_code"],
+        "group_option_label": check["passing_label"],
+        "rule": "the subgroups with this group_question_id and "
+        "group_option_code are the estimates among those who passed the "
+        "comprehension check, withheld below min_group_size as any subgroup",
     }
 
 

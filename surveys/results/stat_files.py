@@ -218,7 +218,7 @@ def _variable_label(
         text = f"{item} (randomized report, 1 = sent ticked): {text}"
     if limits.note_line is not None:
         return fit(text, label)
-    tag = f"[{design_tag(entry['design'])}]"
+    tag = f"[{design_tag(entry['design'])}{check_tag(entry)}]"
     if label.chars - len(tag) - 1 < STATA_MIN_TEXT:
         tag = fit(tag, Limit(label.chars - STATA_MIN_TEXT - 1, label.bytes // 2))
     room = Limit(label.chars - len(tag) - 1, label.bytes - len(tag.encode()) - 1)
@@ -254,7 +254,20 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
             f"{design_tag(design)}; P(report|truth), rows truth 0..k-1: "
             f"{_matrix(entry['matrix'])}; {privacy}."
         )
+        check = entry.get("comprehension_check")
+        if check is not None:
+            notes.append(
+                f"{where} is the comprehension check: code "
+                f"{check['passing_code']} ({check['passing_label']}) passes."
+            )
     return notes
+
+
+def check_tag(entry: dict[str, Any]) -> str:
+    """For Stata, which keeps no notes: the comprehension check's passing code
+    beside its design (``direct(k=4) check:1``)."""
+    check = entry.get("comprehension_check")
+    return "" if check is None else f" check:{check['passing_code']}"
 
 
 # -- the table ------------------------------------------------------------------

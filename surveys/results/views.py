@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from estimation.runs.comprehension import passed_reading
 from estimation.runs.dashboard import survey_dashboard
 from estimation.runs.plans import DEFAULT_TARGET, parse_target
 from estimation.runs.scheduling import estimate_run_request
@@ -58,6 +59,8 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "survey": survey,
         "dashboard": dashboard,
+        # Among those who passed the comprehension check, when there is one.
+        "passed": passed_reading(survey, dashboard),
         "run": dashboard.finished_run,
         "daily": daily_chart(dashboard.per_day),
         "form": RecomputeForm.for_run(dashboard.finished_run),

@@ -1,8 +1,8 @@
 """A yes/no question on the respondent page: randomized by the device, or, for
 crosswise, a pairing of two statements that the respondent answers and that is
 sent as chosen; its script checks that pairing, and the privacy summaries say
-what a pairing protects (the ``page`` role; every kind's has the same names,
-see surveys/kinds/base.py)."""
+what a pairing protects (the ``page`` role; the names it leaves out are
+surveys/kinds/base_page.py's)."""
 
 from __future__ import annotations
 
@@ -15,26 +15,20 @@ from estimation import Design
 from estimation.kinds.binary.designs import Crosswise
 from estimation.words import Translator
 from surveys.kinds import base
-from surveys.kinds.base import FRAGMENTS
-from surveys.kinds.base import NO_NOTES as WHOLE
-from surveys.kinds.base import design_epsilon as yes_epsilon
 from surveys.languages import question_wording
 from surveys.respond.report_labels import crosswise_choices
 
 __all__ = [
-    "FRAGMENTS",
     "NOTES",
     "NOTE_RANK",
     "SCRIPT",
     "SCRIPT_ID",
     "SCRIPT_LABEL",
-    "WHOLE",
     "item",
     "noted",
     "overview",
     "receipt_note",
     "transparency",
-    "yes_epsilon",
 ]
 
 NOTES = {

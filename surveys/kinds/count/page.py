@@ -1,34 +1,13 @@
 """A count question on the respondent page: a whole number typed from 0 to its
 maximum (its answer fragment), randomized by the device over its design's
-matrix (the ``page`` role; every kind's has the same names, see
-surveys/kinds/base.py)."""
+matrix (the ``page`` role; the names it leaves out are
+surveys/kinds/base_page.py's)."""
 
 from __future__ import annotations
 
 from surveys.kinds import base
-from surveys.kinds.base import NO_NOTES as NOTES
-from surveys.kinds.base import NO_NOTES as WHOLE
-from surveys.kinds.base import NOTE_RANK
-from surveys.kinds.base import design_epsilon as yes_epsilon
-from surveys.kinds.base import matrix_transparency as transparency
-from surveys.kinds.base import never_noted as noted
-from surveys.kinds.base import no_overview as overview
-from surveys.kinds.base import randomized_item as item
-from surveys.kinds.base import randomized_receipt_note as receipt_note
 
-__all__ = [
-    "FRAGMENTS",
-    "NOTES",
-    "NOTE_RANK",
-    "SCRIPT",
-    "WHOLE",
-    "item",
-    "noted",
-    "overview",
-    "receipt_note",
-    "transparency",
-    "yes_epsilon",
-]
+__all__ = ["FRAGMENTS", "SCRIPT"]
 
 FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/count/answer.html"}
 # Randomized by the randomizer itself; its input is wired by the page script.

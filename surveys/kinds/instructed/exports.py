@@ -9,7 +9,6 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from estimation.kinds.instructed.comparisons import pi_from_compliance as group_pi
 from estimation.kinds.instructed.designs import InstructedDesign
 from estimation.runs.models import QuestionEstimate
 from surveys.models import Question
@@ -20,7 +19,6 @@ __all__ = [
     "codebook_entry",
     "EPSILON_NOTE",
     "estimated",
-    "group_pi",
     "r_question",
     "relabels",
     "report_codes",

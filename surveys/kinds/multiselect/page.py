@@ -13,27 +13,15 @@ from django.utils.translation import gettext, gettext_lazy
 from estimation.kinds.multiselect.designs import UnaryEncoding
 from estimation.words import Translator, percent
 from surveys.kinds import base
-from surveys.kinds.base import NO_NOTES as NOTES
-from surveys.kinds.base import NO_NOTES as WHOLE
-from surveys.kinds.base import NOTE_RANK
-from surveys.kinds.base import design_epsilon as yes_epsilon
-from surveys.kinds.base import never_noted as noted
-from surveys.kinds.base import no_overview as overview
 
 __all__ = [
     "FRAGMENTS",
-    "NOTES",
-    "NOTE_RANK",
     "SCRIPT",
     "SCRIPT_ID",
     "SCRIPT_LABEL",
-    "WHOLE",
     "item",
-    "noted",
-    "overview",
     "receipt_note",
     "transparency",
-    "yes_epsilon",
 ]
 
 FRAGMENTS = {

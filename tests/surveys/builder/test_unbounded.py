@@ -239,3 +239,19 @@ def test_a_setting_that_is_not_a_yes_or_no_fails_the_system_check():
         pytest.raises(SystemCheckError, match="ALLOW_UNBOUNDED_DESIGNS must be True"),
     ):
         call_command("check")
+
+
+def test_the_publish_page_states_the_whole_response_as_unbounded(client, owner):
+    """ "All answers together" says what the respondent's page and the results
+    say: unbounded, and what a response of Yes answers reveals; never the
+    "not private" of a question asked plainly."""
+    survey = mixed_survey(owner)
+    client.force_login(owner)
+    with ALLOWED:
+        page = client.get(url("publish", survey.pk)).content.decode()
+    row = page[page.index("All answers together") :].split("</tr>")[0]
+    assert "unbounded" in row
+    assert "not private" not in row
+    warner = Survey.objects.get(pk=survey.pk).questions.first().get_design()
+    yes = warner.epsilon + CheatingDetection(p1=0.3, p2=0.7).limit_epsilon
+    assert f"{yes:.1f}" in row or f"{yes:.2f}" in row

@@ -1,6 +1,9 @@
-"""A question asked plainly on the respondent page: its options, sent as given,
-with nothing of its own to add (the ``page`` role; every kind's has the
-same names, see surveys/kinds/base.py)."""
+"""The ``page`` role's defaults: what a kind's ``page`` module
+(``surveys/kinds/<kind>/page.py``) does not define is taken from here by
+:func:`surveys.kinds.kind_module`. A question whose options are randomized by
+the device over its design's matrix, or asked plainly (multiple choice, a
+direct question), has nothing of its own to add and no ``page`` module at all;
+the names are those of surveys/kinds/base.py."""
 
 from __future__ import annotations
 

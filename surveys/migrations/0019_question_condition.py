@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('surveys', '0017_instructed_questions'),
+        ('surveys', '0018_practice_round'),
     ]
 
     operations = [
