@@ -299,6 +299,10 @@ class Question(models.Model):
     # A direct question's options shown in an order drawn in each
     # respondent's browser; the codes stay indices into ``options``.
     shuffle_options = models.BooleanField(default=False)
+    # Display logic: shown only when earlier direct answers meet this
+    # condition (surveys/display_logic/conditions.py); null: always shown.
+    # Frozen with the design: it decides whose answers the estimates are of.
+    condition = models.JSONField(null=True, blank=True, default=None)
 
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.
@@ -312,6 +316,7 @@ class Question(models.Model):
         "direct_percent",
         "section_id",
         "shuffle_options",
+        "condition",
     )
 
     class Meta:

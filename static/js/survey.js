@@ -547,14 +547,17 @@ function onSend() {
     return;
   }
   const truths = countTruths(chosenTruths());
-  const invalid = config.questions.findIndex((q) => truths[q.id] === undefined);
+  applyDisplayLogic();
+  // A question not shown is not answered: nothing is checked, drawn or sent for it.
+  for (const q of config.questions) if (q.hidden) delete truths[q.id];
+  const invalid = config.questions.findIndex((q) => !q.hidden && truths[q.id] === undefined);
   if (invalid >= 0) {
     const box = form.querySelector(`.count-answer[data-question="${config.questions[invalid].id}"]`);
     say(fill(words.countInvalid, { number: invalid + 1, max: box.dataset.max }), true);
     box.querySelector("input").focus();
     return;
   }
-  const missing = config.questions.filter((q) => truths[q.id] === null && !q.optional);
+  const missing = config.questions.filter((q) => !q.hidden && truths[q.id] === null && !q.optional);
   if (missing.length) {
     say(words.questionsLeft[missing.length], true);
     const group = form.querySelector(
@@ -565,7 +568,7 @@ function onSend() {
   }
   // A question left out or answered "Prefer not to answer" is sent as missing
   // (report null): nothing is drawn for it.
-  const answers = config.questions.map((q) => ({
+  const answers = config.questions.filter((q) => !q.hidden).map((q) => ({
     question: q.id,
     report:
       truths[q.id] === null || truths[q.id] === NO_ANSWER
@@ -626,6 +629,48 @@ function wireConsent() {
   consent.hidden = false;
 }
 
+// -- display logic: a question shown only after some direct answers -------------
+
+// The same rules as the server's (surveys/display_logic/conditions.py): a
+// clause reads one earlier question asked plainly, whose answer is its
+// option's index or its count; an answer not given, or given to a question
+// not shown, meets no clause. Only plain answers are read, never a
+// randomized question's, so no protected answer changes what the page does.
+function clauseMet(clause, answer) {
+  if (answer === undefined) return false;
+  if (clause.op === "equals") return answer === clause.value;
+  if (clause.op === "one_of") return clause.values.includes(answer);
+  return (clause.min === null || answer >= clause.min) && (clause.max === null || answer <= clause.max);
+}
+
+function conditionMet(condition, answers) {
+  if (!condition) return true;
+  const met = condition.clauses.map((clause) => clauseMet(clause, answers[clause.question]));
+  return condition.match === "any" ? met.some(Boolean) : met.every(Boolean);
+}
+
+// Shows the questions whose conditions the plain answers given so far meet
+// and hides the others, in order, so a question hidden hides what depends on
+// it. A hidden question (the hidden attribute) leaves the tab order and what
+// a screen reader reads, is not required, and sends nothing; nothing is
+// announced, as a question appearing below is found in reading order.
+function applyDisplayLogic() {
+  const truths = countTruths(chosenTruths());
+  const answers = {};
+  for (const question of config.questions) {
+    question.hidden = !conditionMet(question.condition, answers);
+    if (question.condition) byId(`q${question.id}-text`).closest(".question").hidden = question.hidden;
+    const truth = truths[question.id];
+    if (!question.hidden && question.plain && typeof truth === "number") answers[question.id] = truth;
+  }
+}
+
+function wireDisplayLogic() {
+  if (!config.questions.some((q) => q.condition)) return;
+  for (const type of ["click", "keydown", "input", "change"]) form.addEventListener(type, applyDisplayLogic);
+  applyDisplayLogic();
+}
+
 // -- the practice round: randomized here like a real question, never sent -------
 
 // The practice answer and its report live only in this function's variables
@@ -684,6 +729,7 @@ function start() {
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
   for (const group of form.querySelectorAll(".options[role=group]")) wireChecklist(group);
   for (const box of form.querySelectorAll(".count-answer")) wireCount(box);
+  wireDisplayLogic();
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();

@@ -15,6 +15,7 @@ from estimation.inference.validation import MAX_DIRECT_PERCENT
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import EstimateRun
 from surveys.builder.selectors import epsilon_of
+from surveys.display_logic.questions import shown_to
 from surveys.kinds import kind_module
 from surveys.models import Question, Role, Survey
 from surveys.team.selectors import abilities, role_for
@@ -232,6 +233,15 @@ class QuestionSerializer(serializers.ModelSerializer):
         "of respondents, chosen at random on their device, asked directly (not "
         "protected, and told so before answering); 0 for none.",
     )
+    condition = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text='Display logic: {"match": "all" | "any", "clauses": [{"question": '
+        'id, "op": "equals", "value": i} | {..., "op": "one_of", "values": [i, ...]} '
+        '| {..., "op": "range", "min": a, "max": b}]} on earlier questions asked '
+        "plainly; null: always shown. Refused on a randomized question (docs/api.md).",
+    )
+    shown_to = serializers.SerializerMethodField()
     epsilon = serializers.SerializerMethodField()
     yes_epsilon = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
@@ -254,6 +264,8 @@ class QuestionSerializer(serializers.ModelSerializer):
             "design",
             "optional",
             "direct_percent",
+            "condition",
+            "shown_to",
             "epsilon",
             "yes_epsilon",
             "description",
@@ -274,6 +286,15 @@ class QuestionSerializer(serializers.ModelSerializer):
     )
     def get_epsilon(self, question: Question) -> float | None:
         return _finite(question.get_design().epsilon)
+
+    @extend_schema_field(
+        serializers.CharField(
+            help_text="Whose answers its estimates are of: empty for everyone, else "
+            '"among respondents shown this question: those who answered ..."'
+        )
+    )
+    def get_shown_to(self, question: Question) -> str:
+        return shown_to(question, question.survey.questions.all())
 
     @extend_schema_field(
         serializers.FloatField(
@@ -378,6 +399,12 @@ class PublicQuestionSerializer(serializers.Serializer):
     )
     spec = serializers.DictField(help_text="What the browser randomizes with.")
     spec_version = serializers.CharField()
+    condition = serializers.JSONField(
+        allow_null=True,
+        help_text="Display logic: shown only when the earlier plain answers meet "
+        "it (docs/api.md); null: always shown. Send no answer for a question not "
+        "shown.",
+    )
 
 
 class PublicSurveySerializer(serializers.Serializer):

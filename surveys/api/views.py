@@ -223,6 +223,7 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
             "design": question.design,
             "optional": question.optional,
             "direct_percent": question.direct_percent,
+            "condition": question.condition,
         }
         if "kind" in serializer.validated_data and "options" not in (
             serializer.validated_data

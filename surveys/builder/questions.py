@@ -17,6 +17,10 @@ from surveys.builder.sections import questions_renumber, section_for_new_questio
 from surveys.builder.services import survey_require_draft
 from surveys.builder.teaching import check_question_problems
 from surveys.builder.validation_arm import direct_arm_percent
+from surveys.display_logic.questions import (
+    question_condition_clean,
+    survey_conditions_check,
+)
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
 
@@ -40,10 +44,12 @@ def question_create(
     options: Sequence[str] | None = None,
     optional: bool = False,
     direct_percent: int = 0,
+    condition: Any = None,
     actor: Any = None,
 ) -> Question:
     """A question of a draft; ``optional`` lets it go unanswered (stored as
-    missing); ``direct_percent`` asks that share of respondents directly."""
+    missing); ``direct_percent`` asks that share of respondents directly;
+    ``condition`` shows it only to some (surveys/display_logic/)."""
     survey_require_draft(survey, "add questions")
     check_optional(kind, optional)
     labels, design_data = _question_content(kind, options, design, survey.language)
@@ -63,10 +69,23 @@ def question_create(
         optional=optional,
         direct_percent=direct_arm_percent(kind, direct_percent, design_data),
     )
+    question.condition = _condition(survey, None, question, condition)
     question.full_clean()
     question.save()
     _question_event(actor, Action.QUESTION_CREATE, question)
     return question
+
+
+def _condition(
+    survey: Survey, saved: Question | None, question: Question, condition: Any
+) -> dict[str, Any] | None:
+    return question_condition_clean(
+        survey=survey,
+        question=saved,
+        optional=question.optional,
+        sensitive=question.is_sensitive,
+        condition=condition,
+    )
 
 
 def _question_event(actor: Any, action: Action, question: Question) -> None:
@@ -89,6 +108,7 @@ def question_update(
     options: Sequence[str] | None = None,
     optional: bool = False,
     direct_percent: int = 0,
+    condition: Any = None,
     actor: Any = None,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
@@ -100,12 +120,15 @@ def question_update(
     question.options, question.design = labels, design_data
     question.optional = optional
     question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
+    question.condition = _condition(question.survey, question, question, condition)
     question.full_clean()
     # The comprehension check must stay one, or the results would skip it.
     problems = check_question_problems(question)
     if problems:
         raise ValidationError(problems)
     question.save()
+    # Another question's condition may read this one's answers.
+    survey_conditions_check(question.survey)
     _question_event(actor, Action.QUESTION_UPDATE, question)
     return question
 
@@ -118,7 +141,9 @@ def question_delete(*, question: Question, actor: Any = None) -> None:
     Survey.objects.filter(comprehension_check=question).update(
         comprehension_check=None, comprehension_pass=None
     )
+    survey = question.survey
     question.delete()
+    survey_conditions_check(survey)
 
 
 @transaction.atomic
@@ -140,6 +165,7 @@ def question_move(*, question: Question, offset: int, actor: Any = None) -> None
             item.position = position
             item.save(update_fields=["position"])
     if target != index:
+        survey_conditions_check(question.survey)
         _question_event(actor, Action.QUESTION_MOVE, question)
 
 
@@ -168,6 +194,7 @@ def question_reorder(
     # orders each section's questions among themselves.
     questions_renumber(survey)
     if moved:
+        survey_conditions_check(survey)
         audit_record(
             actor=actor,
             action=Action.QUESTIONS_REORDER,

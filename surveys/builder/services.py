@@ -410,6 +410,18 @@ def _copied_values(
     }
 
 
+def _conditions_renumber(
+    originals: Sequence[Question], copies: Sequence[Question]
+) -> None:
+    """A copy's display logic reads the copy's questions, not the original's."""
+    new_id = {old.pk: new.pk for old, new in zip(originals, copies, strict=True)}
+    for copy_ in copies:
+        if copy_.condition:
+            for clause in copy_.condition["clauses"]:
+                clause["question"] = new_id[clause["question"]]
+            copy_.save(update_fields=["condition"])
+
+
 def copy_title(title: str) -> str:
     limit = Survey._meta.get_field("title").max_length or len(title) + len(COPY_SUFFIX)
     return title[: limit - len(COPY_SUFFIX)] + COPY_SUFFIX
@@ -427,14 +439,16 @@ def survey_duplicate(*, survey: Survey, owner: Any) -> Survey:
     duplicate = Survey(owner=owner, slug=random_slug(survey.title), **values)
     duplicate.full_clean()
     duplicate.save()
+    originals = list(survey.questions.all())
     copies = Question.objects.bulk_create(
         Question(survey=duplicate, **_copied_values(q, QUESTION_FIELDS_NOT_COPIED))
-        for q in survey.questions.all()
+        for q in originals
     )
-    originals = [q.pk for q in survey.questions.all()]
-    if survey.comprehension_check_id in originals:
+    _conditions_renumber(originals, copies)
+    original_ids = [q.pk for q in originals]
+    if survey.comprehension_check_id in original_ids:
         duplicate.comprehension_check = copies[
-            originals.index(survey.comprehension_check_id)
+            original_ids.index(survey.comprehension_check_id)
         ]
         duplicate.save(update_fields=["comprehension_check"])
     sections_copy(source=survey, target=duplicate)

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from estimation import privacy_band
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
+from surveys.builder.condition_form import ConditionForm
 from surveys.builder.design_forms import (
     DesignForm,
     add_service_errors,
@@ -310,12 +311,18 @@ def _change_state(
 
 
 def _question_page(
-    request: HttpRequest, survey: Survey, form: QuestionForm, question: Question | None
+    request: HttpRequest,
+    survey: Survey,
+    form: QuestionForm,
+    question: Question | None,
+    logic: ConditionForm | None = None,
 ) -> HttpResponse:
     context = {
         "survey": survey,
         "question": question,
         "form": form,
+        "logic": logic
+        or ConditionForm(_posted(request), survey=survey, question=question),
         "preview": preview_for(form, survey.planned_responses),
         "preview_config": {
             "url": reverse("surveys:design_preview"),
@@ -328,9 +335,15 @@ def _question_page(
 
 
 def _save_question(
-    form: QuestionForm, save: Callable[..., Question], **target: Any
+    form: QuestionForm,
+    save: Callable[..., Question],
+    logic: ConditionForm,
+    **target: Any,
 ) -> Question | None:
-    """Call the service with the form's question; None if it refused the input."""
+    """Call the service with the form's question and display logic; None if
+    either form or the service refused the input."""
+    if not logic.is_valid():
+        return None
     data = form.cleaned_data
     try:
         return save(
@@ -342,10 +355,26 @@ def _save_question(
             design=data["design"],
             optional=data["optional"],
             direct_percent=data.get("direct_percent") or 0,
+            condition=logic.cleaned_data["condition"],
         )
     except ValidationError as error:
-        add_service_errors(form, error)
+        rest = _condition_errors_to(logic, error)
+        if rest is not None:
+            add_service_errors(form, rest)
         return None
+
+
+def _condition_errors_to(
+    logic: ConditionForm, error: ValidationError
+) -> ValidationError | None:
+    """Shows the service's errors about display logic on its own form; the
+    others are returned, for the question form."""
+    if not hasattr(error, "error_dict") or "condition" not in error.error_dict:
+        return error
+    others = error.message_dict
+    for message in others.pop("condition"):
+        logic.add_error("match", message)
+    return ValidationError(others) if others else None
 
 
 @login_required
@@ -355,10 +384,15 @@ def question_create(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "GET" and not survey.is_draft:
         return _frozen(request, survey)
     form = QuestionForm(_posted(request))
+    logic = ConditionForm(_posted(request), survey=survey, question=None)
     if form.is_valid():
         try:
             question = _save_question(
-                form, questions.question_create, survey=survey, actor=request.user
+                form,
+                questions.question_create,
+                logic,
+                survey=survey,
+                actor=request.user,
             )
         except SurveyStateError as error:
             messages.error(request, str(error))
@@ -366,7 +400,7 @@ def question_create(request: HttpRequest, pk: int) -> HttpResponse:
         if question is not None:
             messages.success(request, "Question added.")
             return _to_detail(survey, f"question-{question.pk}")
-    return _question_page(request, survey, form, None)
+    return _question_page(request, survey, form, None, logic)
 
 
 @login_required
@@ -377,10 +411,15 @@ def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
     if request.method == "GET" and not survey.is_draft:
         return _frozen(request, survey)
     form = QuestionForm.for_question(question, _posted(request))
+    logic = ConditionForm(_posted(request), survey=survey, question=question)
     if form.is_valid():
         try:
             saved = _save_question(
-                form, questions.question_update, question=question, actor=request.user
+                form,
+                questions.question_update,
+                logic,
+                question=question,
+                actor=request.user,
             )
         except SurveyStateError as error:
             messages.error(request, str(error))
@@ -388,7 +427,7 @@ def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
         if saved is not None:
             messages.success(request, "Question saved.")
             return _to_detail(survey, f"question-{question.pk}")
-    return _question_page(request, survey, form, question)
+    return _question_page(request, survey, form, question, logic)
 
 
 @login_required

@@ -68,6 +68,8 @@ def respondent_questions(
                 **page.item(question, design, options, tr),
                 "spec": spec,
                 "spec_version": question.spec_version,
+                # Display logic, read by the page (static/js/survey.js).
+                "condition": question.condition,
             }
         )
     return items

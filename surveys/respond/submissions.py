@@ -32,6 +32,7 @@ from surveys.access.services import (
     completion_link,
     full_message,
 )
+from surveys.display_logic.conditions import condition_met
 from surveys.languages import chosen_languages, language_asked
 from surveys.models import Question, Response, Survey
 from surveys.respond.report_labels import report_label
@@ -268,8 +269,9 @@ def _validated_answers(
                 f"answers[{index}]",
             )
         seen[question.pk] = (question, report)
+    hidden = _hidden_questions(questions, seen)
     missing = [q.pk for q in questions.values() if seen.get(q.pk, (q, None))[1] is None]
-    required = [pk for pk in missing if not questions[pk].optional]
+    required = [pk for pk in missing if not questions[pk].optional and pk not in hidden]
     if required:
         raise SubmissionError(
             400,
@@ -284,6 +286,34 @@ def _validated_answers(
         *seen.values(),
         *((questions[pk], None) for pk in missing if pk not in seen),
     ]
+
+
+def _hidden_questions(
+    questions: dict[int, Question], seen: dict[int, tuple[Question, int | None]]
+) -> set[int]:
+    """The questions whose display logic this submission's own direct answers
+    do not meet: not shown, so not missing; an answer to one is refused, as
+    the page sends none (a condition reads only direct questions, so the
+    reports it reads are the answers)."""
+    answers = {pk: report for pk, (_, report) in seen.items()}
+    hidden = {
+        q.pk
+        for q in questions.values()
+        if q.condition and not condition_met(q.condition, answers)
+    }
+    answered = sorted(pk for pk in hidden if seen.get(pk, (None, None))[1] is not None)
+    if answered:
+        raise SubmissionError(
+            400,
+            _(
+                "Question %(question)s is not shown to this respondent: the "
+                "answers sent do not meet its display logic, so it must have no "
+                "answer."
+            )
+            % {"question": answered[0]},
+            "answers",
+        )
+    return hidden
 
 
 def _validated_entry(
@@ -434,5 +464,7 @@ def _published_questions(
         "direct_percent",
         # The option labels in each language, for the receipt.
         "translations",
+        # Display logic: who is shown it (surveys/display_logic/).
+        "condition",
     )
     return {q.pk: q for q in Question.objects.filter(survey_id=survey_id).only(*fields)}

@@ -82,6 +82,8 @@ def _render_survey_page(
                     "spec_version",
                     # Its kind's module, imported only for the kinds shown.
                     "script",
+                    # Display logic: shown only when plain answers meet it.
+                    "condition",
                 )
             }
             for q in questions

@@ -15,6 +15,7 @@ from django.utils import translation
 
 from estimation import Design, survey_epsilon
 from estimation.runs.comprehension import sound_check
+from surveys.display_logic.questions import shown_to
 from surveys.kinds import KINDS, kind_module
 from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
@@ -252,11 +253,20 @@ def _entry_head(
         "kind": question.kind,
         "sensitive": question.is_sensitive,
         "optional": question.optional,
-        "missing": (
-            MISSING if question.optional else "never: the question must be answered"
-        ),
+        "missing": _missing_when(question),
+        # Display logic: whose answers these are ("" for everyone).
+        "shown_to": shown_to(question, question.survey.questions.all()),
         "answered": answered,
     }
+
+
+def _missing_when(question: Question) -> str:
+    """When a cell is empty: an optional question left unanswered, and a
+    question with display logic not shown."""
+    if question.condition is None:
+        return MISSING if question.optional else "never: the question must be answered"
+    hidden = "when the question was not shown (display logic)"
+    return f"{MISSING}; or {hidden}" if question.optional else hidden
 
 
 def _report_entry(question: Question) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from estimation.runs.readings import (
 )
 from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
 from estimation.runs.validation_arm import direct_answers, validation_export
+from surveys.display_logic.questions import shown_to
 from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.respond.report_labels import report_codes, reported_labels
@@ -70,6 +71,9 @@ CSV_HEADER = (
     "reported_label",
     # The results contract's flags of this row (estimation/contract.py).
     "flags",
+    # Display logic: "among respondents shown this question: those who ...",
+    # empty for a question shown to everyone.
+    "shown_to",
 )
 
 Rows = dict[tuple[int, int | None, int | None], QuestionEstimate]
@@ -297,6 +301,8 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 "kind": question.kind,
                 "sensitive": question.is_sensitive,
                 "optional": question.optional,
+                # Display logic: whose answers the estimates are of.
+                "shown_to": shown_to(question, survey.questions.all()),
                 **_estimate(rows.get((question.pk, None, None)), question),
                 **_missing(rows.get((question.pk, None, None)), finished.n or 0),
                 "subgroups": subgroups,
@@ -353,7 +359,13 @@ def estimates_csv(survey: Survey) -> Iterator[str]:
         lead = [question["column"], question["question_id"], question["text"]]
         groups = [({}, question), *((g, g) for g in question["subgroups"])]
         for group, estimate in groups:
-            yield from _question_lines(lead, group, estimate, run)
+            for line in _question_lines(lead, group, estimate, run):
+                yield _with_cell(line, question["shown_to"])
+
+
+def _with_cell(line: str, value: str) -> str:
+    """A CSV line (ending in a newline, see ``csv_line``) with one more cell."""
+    return line.removesuffix("\n") + "," + csv_line([value])
 
 
 def _question_lines(
