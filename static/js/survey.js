@@ -789,12 +789,13 @@ const progress = { page: 0, answers: {}, order: null };
 
 // Display logic's hook: whether a page (a .page element) or a question (its
 // config entry) is shown to this respondent. Everything is, until a condition
-// says otherwise; navigation, progress and sending ask only these two.
+// says otherwise (applyDisplayLogic sets a question's ``hidden``); navigation,
+// progress and sending ask only these two.
 function pageShown(page) {
   return page.dataset.hiddenByCondition === undefined;
 }
 function questionShown(question) {
-  return question.hiddenByCondition !== true;
+  return question.hidden !== true && question.hiddenByCondition !== true;
 }
 
 function questionsOn(page) {

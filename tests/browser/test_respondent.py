@@ -74,7 +74,7 @@ def test_only_randomized_reports_leave_the_browser(visit, yes_no_survey):
         # Module scripts run before DOMContentLoaded, but the page script then
         # awaits the modules of the kinds it shows: live once it shows the form.
         respondent.goto(page_path(survey), wait_until="domcontentloaded")
-        page.wait_for_function("!document.getElementById('survey').hidden")
+        page.wait_for_function("() => !document.getElementById('survey').hidden")
         # The keyboard, and checks run in the page, rather than locators, whose
         # actionability checks added about a third to this loop's runtime
         # (the other tests use role locators and the mouse). Tab past the skip
