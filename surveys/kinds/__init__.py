@@ -59,6 +59,10 @@ KIND_TABLE: tuple[KindEntry, ...] = (
         "instructed",
         device_instructs=True,
     ),
+    KindEntry(
+        "rating_scale", "Rating scale: ordered points (asked plainly)", "scale",
+        sensitive=False,
+    ),
 )
 
 # A question's kind (``Question.Kind``'s value) -> its package under
