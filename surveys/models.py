@@ -218,6 +218,11 @@ class Question(models.Model):
         default=0, validators=[MaxValueValidator(MAX_DIRECT_PERCENT)]
     )
 
+    # What a typed answer may be, for the kinds that take one (a number's
+    # bounds, unit, decimals and the cut points of its bins), as its kind's
+    # ``answer`` role cleans it (surveys/kinds/base_answer.py); {} for the rest.
+    answer_format = models.JSONField(default=dict, blank=True)
+
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.
     FROZEN_FIELDS = (
@@ -228,6 +233,7 @@ class Question(models.Model):
         "spec_version",
         "optional",
         "direct_percent",
+        "answer_format",
     )
 
     class Meta:
@@ -372,6 +378,9 @@ class Answer(models.Model):
         help_text="The response's direct answers (surveys/respond/strata.py).",
     )
     spec_version = models.CharField(max_length=16)
+    # A number typed to a question asked plainly that takes one (its kind's
+    # ``answer`` role): the answer itself, beside ``report``, its bin.
+    number = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -369,7 +369,21 @@ function countTruths(truths) {
   return truths;
 }
 
+// A kind that reads its own boxes (a number): each box's true answer, as the
+// kind reads it (undefined when it is not one the question takes).
+function typedBoxes() {
+  return kinds.flatMap((kind) =>
+    kind.boxes ? [...form.querySelectorAll(kind.boxes)].map((box) => [kind, box]) : [],
+  );
+}
+
+function typedTruths(truths) {
+  for (const [kind, box] of typedBoxes()) truths[box.dataset.question] = kind.truthOf(box);
+  return truths;
+}
+
 function forgetTruths() {
+  for (const [kind, box] of typedBoxes()) kind.forget(box);
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
   }
@@ -395,7 +409,10 @@ function receiptItem(question, answer) {
   text.textContent = heading.replace(/^\d+\. /, "");
   const missing = answer.report === null;
   const sent = document.createElement("strong");
-  sent.textContent = missing ? words.noAnswer : reportLabel(question, answer.report);
+  // A typed answer (a number) is shown as sent, not as its bin.
+  sent.textContent = missing
+    ? words.noAnswer
+    : (answer.value?.toString() ?? reportLabel(question, answer.report));
   const note = document.createElement("span");
   note.className = "receipt-note";
   note.textContent = missing
@@ -541,8 +558,15 @@ function onSend() {
     send(stored);
     return;
   }
-  const truths = countTruths(chosenTruths());
+  const truths = typedTruths(countTruths(chosenTruths()));
   const invalid = config.questions.findIndex((q) => truths[q.id] === undefined);
+  const typed = invalid >= 0 ? kindOf(config.questions[invalid]) : {};
+  if (typed.boxes) {
+    const box = form.querySelector(`${typed.boxes}[data-question="${config.questions[invalid].id}"]`);
+    say(fill(words.numberInvalid, { number: invalid + 1, ...typed.invalid(box) }), true);
+    box.querySelector("input").focus();
+    return;
+  }
   if (invalid >= 0) {
     const box = form.querySelector(`.count-answer[data-question="${config.questions[invalid].id}"]`);
     say(fill(words.countInvalid, { number: invalid + 1, max: box.dataset.max }), true);
@@ -553,7 +577,7 @@ function onSend() {
   if (missing.length) {
     say(words.questionsLeft[missing.length], true);
     const group = form.querySelector(
-      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input`,
+      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, .number-answer[data-question="${missing[0].id}"] input`,
     );
     group?.focus();
     return;
@@ -567,6 +591,10 @@ function onSend() {
         ? null
         : reportFor(q, truths[q.id]),
     spec_version: q.spec_version,
+    // A kind that takes a typed answer sends it beside its report, as typed.
+    ...(kindOf(q).value && truths[q.id] !== null && truths[q.id] !== NO_ANSWER
+      ? { value: kindOf(q).value(truths[q.id]) }
+      : {}),
   }));
   forgetTruths();
   if (config.preview) {
@@ -625,6 +653,7 @@ function start() {
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
   for (const group of form.querySelectorAll(".options[role=group]")) wireChecklist(group);
   for (const box of form.querySelectorAll(".count-answer")) wireCount(box);
+  for (const [kind, box] of typedBoxes()) kind.wire(box);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();

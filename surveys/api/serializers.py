@@ -192,6 +192,13 @@ class QuestionSerializer(serializers.ModelSerializer):
         "of respondents, chosen at random on their device, asked directly (not "
         "protected, and told so before answering); 0 for none.",
     )
+    answer_format = serializers.DictField(
+        required=False,
+        help_text="A typed answer's format, for a number (kind numeric) only: "
+        '{"minimum": 0, "maximum": 120, "decimals": 0, "unit": "years", '
+        '"cuts": [30, 45, 65]}; its options are the ranges the cut points make '
+        "(below 30, 30 to below 45, ...), made for it. {} for every other kind.",
+    )
     epsilon = serializers.SerializerMethodField()
     yes_epsilon = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
@@ -208,6 +215,7 @@ class QuestionSerializer(serializers.ModelSerializer):
             "design",
             "optional",
             "direct_percent",
+            "answer_format",
             "epsilon",
             "yes_epsilon",
             "description",

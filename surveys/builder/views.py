@@ -342,6 +342,8 @@ def _save_question(
             design=data["design"],
             optional=data["optional"],
             direct_percent=data.get("direct_percent") or 0,
+            # A typed answer's format (a number's bounds and bins), if any.
+            answer_format=data.get("answer_format"),
         )
     except ValidationError as error:
         add_service_errors(form, error)

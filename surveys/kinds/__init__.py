@@ -63,6 +63,10 @@ KIND_TABLE: tuple[KindEntry, ...] = (
         "rating_scale", "Rating scale: ordered points (asked plainly)", "scale",
         sensitive=False,
     ),
+    KindEntry(
+        "numeric", "Number, such as an age in years (asked plainly)", "numeric",
+        sensitive=False,
+    ),
 )
 
 # A question's kind (``Question.Kind``'s value) -> its package under
@@ -74,7 +78,10 @@ KINDS: dict[str, str] = {entry.value: entry.package for entry in KIND_TABLE}
 # taken from the role's defaults, as each Django database backend's
 # operations inherit BaseDatabaseOperations; a kind with nothing of its own
 # needs no module for the role.
-ROLE_DEFAULTS: dict[str, str] = {"exports": "surveys.kinds.base_exports"}
+ROLE_DEFAULTS: dict[str, str] = {
+    "exports": "surveys.kinds.base_exports",
+    "answer": "surveys.kinds.base_answer",
+}
 
 
 class KindRole:

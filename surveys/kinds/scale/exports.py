@@ -13,8 +13,10 @@ __all__ = ["matrix_extra"]
 
 
 def matrix_extra(question: Question) -> dict[str, Any]:
-    """The scale's order: code 0 is its lowest point, k-1 its highest."""
+    """The scale's order: code 0 is its lowest point, k-1 its highest (SPSS
+    reads its column as ordinal)."""
     return {
+        "ordered_codes": True,
         "scale": {
             "ordered": True,
             "points": len(question.options),
