@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from surveys.kinds.base import MAX_OPTIONS
 from surveys.kinds.base_answer import ValueRefused
@@ -138,20 +139,21 @@ def validated_value(question: Any, value: Any) -> tuple[int, float]:
     """A typed number checked against its question's format, and its bin."""
     fmt = question.answer_format
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueRefused("value must be a number")
+        raise ValueRefused(gettext("value must be a number"))
     number = float(value)
     low, high = fmt["minimum"], fmt["maximum"]
     decimals = fmt["decimals"]
     if not math.isfinite(number) or not low <= number <= high:
         raise ValueRefused(
-            "value must be from %s to %s"
-            % (number_text(low, decimals), number_text(high, decimals))
+            gettext("value must be from %(low)s to %(high)s")
+            % {"low": number_text(low, decimals), "high": number_text(high, decimals)}
         )
     if not _has_decimals(number, decimals):
         raise ValueRefused(
-            "value must be a whole number"
+            gettext("value must be a whole number")
             if decimals == 0
-            else f"value may have at most {decimals} decimals"
+            else gettext("value may have at most %(decimals)s decimals")
+            % {"decimals": decimals}
         )
     number = round(number, decimals)
     return bisect.bisect_right(fmt["cuts"], number), number
