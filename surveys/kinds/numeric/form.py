@@ -94,7 +94,8 @@ def labels(form: Any) -> list[str] | None:
         cleaned, bins = clean_format(fmt, language="")
     except ValidationError as error:
         for message in error.message_dict.get("answer_format", []):
-            form.add_error("number_cuts" if "cut" in message else "number_minimum", message)
+            field = "number_cuts" if "cut" in message.lower() else "number_minimum"
+            form.add_error(field, message)
         return None
     data["answer_format"] = cleaned
     return bins
