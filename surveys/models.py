@@ -276,6 +276,12 @@ class Question(models.Model):
         return self.kind_entry.counts
 
     @property
+    def is_number(self) -> bool:
+        """Its answer is a number (a count, or a number typed as it is): a
+        model takes it as one, per unit, with no reference level."""
+        return self.kind_entry.counts or self.kind_entry.typed_number
+
+    @property
     def is_instructed(self) -> bool:
         """The device draws a group and an instruction, the respondent answers,
         and the report is ``2 * group + answer`` (estimation/kinds/instructed/designs.py)."""

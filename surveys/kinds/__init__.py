@@ -39,6 +39,9 @@ class KindEntry:
     # The device draws a group and an instruction and the respondent answers:
     # the report is ``2 * group + answer`` (estimation/kinds/instructed/).
     device_instructs: bool = False
+    # Answered with a number typed as it is (its options are ranges of it):
+    # a model takes the number, not the range.
+    typed_number: bool = False
 
 
 # Every question kind, in the order the builder has always listed them (the
@@ -65,7 +68,7 @@ KIND_TABLE: tuple[KindEntry, ...] = (
     ),
     KindEntry(
         "numeric", "Number, such as an age in years (asked plainly)", "numeric",
-        sensitive=False,
+        sensitive=False, typed_number=True,
     ),
 )
 
