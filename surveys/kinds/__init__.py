@@ -63,12 +63,17 @@ KIND_TABLE: tuple[KindEntry, ...] = (
         device_instructs=True,
     ),
     KindEntry(
-        "rating_scale", "Rating scale: ordered points (asked plainly)", "scale",
+        "rating_scale",
+        "Rating scale: ordered points (asked plainly)",
+        "scale",
         sensitive=False,
     ),
     KindEntry(
-        "numeric", "Number, such as an age in years (asked plainly)", "numeric",
-        sensitive=False, typed_number=True,
+        "numeric",
+        "Number, such as an age in years (asked plainly)",
+        "numeric",
+        sensitive=False,
+        typed_number=True,
     ),
 )
 

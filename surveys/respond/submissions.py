@@ -465,9 +465,7 @@ def response_receipt(
                 "report": report,
                 "label": report_label(questions[question_id], language, report),
                 "spec_version": spec_version,
-                **(
-                    {"value": values[question_id]} if question_id in values else {}
-                ),
+                **({"value": values[question_id]} if question_id in values else {}),
             }
             for question_id, report, spec_version in ordered
         ],

@@ -39,9 +39,9 @@ def test_a_number_and_a_scale_are_answered_checked_and_sent_as_given(
         expect(how).to_have_text(
             "Asked plainly: sent exactly as you answer. It is not protected."
         )
-    expect(page.locator(f".number-answer[data-question='{number.pk}'] .unit")).to_have_text(
-        "years"
-    )
+    expect(
+        page.locator(f".number-answer[data-question='{number.pk}'] .unit")
+    ).to_have_text("years")
     assert violations(page, axe_source) == [], "number and scale questions"
 
     choose(page, yes_no, "Yes")
@@ -66,7 +66,8 @@ def test_a_number_and_a_scale_are_answered_checked_and_sent_as_given(
         "spec_version": number.spec_version,
         "value": 47,
     }
-    assert sent[scale.pk]["report"] == 3 and "value" not in sent[scale.pk]
+    assert sent[scale.pk]["report"] == 3
+    assert "value" not in sent[scale.pk]
     assert "value" not in sent[yes_no.pk]
     assert Answer.objects.get(question=number).number == 47.0
     assert Answer.objects.get(question=scale).report == 3
@@ -95,5 +96,6 @@ def test_a_number_left_empty_on_an_optional_question_is_sent_as_missing(visit, s
     expect(page.locator("#receipt")).to_be_visible()
     (post,) = respondent.posts
     sent = {a["question"]: a for a in post.json()["answers"]}
-    assert sent[number.pk]["report"] is None and "value" not in sent[number.pk]
+    assert sent[number.pk]["report"] is None
+    assert "value" not in sent[number.pk]
     assert not Answer.objects.filter(question=number).exists()

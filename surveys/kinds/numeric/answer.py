@@ -57,7 +57,9 @@ def bin_labels(fmt: Mapping[str, Any]) -> list[str]:
     cuts = [number_text(c, fmt["decimals"]) for c in fmt["cuts"]]
     unit = f" {fmt['unit']}" if fmt["unit"] else ""
     labels = [f"Below {cuts[0]}{unit}"]
-    labels += [f"{lo} to below {hi}{unit}" for lo, hi in zip(cuts, cuts[1:])]
+    labels += [
+        f"{lo} to below {hi}{unit}" for lo, hi in zip(cuts, cuts[1:], strict=False)
+    ]
     labels.append(f"{cuts[-1]}{unit} or more")
     return labels
 

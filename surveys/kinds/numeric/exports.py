@@ -14,7 +14,9 @@ from surveys.results.codebook import TYPED_VALUE, matrix_entry, value_column
 __all__ = ["codebook_entry", "export_columns"]
 
 
-def export_columns(name: str, question: Question) -> list[tuple[str, Question, int | None]]:
+def export_columns(
+    name: str, question: Question
+) -> list[tuple[str, Question, int | None]]:
     """Its range's code, then the number as typed."""
     return [(name, question, None), (value_column(name), question, TYPED_VALUE)]
 

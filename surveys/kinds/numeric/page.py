@@ -13,12 +13,11 @@ from estimation.words import Translator
 from surveys.kinds import base
 from surveys.kinds.base import NO_NOTES as NOTES
 from surveys.kinds.base import NO_NOTES as WHOLE
-from surveys.kinds.base import NOTE_RANK
+from surveys.kinds.base import NOTE_RANK, randomized_item, randomized_receipt_note
 from surveys.kinds.base import design_epsilon as yes_epsilon
 from surveys.kinds.base import matrix_transparency as transparency
 from surveys.kinds.base import never_noted as noted
 from surveys.kinds.base import no_overview as overview
-from surveys.kinds.base import randomized_item, randomized_receipt_note
 from surveys.kinds.base import randomized_receipt_note as receipt_note
 from surveys.kinds.numeric.answer import number_text
 

@@ -28,6 +28,4 @@ MODEL_VALUE = "number"
 def model_covariate(name: str, question: Question) -> Numeric:
     """The number within its bounds; with decimals allowed, any number there."""
     fmt = question.answer_format
-    return Numeric(
-        name, fmt["minimum"], fmt["maximum"], whole=fmt["decimals"] == 0
-    )
+    return Numeric(name, fmt["minimum"], fmt["maximum"], whole=fmt["decimals"] == 0)

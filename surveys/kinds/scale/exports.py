@@ -22,5 +22,5 @@ def matrix_extra(question: Question) -> dict[str, Any]:
             "points": len(question.options),
             "order": list(question.options),
             "codes": "0 is the first point listed, each next point one more",
-        }
+        },
     }

@@ -11,7 +11,13 @@ from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
 
-AGE_FORMAT = {"minimum": 16, "maximum": 99, "decimals": 0, "unit": "years", "cuts": [30, 45, 65]}
+AGE_FORMAT = {
+    "minimum": 16,
+    "maximum": 99,
+    "decimals": 0,
+    "unit": "years",
+    "cuts": [30, 45, 65],
+}
 AGREEMENT = ["Strongly disagree", "Disagree", "Neither", "Agree", "Strongly agree"]
 
 
@@ -50,7 +56,9 @@ def answers_for(survey: Survey, *, cheated: int, age: Any, point: int, **overrid
     yes_no, number, scale = survey.questions.all()
     age_entry: dict[str, Any] = {
         "question": number.pk,
-        "report": None if age is None else override.pop("report", bin_of(age) if isinstance(age, int | float) else 0),
+        "report": None
+        if age is None
+        else override.pop("report", bin_of(age) if isinstance(age, int | float) else 0),
         "spec_version": number.spec_version,
     }
     if age is not None:
@@ -65,6 +73,8 @@ def answers_for(survey: Survey, *, cheated: int, age: Any, point: int, **overrid
 def post(client, survey: Survey, answers, key: str | None = None):
     return client.post(
         f"/api/v1/public/surveys/{survey.slug}/responses/",
-        data=json.dumps({"respondent_key": key or secrets.token_hex(16), "answers": answers}),
+        data=json.dumps(
+            {"respondent_key": key or secrets.token_hex(16), "answers": answers}
+        ),
         content_type="application/json",
     )

@@ -51,7 +51,8 @@ def test_a_number_left_out_is_missing_and_its_range_is_the_no_answer_level(
 def test_a_second_submission_gets_the_first_receipt_with_its_number(client, survey):
     first = post(client, survey, answers_for(survey, cheated=1, age=21, point=2), KEY)
     again = post(client, survey, answers_for(survey, cheated=0, age=80, point=1), KEY)
-    assert first.status_code == 201 and again.status_code == 200
+    assert first.status_code == 201
+    assert again.status_code == 200
     assert again.json()["answers"] == first.json()["answers"]
     assert Answer.objects.filter(question__kind="numeric").count() == 1
 
@@ -75,7 +76,8 @@ def test_a_bad_number_is_refused_naming_the_question(
     assert reply.status_code == 400
     number = survey.questions.get(kind="numeric")
     message = reply.json()["error"]
-    assert f"question {number.pk}" in message and problem in message
+    assert f"question {number.pk}" in message
+    assert problem in message
     assert not Answer.objects.exists()
 
 

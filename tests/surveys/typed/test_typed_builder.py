@@ -58,9 +58,7 @@ def test_the_form_adds_a_number_with_its_format_and_ranges(as_owner, draft_surve
 def test_a_bad_format_is_refused_on_its_field(
     as_owner, draft_survey, overrides, field, message
 ):
-    response = add(
-        as_owner, draft_survey, text="Age", **number_fields(**overrides)
-    )
+    response = add(as_owner, draft_survey, text="Age", **number_fields(**overrides))
     assert response.status_code == 200
     assert any(message in error for error in form_errors(response, field))
     assert not draft_survey.questions.filter(text="Age").exists()
@@ -85,7 +83,13 @@ def test_the_api_creates_a_number_and_refuses_a_bad_format(as_owner, draft_surve
         "text": "Height",
         "kind": "numeric",
         "design": {"name": "direct", "k": 2},
-        "answer_format": {"minimum": 0.5, "maximum": 2.5, "decimals": 2, "unit": "m", "cuts": [1.7]},
+        "answer_format": {
+            "minimum": 0.5,
+            "maximum": 2.5,
+            "decimals": 2,
+            "unit": "m",
+            "cuts": [1.7],
+        },
     }
     created = as_owner.post(path, body, content_type="application/json")
     assert created.status_code == 201, created.content

@@ -25,14 +25,14 @@ AGES = [17, 29, 30, 44, None, 64, 65, 99]
 def answered(request, client, owner, monkeypatch):
     survey = typed_survey(owner)
     for i, age in enumerate(AGES):
-        reply = post(client, survey, answers_for(survey, cheated=i % 2, age=age, point=i % 5))
+        reply = post(
+            client, survey, answers_for(survey, cheated=i % 2, age=age, point=i % 5)
+        )
         assert reply.status_code == 201, reply.content
     if request.param == "portable":
         # The path a database other than PostgreSQL takes.
         monkeypatch.setattr(exports, "_pivot_sql", None)
-        monkeypatch.setattr(
-            type(exports._reader()), "vendor", "sqlite", raising=False
-        )
+        monkeypatch.setattr(type(exports._reader()), "vendor", "sqlite", raising=False)
     return survey
 
 
@@ -79,9 +79,10 @@ def test_spss_and_stata_hold_the_number_as_a_number_and_the_scale_labelled(
     labels = meta.variable_value_labels
     assert "q2_value" not in labels
     assert [labels["q3"][code] for code in sorted(labels["q3"])] == AGREEMENT
-    assert "How old are you?" in dict(
-        zip(meta.column_names, meta.column_labels, strict=True)
-    )["q2_value"]
+    assert (
+        "How old are you?"
+        in dict(zip(meta.column_names, meta.column_labels, strict=True))["q2_value"]
+    )
     if file_format == "sav":
         assert meta.variable_measure["q3"] == "ordinal"
         assert meta.variable_measure["q2_value"] == "scale"
@@ -94,6 +95,7 @@ def test_the_codebook_gives_the_format_the_column_and_the_scales_order(answered)
     assert number["value_column"]["column"] == "q2_value"
     assert number["number"]["cuts"] == [30.0, 45.0, 65.0]
     assert number["number"]["unit"] == "years"
-    assert scale["scale"]["order"] == AGREEMENT and scale["ordered_codes"]
+    assert scale["scale"]["order"] == AGREEMENT
+    assert scale["ordered_codes"]
     names = [c["name"] for c in book["layout"]["columns"]]
     assert names == ["response", "received_on", "q1", "q2", "q2_value", "q3"]

@@ -90,7 +90,8 @@ def test_a_number_is_a_numeric_covariate_at_the_maximum_found_independently(
         )
     fit = model_fit_execute(fit_id=fit.pk)
     assert fit.status == "finished", fit.error
-    assert fit.n == len(x) and fit.dropped == skipped
+    assert fit.n == len(x)
+    assert fit.dropped == skipped
 
     p = outcome.get_design().matrix
     X = np.c_[np.ones(len(x)), x]

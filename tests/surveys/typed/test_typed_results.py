@@ -23,14 +23,18 @@ AGES = [17, 22, 29, 30, 38, 44, 51, 64, 65, 80, 99, 41]
 def answered(client, owner):
     survey = typed_survey(owner)
     for i, age in enumerate(AGES):
-        reply = post(client, survey, answers_for(survey, cheated=i % 2, age=age, point=i % 5))
+        reply = post(
+            client, survey, answers_for(survey, cheated=i % 2, age=age, point=i % 5)
+        )
         assert reply.status_code == 201, reply.content
     assert estimate_run_now(survey=survey) is not None
     return survey
 
 
 def cells(html: str, question_pk: int) -> list[str]:
-    section = html.split(f'aria-labelledby="summary-{question_pk}"')[1].split("</section>")[0]
+    section = html.split(f'aria-labelledby="summary-{question_pk}"')[1].split(
+        "</section>"
+    )[0]
     return re.findall(r'class="num">([^<]*)</td>', section)
 
 
@@ -58,10 +62,17 @@ def test_a_scale_shows_its_points_in_order_and_breaks_down_by_a_numbers_range(
 ):
     html = as_owner.get(reverse("surveys:results", args=[answered.pk])).content.decode()
     scale = answered.questions.get(kind="rating_scale")
-    section = html.split(f'aria-labelledby="summary-{scale.pk}"')[1].split("</section>")[0]
-    rows = re.findall(r'<th scope="row" data-label="Point">([^<]*)</th><td data-label="Answers" class="num">(\d+)</td>', section)
+    section = html.split(f'aria-labelledby="summary-{scale.pk}"')[1].split(
+        "</section>"
+    )[0]
+    rows = re.findall(
+        r'<th scope="row" data-label="Point">([^<]*)</th><td data-label="Answers" class="num">(\d+)</td>',
+        section,
+    )
     # Points i % 5 over the twelve responses: 3, 3, 2, 2, 2.
-    assert rows == [(p, str(n)) for p, n in zip(AGREEMENT, [3, 3, 2, 2, 2], strict=True)]
+    assert rows == [
+        (p, str(n)) for p, n in zip(AGREEMENT, [3, 3, 2, 2, 2], strict=True)
+    ]
     yes_no = answered.questions.get(kind="yes_no")
     cheated = html.split(f'id="result-{yes_no.pk}"')[1].split("</article>")[0]
     assert "How old are you?" in cheated
