@@ -99,3 +99,30 @@ def test_a_number_left_empty_on_an_optional_question_is_sent_as_missing(visit, s
     assert sent[number.pk]["report"] is None
     assert "value" not in sent[number.pk]
     assert not Answer.objects.filter(question=number).exists()
+
+
+def test_the_results_and_question_pages_of_numbers_and_scales_have_no_violation(
+    visit, owner, survey, axe_source
+):
+    from django.test import Client
+
+    from estimation.runs.services import estimate_run_now
+    from tests.browser.test_researcher import log_in
+    from tests.surveys.typed.data import answers_for, post
+
+    client = Client()
+    for i, age in enumerate([19, 33, 47, 70, 58, 25]):
+        reply = post(
+            client, survey, answers_for(survey, cheated=i % 2, age=age, point=i % 5)
+        )
+        assert reply.status_code == 201, reply.content
+    assert estimate_run_now(survey=survey) is not None
+    number = survey.questions.get(kind="numeric")
+    researcher = visit()
+    page = researcher.page
+    log_in(researcher, owner)
+    researcher.goto(f"/surveys/{survey.pk}/results/")
+    expect(page.locator(f"#summary-{number.pk}")).to_have_text(number.text)
+    assert violations(page, axe_source) == [], "results with plain summaries"
+    researcher.goto(f"/surveys/{survey.pk}/")
+    assert violations(page, axe_source) == [], "survey page listing ranges and points"
