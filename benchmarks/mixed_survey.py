@@ -128,10 +128,16 @@ QUESTIONS: list[dict[str, Any]] = [
         "design": {"name": "direct", "k": 11},
     },
     {
-        "text": "What is your age group?",
-        "kind": "direct",
-        "options": ["18-29", "30-44", "45-64", "65 or over"],
+        "text": "How old are you?",
+        "kind": "numeric",
         "design": {"name": "direct", "k": 4},
+        "answer_format": {
+            "minimum": 18,
+            "maximum": 99,
+            "decimals": 0,
+            "unit": "years",
+            "cuts": [30, 45, 65],
+        },
     },
     {
         "text": "What is your gender?",
@@ -141,10 +147,16 @@ QUESTIONS: list[dict[str, Any]] = [
         "optional": True,
     },
     {
-        "text": "Where do you live?",
-        "kind": "direct",
-        "options": ["A city", "A town", "The countryside"],
-        "design": {"name": "direct", "k": 3},
+        "text": "How satisfied are you with your work?",
+        "kind": "rating_scale",
+        "options": [
+            "Very dissatisfied",
+            "Dissatisfied",
+            "Neither",
+            "Satisfied",
+            "Very satisfied",
+        ],
+        "design": {"name": "direct", "k": 5},
     },
     {
         "text": "What is the highest level of education you have completed?",

@@ -304,6 +304,11 @@ class Question(models.Model):
     # Frozen with the design: it decides whose answers the estimates are of.
     condition = models.JSONField(null=True, blank=True, default=None)
 
+    # What a typed answer may be, for the kinds that take one (a number's
+    # bounds, unit, decimals and the cut points of its bins), as its kind's
+    # ``answer`` role cleans it (surveys/kinds/base_answer.py); {} for the rest.
+    answer_format = models.JSONField(default=dict, blank=True)
+
     # What a stored answer was randomized with, and what it (or its absence)
     # means: ``optional`` decides how the strata code a missing direct answer.
     FROZEN_FIELDS = (
@@ -317,6 +322,7 @@ class Question(models.Model):
         "section_id",
         "shuffle_options",
         "condition",
+        "answer_format",
     )
 
     class Meta:
@@ -342,6 +348,12 @@ class Question(models.Model):
     def is_count(self) -> bool:
         """Its options are the counts 0 .. M, in order."""
         return self.kind_entry.counts
+
+    @property
+    def is_number(self) -> bool:
+        """Its answer is a number (a count, or a number typed as it is): a
+        model takes it as one, per unit, with no reference level."""
+        return self.kind_entry.counts or self.kind_entry.typed_number
 
     @property
     def is_instructed(self) -> bool:
@@ -446,6 +458,9 @@ class Answer(models.Model):
         help_text="The response's direct answers (surveys/respond/strata.py).",
     )
     spec_version = models.CharField(max_length=16)
+    # A number typed to a question asked plainly that takes one (its kind's
+    # ``answer`` role): the answer itself, beside ``report``, its bin.
+    number = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -98,12 +98,14 @@ class Factor:
 class Numeric:
     """A numeric covariate: a count from ``minimum`` to ``maximum`` asked
     directly, entering the model as one column, its value (the coefficient is
-    the change in log-odds per unit). It has no reference level."""
+    the change in log-odds per unit). It has no reference level. ``whole``
+    False: any number in the range (a number typed with decimals)."""
 
     name: str
-    minimum: int
-    maximum: int
+    minimum: float
+    maximum: float
     reference: None = None
+    whole: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -126,13 +128,15 @@ class Numeric:
 
     def validate(self, values: NDArray[Any]) -> None:
         """Raise a ValueError naming the first value outside the whole numbers
-        of the range."""
-        bad = (values != np.round(values)) | (values < self.minimum)
-        bad |= values > self.maximum
+        of the range (any number of it, if not ``whole``)."""
+        bad = (values < self.minimum) | (values > self.maximum) | ~np.isfinite(values)
+        if self.whole:
+            bad |= values != np.round(values)
         if bad.any():
+            kind = "whole number" if self.whole else "number"
             raise ValueError(
-                f"covariate {self.name}: {float(values[bad][0]):g} is not a whole "
-                f"number from {self.minimum} to {self.maximum}"
+                f"covariate {self.name}: {float(values[bad][0]):g} is not a {kind} "
+                f"from {self.minimum:g} to {self.maximum:g}"
             )
 
     def describe(self) -> dict[str, Any]:
@@ -140,6 +144,7 @@ class Numeric:
             "name": self.name,
             "numeric": True,
             "range": [self.minimum, self.maximum],
+            **({} if self.whole else {"whole": False}),
         }
 
 

@@ -102,6 +102,9 @@ class Dashboard:
     yes_total_epsilon: float | None = None
     # Every question's answered count in the finished run (empty without one).
     answered: tuple[Answered, ...] = ()
+    # Plain summaries of questions asked plainly, from their kinds' run roles
+    # (``plain_summaries``): read from the answers, not estimates.
+    plain: tuple[Any, ...] = ()
 
     @property
     def shows_answered(self) -> bool:
@@ -333,4 +336,19 @@ def survey_dashboard(
         results=results,
         target=target,
         answered=answered,
+        plain=plain_summaries(direct),
     )
+
+
+def plain_summaries(direct: Sequence[Question]) -> tuple[Any, ...]:
+    """What the page shows of the questions asked plainly whose kind
+    summarises its answers (a number's mean and quartiles, a scale's count
+    at each point): its run role's ``summary(question)``, drawn by the
+    fragment the summary names; None (left out) before any answer."""
+    found = []
+    for question in direct:
+        role = kind_module(question.kind, "run")
+        summary = role.summary(question) if hasattr(role, "summary") else None
+        if summary is not None:
+            found.append(summary)
+    return tuple(found)

@@ -277,7 +277,7 @@ def fit_view(
         (
             by_pk[c["question"]].text,
             "none: a number, per unit"
-            if by_pk[c["question"]].is_count
+            if by_pk[c["question"]].is_number
             else by_pk[c["question"]].options[c["reference"]],
         )
         for c in fit.covariates

@@ -279,7 +279,7 @@ def _counts_with_values(
     values = {
         f"value_{i}": Subquery(
             Answer.objects.filter(response=OuterRef("response"), question=q).values(
-                "report"
+                model_value_field(q)
             )[:1]
         )
         for i, q in enumerate(covariates)
@@ -291,16 +291,22 @@ def _counts_with_values(
         .annotate(count=Count("id"))
         .order_by()
     )
-    table: dict[tuple[int, ...], list[int]] = defaultdict(lambda: [0, 0])
+    table: dict[tuple[float, ...], list[int]] = defaultdict(lambda: [0, 0])
     dropped = 0
     for report, *pattern, count in rows:
         if any(value is None for value in pattern):
             dropped += count
             continue
-        table[tuple(int(v) for v in pattern)][report] += count
+        # A number typed may have decimals; a code or a count is whole.
+        table[tuple(v if isinstance(v, float) else int(v) for v in pattern)][
+            report
+        ] += count
     keys = sorted(table)
+    typed = any(isinstance(v, float) for key in keys for v in key)
     return PatternCounts(
-        patterns=np.array(keys, dtype=np.int64).reshape(len(keys), len(covariates)),
+        patterns=np.array(keys, dtype=np.float64 if typed else np.int64).reshape(
+            len(keys), len(covariates)
+        ),
         reports=np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, 2),
         dropped=dropped,
     )
@@ -309,15 +315,31 @@ def _counts_with_values(
 def factors_of(
     survey: Survey, covariates: Sequence[tuple[Question, int]]
 ) -> list[Covariate]:
-    """Each covariate as the core's factor (a count asked plainly: numeric),
-    named by its export column."""
+    """Each covariate as the core's factor (a count asked plainly, a number
+    typed: numeric, as its kind's run role makes it), named by its export
+    column."""
     names = column_names(survey)
     return [
-        Numeric(names[q.pk], 0, len(q.options) - 1)
+        _numeric(names[q.pk], q)
         if is_plain_count(q)
         else Factor(name=names[q.pk], levels=tuple(q.options), reference=reference)
         for q, reference in covariates
     ]
+
+
+def _numeric(name: str, question: Question) -> Covariate:
+    """A numeric covariate: its kind's own (``model_covariate``), or a count
+    from 0 to its maximum."""
+    own = getattr(kind_module(question.kind, "run"), "model_covariate", None)
+    if own is not None:
+        return own(name, question)  # type: ignore[no-any-return]
+    return Numeric(name, 0, len(question.options) - 1)
+
+
+def model_value_field(question: Question) -> str:
+    """The answer's field a numeric covariate's value is: its kind's
+    (``MODEL_VALUE``, a number typed as it is), or the report (a count)."""
+    return str(getattr(kind_module(question.kind, "run"), "MODEL_VALUE", "report"))
 
 
 # -- small cells ---------------------------------------------------------------

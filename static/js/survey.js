@@ -370,7 +370,21 @@ function countTruths(truths) {
   return truths;
 }
 
+// A kind that reads its own boxes (a number): each box's true answer, as the
+// kind reads it (undefined when it is not one the question takes).
+function typedBoxes() {
+  return kinds.flatMap((kind) =>
+    kind.boxes ? [...form.querySelectorAll(kind.boxes)].map((box) => [kind, box]) : [],
+  );
+}
+
+function typedTruths(truths) {
+  for (const [kind, box] of typedBoxes()) truths[box.dataset.question] = kind.truthOf(box);
+  return truths;
+}
+
 function forgetTruths() {
+  for (const [kind, box] of typedBoxes()) kind.forget(box);
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
   }
@@ -396,7 +410,10 @@ function receiptItem(question, answer) {
   text.textContent = heading.replace(/^\d+\. /, "");
   const missing = answer.report === null;
   const sent = document.createElement("strong");
-  sent.textContent = missing ? words.noAnswer : reportLabel(question, answer.report);
+  // A typed answer (a number) is shown as sent, not as its bin.
+  sent.textContent = missing
+    ? words.noAnswer
+    : (answer.value?.toString() ?? reportLabel(question, answer.report));
   const note = document.createElement("span");
   note.className = "receipt-note";
   note.textContent = missing
@@ -546,11 +563,18 @@ function onSend() {
     sendPages();
     return;
   }
-  const truths = countTruths(chosenTruths());
+  const truths = typedTruths(countTruths(chosenTruths()));
   applyDisplayLogic();
   // A question not shown is not answered: nothing is checked, drawn or sent for it.
   for (const q of config.questions) if (q.hidden) delete truths[q.id];
   const invalid = config.questions.findIndex((q) => !q.hidden && truths[q.id] === undefined);
+  const typed = invalid >= 0 ? kindOf(config.questions[invalid]) : {};
+  if (typed.boxes) {
+    const box = form.querySelector(`${typed.boxes}[data-question="${config.questions[invalid].id}"]`);
+    say(fill(words.numberInvalid, { number: invalid + 1, ...typed.invalid(box) }), true);
+    box.querySelector("input").focus();
+    return;
+  }
   if (invalid >= 0) {
     const box = form.querySelector(`.count-answer[data-question="${config.questions[invalid].id}"]`);
     say(fill(words.countInvalid, { number: invalid + 1, max: box.dataset.max }), true);
@@ -561,7 +585,7 @@ function onSend() {
   if (missing.length) {
     say(words.questionsLeft[missing.length], true);
     const group = form.querySelector(
-      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input`,
+      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, .number-answer[data-question="${missing[0].id}"] input`,
     );
     group?.focus();
     return;
@@ -575,6 +599,10 @@ function onSend() {
         ? null
         : reportFor(q, truths[q.id]),
     spec_version: q.spec_version,
+    // A kind that takes a typed answer sends it beside its report, as typed.
+    ...(kindOf(q).value && truths[q.id] !== null && truths[q.id] !== NO_ANSWER
+      ? { value: kindOf(q).value(truths[q.id]) }
+      : {}),
   }));
   forgetTruths();
   sendAnswers(answers);
@@ -730,6 +758,7 @@ function start() {
   for (const group of form.querySelectorAll(".options[role=group]")) wireChecklist(group);
   for (const box of form.querySelectorAll(".count-answer")) wireCount(box);
   wireDisplayLogic();
+  for (const [kind, box] of typedBoxes()) kind.wire(box);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();
@@ -960,7 +989,7 @@ function answerAgain(question) {
 // The page's answers as they will be sent: each randomized now, once, unless
 // settled before; left out when not answered (sent as missing).
 function settlePage(page) {
-  const truths = countTruths(chosenTruths());
+  const truths = typedTruths(countTruths(chosenTruths()));
   for (const question of questionsOn(page)) {
     const settled = progress.answers[question.id];
     if (settled && !shownAgain(question)) continue;
@@ -969,9 +998,12 @@ function settlePage(page) {
       delete progress.answers[question.id];
       continue;
     }
+    // A typed answer (a number) is asked plainly: kept as typed, as it is sent.
+    const typed = kindOf(question);
     progress.answers[question.id] = {
       report: reportFor(question, truth),
       spec_version: question.spec_version,
+      ...(typed.value ? { value: typed.value(truth) } : {}),
     };
     if (!shownAgain(question)) showAnswered(question);
   }
@@ -980,9 +1012,17 @@ function settlePage(page) {
 
 // Whether the page's questions are answered as they must be; says which is not.
 function pageComplete(page) {
-  const truths = countTruths(chosenTruths());
+  const truths = typedTruths(countTruths(chosenTruths()));
   const open = questionsOn(page).filter((q) => !progress.answers[q.id] || shownAgain(q));
   const invalid = open.find((q) => truths[q.id] === undefined);
+  const typed = invalid ? kindOf(invalid) : {};
+  if (typed.boxes) {
+    const box = form.querySelector(`${typed.boxes}[data-question="${invalid.id}"]`);
+    const number = box.closest("section.question").querySelector(".q-number").textContent;
+    say(fill(words.numberInvalid, { number, ...typed.invalid(box) }), true);
+    box.querySelector("input").focus();
+    return false;
+  }
   if (invalid) {
     const box = form.querySelector(`.count-answer[data-question="${invalid.id}"]`);
     const number = box.closest("section.question").querySelector(".q-number").textContent;
@@ -1054,7 +1094,11 @@ function restoreProgress() {
   for (const [id, answer] of Object.entries(kept.answers ?? {})) {
     const question = questionsById.get(id);
     if (!question || answer.spec_version !== question.spec_version) continue;
-    progress.answers[id] = { report: answer.report, spec_version: answer.spec_version };
+    progress.answers[id] = {
+      report: answer.report,
+      spec_version: answer.spec_version,
+      ...(answer.value !== undefined && kindOf(question).value ? { value: answer.value } : {}),
+    };
     const option = shownAgain(question)
       ? form.querySelector(`[role=radiogroup][data-question="${CSS.escape(id)}"] [data-option="${answer.report}"]`)
       : null;
@@ -1091,6 +1135,7 @@ function sendPages() {
     question: q.id,
     report: progress.answers[q.id]?.report ?? null,
     spec_version: q.spec_version,
+    ...(progress.answers[q.id]?.value !== undefined ? { value: progress.answers[q.id].value } : {}),
   }));
   forgetTruths();
   sendAnswers(answers);

@@ -242,6 +242,13 @@ class QuestionSerializer(serializers.ModelSerializer):
         "plainly; null: always shown. Refused on a randomized question (docs/api.md).",
     )
     shown_to = serializers.SerializerMethodField()
+    answer_format = serializers.DictField(
+        required=False,
+        help_text="A typed answer's format, for a number (kind numeric) only: "
+        '{"minimum": 0, "maximum": 120, "decimals": 0, "unit": "years", '
+        '"cuts": [30, 45, 65]}; its options are the ranges the cut points make '
+        "(below 30, 30 to below 45, ...), made for it. {} for every other kind.",
+    )
     epsilon = serializers.SerializerMethodField()
     yes_epsilon = serializers.SerializerMethodField()
     description = serializers.SerializerMethodField()
@@ -266,6 +273,7 @@ class QuestionSerializer(serializers.ModelSerializer):
             "direct_percent",
             "condition",
             "shown_to",
+            "answer_format",
             "epsilon",
             "yes_epsilon",
             "description",

@@ -224,11 +224,16 @@ class QuestionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):
             "optional": question.optional,
             "direct_percent": question.direct_percent,
             "condition": question.condition,
+            "answer_format": question.answer_format,
         }
         if "kind" in serializer.validated_data and "options" not in (
             serializer.validated_data
         ):
             current["options"] = None  # a new kind starts from its own options
+        if "kind" in serializer.validated_data and "answer_format" not in (
+            serializer.validated_data
+        ):
+            current["answer_format"] = None  # and from its own format
         serializer.instance = question_update(
             question=question,
             actor=self.request.user,

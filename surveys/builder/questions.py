@@ -21,17 +21,30 @@ from surveys.display_logic.questions import (
     question_condition_clean,
     survey_conditions_check,
 )
+from surveys.kinds import KINDS, kind_module
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
 
 
 def _question_content(
-    kind: str, options: Sequence[str] | None, design: Mapping[str, Any], language: str
-) -> tuple[list[str], dict[str, Any]]:
+    kind: str,
+    options: Sequence[str] | None,
+    design: Mapping[str, Any],
+    language: str,
+    answer_format: Mapping[str, Any] | None = None,
+) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
     """Validated option labels (a yes/no question's in ``language`` unless
-    given) and the design as stored."""
-    labels = clean_options(kind, options, language)
-    return labels, question_design(kind=kind, options=labels, design=design).to_dict()
+    given; a typed answer's from its format, such as a number's bins), the
+    design and the answer format as stored."""
+    fmt: dict[str, Any] = {}
+    implied = None
+    if kind in KINDS:  # an unknown kind is refused by clean_options, by field
+        fmt, implied = kind_module(kind, "answer").clean_format(
+            answer_format, language=language
+        )
+    labels = implied if implied is not None else clean_options(kind, options, language)
+    design_data = question_design(kind=kind, options=labels, design=design).to_dict()
+    return labels, design_data, fmt
 
 
 @transaction.atomic
@@ -45,6 +58,7 @@ def question_create(
     optional: bool = False,
     direct_percent: int = 0,
     condition: Any = None,
+    answer_format: Mapping[str, Any] | None = None,
     actor: Any = None,
 ) -> Question:
     """A question of a draft; ``optional`` lets it go unanswered (stored as
@@ -52,7 +66,9 @@ def question_create(
     ``condition`` shows it only to some (surveys/display_logic/)."""
     survey_require_draft(survey, "add questions")
     check_optional(kind, optional)
-    labels, design_data = _question_content(kind, options, design, survey.language)
+    labels, design_data, fmt = _question_content(
+        kind, options, design, survey.language, answer_format
+    )
     last = (
         survey.questions.order_by("-position")
         .values_list("position", flat=True)
@@ -66,6 +82,7 @@ def question_create(
         kind=kind,
         options=labels,
         design=design_data,
+        answer_format=fmt,
         optional=optional,
         direct_percent=direct_arm_percent(kind, direct_percent, design_data),
     )
@@ -109,15 +126,17 @@ def question_update(
     optional: bool = False,
     direct_percent: int = 0,
     condition: Any = None,
+    answer_format: Mapping[str, Any] | None = None,
     actor: Any = None,
 ) -> Question:
     survey_require_draft(question.survey, "change questions")
     check_optional(kind, optional)
-    labels, design_data = _question_content(
-        kind, options, design, question.survey.language
+    labels, design_data, fmt = _question_content(
+        kind, options, design, question.survey.language, answer_format
     )
     question.text, question.kind = text.strip(), kind
     question.options, question.design = labels, design_data
+    question.answer_format = fmt
     question.optional = optional
     question.direct_percent = direct_arm_percent(kind, direct_percent, design_data)
     question.condition = _condition(question.survey, question, question, condition)

@@ -356,6 +356,8 @@ def _save_question(
             optional=data["optional"],
             direct_percent=data.get("direct_percent") or 0,
             condition=logic.cleaned_data["condition"],
+            # A typed answer's format (a number's bounds and bins), if any.
+            answer_format=data.get("answer_format"),
         )
     except ValidationError as error:
         rest = _condition_errors_to(logic, error)

@@ -39,6 +39,9 @@ class KindEntry:
     # The device draws a group and an instruction and the respondent answers:
     # the report is ``2 * group + answer`` (estimation/kinds/instructed/).
     device_instructs: bool = False
+    # Answered with a number typed as it is (its options are ranges of it):
+    # a model takes the number, not the range.
+    typed_number: bool = False
 
 
 # Every question kind, in the order the builder has always listed them (the
@@ -59,6 +62,19 @@ KIND_TABLE: tuple[KindEntry, ...] = (
         "instructed",
         device_instructs=True,
     ),
+    KindEntry(
+        "rating_scale",
+        "Rating scale: ordered points (asked plainly)",
+        "scale",
+        sensitive=False,
+    ),
+    KindEntry(
+        "numeric",
+        "Number, such as an age in years (asked plainly)",
+        "numeric",
+        sensitive=False,
+        typed_number=True,
+    ),
 )
 
 # A question's kind (``Question.Kind``'s value) -> its package under
@@ -73,6 +89,7 @@ KINDS: dict[str, str] = {entry.value: entry.package for entry in KIND_TABLE}
 ROLE_DEFAULTS: dict[str, str] = {
     "exports": "surveys.kinds.base_exports",
     "page": "surveys.kinds.base_page",
+    "answer": "surveys.kinds.base_answer",
 }
 
 

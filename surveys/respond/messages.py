@@ -59,6 +59,9 @@ def _question_messages() -> dict[str, str]:
         "countInvalid": gettext(
             "Question {number} asks for a whole number from 0 to {max}."
         ),
+        "numberInvalid": gettext(
+            "Question {number} asks for a number from {min} to {max}, as its box says."
+        ),
         "instructYes": gettext(
             "Your device put you in group {group} and says: answer Yes."
         ),

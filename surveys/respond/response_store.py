@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 
 import psycopg
@@ -58,6 +58,9 @@ class NewResponse:
     stratum: int
     # (question id, report, spec version) per answer.
     answers: Sequence[tuple[int, int, str]]
+    # The typed answer (a number) of each question whose kind takes one, by
+    # question id, stored beside its report.
+    values: Mapping[int, float] = field(default_factory=dict)
 
 
 def response_store(new: NewResponse, *, now: datetime.datetime) -> Stored:
@@ -87,9 +90,9 @@ def _statement() -> str:
         RETURNING id
     ), answers AS (
         INSERT INTO {answer} (id, response_id, question_id, report, spec_version,
-                              stratum)
+                              stratum, number)
         SELECT (a->>3)::bigint, response.id, (a->>0)::bigint, (a->>1)::integer,
-               a->>2, %(stratum)s
+               a->>2, %(stratum)s, (a->>4)::double precision
         FROM response, json_array_elements(%(answers)s::json) AS a
     ), stale AS (
         UPDATE {survey} SET estimates_stale_since = %(now)s
@@ -125,7 +128,9 @@ def _store_in_one_statement(new: NewResponse, now: datetime.datetime) -> Stored:
         "stratum": new.stratum,
         # One JSON text, not three arrays: psycopg adapts a text parameter in
         # a fraction of the time it takes to adapt lists, element by element.
-        "answers": json.dumps([(*row, random_id()) for row in new.answers]),
+        "answers": json.dumps(
+            [(*row, random_id(), new.values.get(row[0])) for row in new.answers]
+        ),
     }
     try:
         row = _execute_prepared(params)
@@ -190,6 +195,7 @@ def response_insert(new: NewResponse, now: datetime.datetime) -> Stored:
             report=report,
             spec_version=version,
             stratum=new.stratum,
+            number=new.values.get(question),
         )
         for question, report, version in new.answers
     )

@@ -13,7 +13,7 @@ import datetime
 import functools
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
@@ -33,6 +33,7 @@ from surveys.access.services import (
     full_message,
 )
 from surveys.display_logic.conditions import condition_met
+from surveys.kinds import kind_module
 from surveys.languages import chosen_languages, language_asked
 from surveys.models import Question, Response, Survey
 from surveys.respond.report_labels import report_label
@@ -131,7 +132,7 @@ def _response_record(survey: Survey, payload: Any) -> tuple[Receipt, bool]:
     key = _validated_key(payload)
     now = timezone.now()
     if survey.accepts_responses_at(now):
-        answers = _validated_answers(survey, payload.get("answers"))
+        answers, values = _validated_answers(survey, payload.get("answers"))
         assert survey.published_at is not None  # an open survey was published
         # The site's day (TIME_ZONE), whatever zone a request may have activated.
         received_on = timezone.localdate(now, timezone.get_default_timezone())
@@ -148,6 +149,7 @@ def _response_record(survey: Survey, payload: Any) -> tuple[Receipt, bool]:
             received_on=received_on,
             stratum=response_stratum(answers),
             answers=rows,
+            values=values,
         )
         stored = (
             _store_controlled(survey, new, payload, now)
@@ -158,7 +160,7 @@ def _response_record(survey: Survey, payload: Any) -> tuple[Receipt, bool]:
             if stored.marked_stale:
                 survey_stale_schedule(survey_id=survey.pk)
             # Built from what was stored: the receipt needs no second read.
-            return response_receipt(survey, key, received_on, rows), True
+            return response_receipt(survey, key, received_on, rows, values), True
         if not stored.accepted:
             # It closed (or went) since it was read: decide on its row as it is
             # (a new instance: the one passed in may be shared).
@@ -171,7 +173,15 @@ def _response_record(survey: Survey, payload: Any) -> tuple[Receipt, bool]:
     existing = Response.objects.filter(survey=survey, respondent_key=key).first()
     if existing is not None:
         rows = existing.answers.values_list("question_id", "report", "spec_version")
-        return response_receipt(survey, key, existing.received_on, list(rows)), False
+        stored_values = dict(
+            existing.answers.filter(number__isnull=False).values_list(
+                "question_id", "number"
+            )
+        )
+        receipt = response_receipt(
+            survey, key, existing.received_on, list(rows), stored_values
+        )
+        return receipt, False
     if survey.is_controlled:
         raise _not_accepting_controlled(survey)
     raise SubmissionError(409, closed_message())
@@ -250,17 +260,22 @@ def _forget(slug: str) -> None:
 
 def _validated_answers(
     survey: Survey, answers: Any
-) -> list[tuple[Question, int | None]]:
+) -> tuple[list[tuple[Question, int | None]], dict[int, float]]:
     """Every question with its report, in the order sent; ``None`` for an
-    optional question left out or sent with ``"report": null`` (missing)."""
+    optional question left out or sent with ``"report": null`` (missing);
+    and the typed value of each question that takes one, by question id."""
     if not isinstance(answers, list):
         raise SubmissionError(
             400, _("answers must be a list, one entry per question."), "answers"
         )
     questions = frozen_questions(survey)
     seen: dict[int, tuple[Question, int | None]] = {}
+    values: dict[int, float] = {}
     for index, entry in enumerate(answers):
         question, report = _validated_entry(questions, entry, f"answers[{index}]")
+        value = typed_value(question, entry, report, f"answers[{index}]")
+        if value is not None:
+            values[question.pk] = value
         if question.pk in seen:
             raise SubmissionError(
                 400,
@@ -285,7 +300,7 @@ def _validated_answers(
     return [
         *seen.values(),
         *((questions[pk], None) for pk in missing if pk not in seen),
-    ]
+    ], values
 
 
 def _hidden_questions(
@@ -319,7 +334,7 @@ def _hidden_questions(
 def _validated_entry(
     questions: dict[int, Question], entry: Any, where: str
 ) -> tuple[Question, int | None]:
-    if not isinstance(entry, dict) or set(entry) != {
+    if not isinstance(entry, dict) or set(entry) - {"value"} != {
         "question",
         "report",
         "spec_version",
@@ -376,6 +391,55 @@ def _validated_entry(
     return question, report
 
 
+def typed_value(
+    question: Question, entry: dict[str, Any], report: int | None, where: str
+) -> float | None:
+    """The value sent for a question whose kind takes a typed answer (a
+    number), checked by its kind's ``answer`` role; its report must be the
+    value's bin. None for a missing answer; refused for a kind that takes no
+    value, or a value missing or wrong."""
+    role = kind_module(question.kind, "answer")
+    if not role.TAKES_VALUE:
+        if "value" in entry:
+            raise SubmissionError(
+                400,
+                _("%(where)s: question %(question)s takes no value, only a report.")
+                % {"where": where, "question": question.pk},
+                where,
+            )
+        return None
+    value = entry.get("value")
+    if report is None:
+        if value is not None:
+            raise SubmissionError(
+                400,
+                _("%(where)s: question %(question)s has a value but no report.")
+                % {"where": where, "question": question.pk},
+                where,
+            )
+        return None
+    try:
+        bin_report, number = role.validated_value(question, value)
+    except ValueError as error:
+        raise SubmissionError(
+            400,
+            _("%(where)s: question %(question)s: %(problem)s.")
+            % {"where": where, "question": question.pk, "problem": error},
+            where,
+        ) from None
+    if bin_report != report:
+        raise SubmissionError(
+            400,
+            _(
+                "%(where)s: question %(question)s: report must be %(bin)s, the "
+                "range its value falls in."
+            )
+            % {"where": where, "question": question.pk, "bin": bin_report},
+            where,
+        )
+    return number
+
+
 def response_stratum(answers: Sequence[tuple[Question, int | None]]) -> int:
     """The stratum of a response: its answers to the direct questions, in order.
 
@@ -413,9 +477,12 @@ def response_receipt(
     respondent_key: str,
     received_on: datetime.date,
     rows: Sequence[tuple[int, int, str]],
+    values: Mapping[int, float] | None = None,
 ) -> Receipt:
     """The receipt of a response to ``survey``: its (question id, report,
-    spec version) rows in question order, with each report's label."""
+    spec version) rows in question order, with each report's label, and a
+    typed answer's value (a number) as stored."""
+    values = values or {}
     questions = frozen_questions(survey)
     language = translation.get_language() or survey.language
     ordered = sorted(rows, key=lambda row: questions[row[0]].position)
@@ -428,6 +495,7 @@ def response_receipt(
                 "report": report,
                 "label": report_label(questions[question_id], language, report),
                 "spec_version": spec_version,
+                **({"value": values[question_id]} if question_id in values else {}),
             }
             for question_id, report, spec_version in ordered
         ],
@@ -466,5 +534,7 @@ def _published_questions(
         "translations",
         # Display logic: who is shown it (surveys/display_logic/).
         "condition",
+        # What a typed answer may be (a number's bounds and bins).
+        "answer_format",
     )
     return {q.pk: q for q in Question.objects.filter(survey_id=survey_id).only(*fields)}

@@ -68,6 +68,17 @@ def item_column(column: str, code: int) -> str:
     return f"{column}_{code + 1}"
 
 
+# The ``item`` of an export column that holds a typed answer (a number) as
+# typed, not a report's code (surveys/kinds/numeric/exports.py).
+TYPED_VALUE = -1
+
+
+def value_column(column: str) -> str:
+    """The export column of a typed answer (a number) of the question in
+    ``column``: beside its code, ``qN`` (its range), ``qN_value``."""
+    return f"{column}_value"
+
+
 def export_columns(survey: Survey) -> list[tuple[str, Question, int | None]]:
     """The answers export's columns after ``response`` and ``received_on``:
     ``(name, question, item)``, one per question (``item`` None), and for
@@ -101,6 +112,9 @@ def layout(survey: Survey) -> dict[str, Any]:
             "meaning": f"reported option code of question {number[q.pk]} "
             "(numbered as on the survey page)"
             if item is None
+            else f"question {number[q.pk]}: the number as typed (a decimal "
+            "number, not a code)"
+            if item == TYPED_VALUE
             else f"question {number[q.pk]}, item {item + 1}: 1 if the item was "
             "sent ticked, 0 if not (a randomized report, not the tick)",
         }

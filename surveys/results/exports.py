@@ -23,7 +23,12 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from surveys.models import Question, Response, Survey
 from surveys.results.cells import csv_line
-from surveys.results.codebook import answer_columns, codebook, export_columns
+from surveys.results.codebook import (
+    TYPED_VALUE,
+    answer_columns,
+    codebook,
+    export_columns,
+)
 from surveys.results.estimate_exports import estimates_csv, estimates_export
 
 __all__ = [
@@ -107,6 +112,13 @@ def _pivot_sql(
         f", max(a.report) FILTER (WHERE a.question_id = {int(q.pk)}) AS q{i}"
         for i, q in enumerate(questions, start=1)
     )
+    # A typed answer (a number) beside its code, read from the same rows.
+    typed = sorted({i + 1 for _, i, item in cells if item == TYPED_VALUE})
+    columns += "".join(
+        f", max(a.number) FILTER (WHERE a.question_id = "
+        f"{int(questions[i - 1].pk)}) AS n{i}"
+        for i in typed
+    )
     pivot = (
         f"SELECT r.id AS response_id, r.received_on{columns} "
         "FROM surveys_response r LEFT JOIN surveys_answer a ON a.response_id = r.id "
@@ -114,7 +126,11 @@ def _pivot_sql(
     )
     # An item's column is its bit of the mask; a missing answer stays NULL.
     values = [
-        f"p.q{i + 1}" if item is None else f"((p.q{i + 1} >> {int(item)}) & 1)"
+        f"p.q{i + 1}"
+        if item is None
+        else _number_sql(f"p.n{i + 1}")
+        if item == TYPED_VALUE
+        else f"((p.q{i + 1} >> {int(item)}) & 1)"
         for _, i, item in cells
     ]
     names = [name for name, _, _ in cells]
@@ -138,6 +154,16 @@ def _pivot_sql(
     return (
         f"COPY (SELECT {select} FROM ({pivot}) p "
         f"ORDER BY p.response_id) TO STDOUT {options}"
+    )
+
+
+def _number_sql(column: str) -> str:
+    """A stored number as Python's ``repr`` writes it (the portable path's
+    form): whole numbers without a fraction, others in the shortest form that
+    reads back exactly, no exponent for the sizes a format allows."""
+    return (
+        f"CASE WHEN {column} = trunc({column}) THEN trunc({column})::bigint::text "
+        f"ELSE {column}::text END"
     )
 
 
@@ -172,20 +198,39 @@ def _portable_rows(
         Response.objects.using(reader.alias)
         .filter(survey=survey)
         .order_by("id")
-        .values_list("id", "received_on", "answers__question_id", "answers__report")
+        .values_list(
+            "id",
+            "received_on",
+            "answers__question_id",
+            "answers__report",
+            "answers__number",
+        )
         .iterator(chunk_size=FETCH_ROWS)
     )
     for number, (_, group) in enumerate(groupby(rows, key=lambda a: a[0]), start=1):
         answers_of_one = list(group)
         codes: list[Any] = [None] * len(questions)
-        for _, _, question_id, report in answers_of_one:
+        numbers: list[Any] = [None] * len(questions)
+        for _, _, question_id, report, typed in answers_of_one:
             if question_id is not None:
                 codes[index[question_id]] = report
+                numbers[index[question_id]] = _number_text(typed)
         values = [
-            codes[i] if item is None or codes[i] is None else codes[i] >> item & 1
+            codes[i]
+            if item is None or codes[i] is None
+            else numbers[i]
+            if item == TYPED_VALUE
+            else codes[i] >> item & 1
             for _, i, item in cells
         ]
         yield [number, answers_of_one[0][1].isoformat(), *values]
+
+
+def _number_text(value: float | None) -> int | float | None:
+    """A stored number as written: whole numbers without a fraction."""
+    if value is None:
+        return None
+    return int(value) if value.is_integer() else value
 
 
 def _csv_row(row: Sequence[Any]) -> str:

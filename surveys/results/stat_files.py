@@ -98,6 +98,9 @@ class Labels:
     value_labels: dict[str, dict[int, str]]
     notes: list[str] = field(default_factory=list)
     code_types: dict[str, str] = field(default_factory=dict)
+    # SPSS's measure of a coded column when it is not nominal: a rating
+    # scale's codes are ordinal.
+    measures: dict[str, str] = field(default_factory=dict)
 
 
 def fit(text: str, limit: Limit) -> str:
@@ -195,6 +198,17 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
             o["code"]: fit(o["label"], limits.value_label) for o in codes
         }
         labels.code_types[column] = "Int8" if len(codes) <= 100 else "Int16"
+        if entry.get("ordered_codes"):
+            labels.measures[column] = "ordinal"
+        typed = entry.get("value_column")
+        if typed is not None:
+            # A number as typed, beside its range's code: a decimal number,
+            # no value labels, measured on a scale.
+            labels.variable_labels[typed["column"]] = fit(
+                f"{typed['label']}: {entry['text']}", limits.variable_label
+            )
+            labels.code_types[typed["column"]] = "Float64"
+            labels.measures[typed["column"]] = "scale"
     if limits.note_line is not None:
         labels.notes = [
             line
@@ -343,6 +357,7 @@ def write_file(
         }
         if file_format == SAV:
             measures = {name: "nominal" for name in labels.value_labels}
+            measures.update(labels.measures)
             pyreadstat.write_sav(
                 frame,
                 path,

@@ -25,6 +25,15 @@ CHOOSE_MODE = """(mode) => {
 GROUP_HIDDEN = "() => document.querySelector('[data-group=\"design\"]').hidden"
 # Shown whatever the kind: the question's text and settings.
 ALWAYS = {"text", "kind", "optional", "direct_percent"}
+# Asked plainly: no design to choose, the design menu's group hidden.
+PLAIN = {"direct", "rating_scale", "numeric"}
+NUMBER_FIELDS = {
+    "number_minimum",
+    "number_maximum",
+    "number_decimals",
+    "number_unit",
+    "number_cuts",
+}
 
 
 def expected(kind: str, design: str, mode: str) -> set[str]:
@@ -35,8 +44,10 @@ def expected(kind: str, design: str, mode: str) -> set[str]:
         )
     if kind == "instructed":
         return {"design_name", "p1", "p2", "group_share"}
+    if kind == "numeric":
+        return NUMBER_FIELDS
     used = set() if kind == "yes_no" else {"options"}
-    if kind == "direct":
+    if kind in PLAIN:
         return used
     used.add("design_name")
     if design in ("krr", "sue", "oue"):
@@ -64,7 +75,7 @@ def test_each_kind_and_design_shows_only_the_fields_it_uses(visit: Any, owner: A
         form.locator(f'input[name="kind"][value="{kind}"]').check()
         expect(page.get_by_label("Design", exact=True)).to_have_value(designs[0])
         for design in designs:
-            if kind != "direct":
+            if kind not in PLAIN:
                 page.get_by_label("Design", exact=True).select_option(design)
             for mode in MODES:
                 # Set even where its field is hidden, as a previous design left it.
@@ -72,5 +83,5 @@ def test_each_kind_and_design_shows_only_the_fields_it_uses(visit: Any, owner: A
                 shown = set(page.evaluate(VISIBLE))
                 want = expected(kind, design, mode)
                 group_hidden = page.evaluate(GROUP_HIDDEN)
-                assert group_hidden == (kind == "direct"), (kind, design, mode)
+                assert group_hidden == (kind in PLAIN), (kind, design, mode)
                 assert shown == ALWAYS | want, (kind, design, mode)

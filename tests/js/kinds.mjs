@@ -4,9 +4,11 @@
 import binaryKind from "../../surveys/kinds/binary/static/page.js";
 import instructedKind from "../../surveys/kinds/instructed/static/page.js";
 import multiselectKind from "../../surveys/kinds/multiselect/static/page.js";
+import numericKind from "../../surveys/kinds/numeric/static/page.js";
 import * as rr from "../../static/js/rr.js";
 
 export const binary = binaryKind(rr);
 export const instructed = instructedKind(rr);
 export const multiselect = multiselectKind(rr);
-export const KINDS = [binary, instructed, multiselect];
+export const numeric = numericKind(rr);
+export const KINDS = [binary, instructed, multiselect, numeric];

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from surveys.builder.validation_arm import direct_arm_percent
-from surveys.kinds import KINDS, kind_module
+from surveys.kinds import KIND_TABLE, KINDS, kind_module
 from surveys.models import Question
 
 
@@ -15,7 +15,10 @@ def test_it_registers_every_question_kind_in_the_order_the_builder_lists_them():
 def test_it_names_a_kind_as_its_twin_in_the_pure_core():
     from estimation.kinds import KINDS as CORE_KINDS
 
-    assert set(KINDS.values()) - set(CORE_KINDS) == {"direct"}
+    # Only kinds asked plainly have nothing to estimate in the core of their own.
+    plain = {entry.package for entry in KIND_TABLE if not entry.sensitive}
+    assert set(KINDS.values()) - set(CORE_KINDS) == plain
+    assert "direct" in plain
 
 
 def test_it_imports_a_kinds_role_by_name():
@@ -145,3 +148,17 @@ def test_a_kind_without_a_validation_arm_says_why(kind, design, message):
 )
 def test_a_randomized_design_keeps_its_validation_arm(kind, design):
     assert direct_arm_percent(kind, 10, design) == 10
+
+
+def test_a_rating_scale_keeps_its_points_in_order_and_is_asked_plainly():
+    builder = kind_module("rating_scale", "builder")
+    points = ["Strongly disagree", "Disagree", "Neither", "Agree", "Strongly agree"]
+    assert builder.clean_options(points, language="en") == points
+    with pytest.raises(ValidationError):
+        builder.clean_options([str(i) for i in range(12)], language="en")
+    assert not Question(kind="rating_scale").is_sensitive
+    extra = kind_module("rating_scale", "exports").matrix_extra(
+        Question(kind="rating_scale", options=points)
+    )
+    assert extra["scale"]["ordered"] is True
+    assert extra["scale"]["order"] == points

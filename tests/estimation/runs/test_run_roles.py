@@ -22,7 +22,8 @@ def test_only_the_yes_no_kind_is_a_models_outcome():
         kind: getattr(kind_module(kind, "run"), "MODEL_ROLE", None) for kind in KINDS
     }
     assert {k for k, r in roles.items() if r == "outcome"} == {"yes_no"}
-    assert {k for k, r in roles.items() if r == "numeric"} == {"count"}
+    # A count, and a number typed as it is (its own covariate and value).
+    assert {k for k, r in roles.items() if r == "numeric"} == {"count", "numeric"}
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -19,16 +19,29 @@ def randomized_codes(question: Question) -> int:
     return len(question.options)
 
 
+def with_value(question: Question, answer: dict[str, Any]) -> dict[str, Any]:
+    """A number's answer carries a value in its report's range: the range's
+    lowest number (a whole number: the format's bounds and cuts are)."""
+    if question.kind != Question.Kind.NUMERIC:
+        return answer
+    fmt = question.answer_format
+    edges = [fmt["minimum"], *fmt["cuts"]]
+    return {**answer, "value": edges[answer["report"]]}
+
+
 def submit(survey: Survey, rng: np.random.Generator, count: int) -> None:
     """Store ``count`` responses with uniformly random reports."""
     questions = list(survey.questions.all())
     for _ in range(count):
         answers: list[dict[str, Any]] = [
-            {
-                "question": q.pk,
-                "report": int(rng.integers(0, randomized_codes(q))),
-                "spec_version": q.spec_version,
-            }
+            with_value(
+                q,
+                {
+                    "question": q.pk,
+                    "report": int(rng.integers(0, randomized_codes(q))),
+                    "spec_version": q.spec_version,
+                },
+            )
             for q in questions
         ]
         key = "".join(f"{int(v):02x}" for v in rng.integers(0, 256, 16))

@@ -93,10 +93,11 @@ def test_nothing_identifying_is_stored_with_a_response(client, open_survey):
     fields = {f.name for f in Response._meta.get_fields()} | {
         f.name for f in Answer._meta.get_fields()
     }
-    # "counted": whether the saved counts hold it yet (docs/methodology.md).
+    # "counted": whether the saved counts hold it yet (docs/methodology.md);
+    # "number": a number typed to a question asked plainly, as typed.
     assert fields == {
         "id", "survey", "respondent_key", "received_on", "counted", "answers",
-        "response", "question", "report", "spec_version", "stratum",
+        "response", "question", "report", "spec_version", "stratum", "number",
     }  # fmt: skip
     row = json.dumps(
         list(Response.objects.values()) + list(Answer.objects.values()), default=str

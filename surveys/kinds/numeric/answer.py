@@ -1,0 +1,161 @@
+"""A number's format and its values (the ``answer`` role, see
+surveys/kinds/base_answer.py): bounds, decimals, a unit, and the cut points
+of its bins, which make its options."""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+
+from surveys.kinds.base import MAX_OPTIONS
+from surveys.kinds.base_answer import ValueRefused
+
+__all__ = [
+    "MAX_DECIMALS",
+    "TAKES_VALUE",
+    "bin_labels",
+    "clean_format",
+    "number_text",
+    "validated_value",
+]
+
+TAKES_VALUE = True
+MAX_DECIMALS = 6
+MAX_UNIT = 30
+# Large enough for any count of people or money; small enough that every
+# number with MAX_DECIMALS decimals is exact in a float.
+MAX_MAGNITUDE = 1e9
+
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValidationError({"answer_format": f"{name} must be a number."})
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValidationError({"answer_format": f"{name} must be a number."}) from None
+    if not math.isfinite(number) or abs(number) > MAX_MAGNITUDE:
+        raise ValidationError(
+            {"answer_format": f"{name} must be a number within ±{MAX_MAGNITUDE:g}."}
+        )
+    return number
+
+
+def number_text(value: float, decimals: int) -> str:
+    """A number as the researcher wrote it: no trailing zeros."""
+    text = f"{value:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def bin_labels(fmt: Mapping[str, Any]) -> list[str]:
+    """The bins' labels: below the first cut, between cuts, the last cut or more."""
+    cuts = [number_text(c, fmt["decimals"]) for c in fmt["cuts"]]
+    unit = f" {fmt['unit']}" if fmt["unit"] else ""
+    labels = [f"Below {cuts[0]}{unit}"]
+    labels += [
+        f"{lo} to below {hi}{unit}" for lo, hi in zip(cuts, cuts[1:], strict=False)
+    ]
+    labels.append(f"{cuts[-1]}{unit} or more")
+    return labels
+
+
+def clean_format(
+    answer_format: Mapping[str, Any] | None, *, language: str
+) -> tuple[dict[str, Any], list[str]]:
+    """``{"minimum", "maximum", "decimals", "unit", "cuts"}`` checked: both
+    bounds, 0 to MAX_DECIMALS decimals, and 1 or more cut points strictly
+    inside the bounds, in increasing order, each with at most the decimals
+    allowed. Returns the format as stored and the bins' labels (its options)."""
+    given = dict(answer_format or {})
+    unknown = set(given) - {"minimum", "maximum", "decimals", "unit", "cuts"}
+    if unknown:
+        raise ValidationError(
+            {"answer_format": f"Unknown format field(s): {', '.join(sorted(unknown))}."}
+        )
+    if given.get("minimum") is None or given.get("maximum") is None:
+        raise ValidationError(
+            {"answer_format": "A number needs its smallest and largest value."}
+        )
+    low = _number(given["minimum"], "minimum")
+    high = _number(given["maximum"], "maximum")
+    if not low < high:
+        raise ValidationError(
+            {"answer_format": "The smallest value must be below the largest."}
+        )
+    decimals = given.get("decimals", 0)
+    if isinstance(decimals, bool) or not isinstance(decimals, int):
+        raise ValidationError({"answer_format": "decimals must be a whole number."})
+    if not 0 <= decimals <= MAX_DECIMALS:
+        raise ValidationError(
+            {"answer_format": f"decimals must be from 0 to {MAX_DECIMALS}."}
+        )
+    unit = str(given.get("unit") or "").strip()
+    if len(unit) > MAX_UNIT:
+        raise ValidationError(
+            {"answer_format": f"The unit has at most {MAX_UNIT} characters."}
+        )
+    cuts = [_number(c, "a cut point") for c in given.get("cuts") or []]
+    if not 1 <= len(cuts) <= MAX_OPTIONS - 1:
+        raise ValidationError(
+            {
+                "answer_format": "Give 1 to "
+                f"{MAX_OPTIONS - 1} cut points: the results break the numbers "
+                "down into the ranges between them."
+            }
+        )
+    if any(not low < c <= high for c in cuts) or cuts != sorted(set(cuts)):
+        raise ValidationError(
+            {
+                "answer_format": "Cut points must increase and lie above the "
+                "smallest value and at most the largest."
+            }
+        )
+    if any(not _has_decimals(c, decimals) for c in (low, high, *cuts)):
+        raise ValidationError(
+            {
+                "answer_format": f"Bounds and cut points may have at most "
+                f"{decimals} decimals."
+            }
+        )
+    fmt = {
+        "minimum": low,
+        "maximum": high,
+        "decimals": decimals,
+        "unit": unit,
+        "cuts": cuts,
+    }
+    return fmt, bin_labels(fmt)
+
+
+def _has_decimals(value: float, decimals: int) -> bool:
+    scaled = value * 10**decimals
+    return abs(scaled - round(scaled)) < 1e-6
+
+
+def validated_value(question: Any, value: Any) -> tuple[int, float]:
+    """A typed number checked against its question's format, and its bin."""
+    fmt = question.answer_format
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueRefused(gettext("value must be a number"))
+    number = float(value)
+    low, high = fmt["minimum"], fmt["maximum"]
+    decimals = fmt["decimals"]
+    if not math.isfinite(number) or not low <= number <= high:
+        raise ValueRefused(
+            gettext("value must be from %(low)s to %(high)s")
+            % {"low": number_text(low, decimals), "high": number_text(high, decimals)}
+        )
+    if not _has_decimals(number, decimals):
+        raise ValueRefused(
+            gettext("value must be a whole number")
+            if decimals == 0
+            else gettext("value may have at most %(decimals)s decimals")
+            % {"decimals": decimals}
+        )
+    number = round(number, decimals)
+    return bisect.bisect_right(fmt["cuts"], number), number

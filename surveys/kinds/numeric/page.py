@@ -1,0 +1,63 @@
+"""A number on the respondent page: a box for a number within its bounds,
+with its unit (its answer fragment), checked by its browser module before it
+is sent as typed with its bin as the report (the ``page`` role; every kind's
+has the same names, see surveys/kinds/base.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from estimation.words import Translator
+from surveys.kinds import base
+from surveys.kinds.base import NO_NOTES as NOTES
+from surveys.kinds.base import NO_NOTES as WHOLE
+from surveys.kinds.base import NOTE_RANK, randomized_item, randomized_receipt_note
+from surveys.kinds.base import design_epsilon as yes_epsilon
+from surveys.kinds.base import matrix_transparency as transparency
+from surveys.kinds.base import never_noted as noted
+from surveys.kinds.base import no_overview as overview
+from surveys.kinds.base import randomized_receipt_note as receipt_note
+from surveys.kinds.numeric.answer import number_text
+
+__all__ = [
+    "FRAGMENTS",
+    "NOTES",
+    "NOTE_RANK",
+    "SCRIPT",
+    "SCRIPT_ID",
+    "SCRIPT_LABEL",
+    "WHOLE",
+    "item",
+    "noted",
+    "overview",
+    "receipt_note",
+    "transparency",
+    "yes_epsilon",
+]
+
+FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/numeric/answer.html"}
+SCRIPT = "js/kinds/numeric/page.js"
+SCRIPT_LABEL = gettext_lazy("Numbers' script:")
+SCRIPT_ID = "numeric-script"
+
+
+def item(
+    question: Any, design: Any, options: list[str], tr: Translator
+) -> dict[str, Any]:
+    """Asked plainly, with its format for the box: bounds written as the
+    researcher did, the step its decimals allow, and the unit."""
+    shown = randomized_item(question, design, options, tr, note=randomized_receipt_note)
+    fmt = question.answer_format
+    decimals = fmt["decimals"]
+    shown["number"] = {
+        "minimum": number_text(fmt["minimum"], decimals),
+        "maximum": number_text(fmt["maximum"], decimals),
+        "decimals": decimals,
+        "step": "1" if decimals == 0 else f"0.{'0' * (decimals - 1)}1",
+        "unit": fmt["unit"],
+        # The bins' cut points, for the report the page sends (page.js).
+        "cuts": " ".join(repr(c) for c in fmt["cuts"]),
+    }
+    return shown
