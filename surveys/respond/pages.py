@@ -18,8 +18,9 @@ def page_sections(
 ) -> list[dict[str, Any]]:
     """``questions`` (the page's items, in order) as pages: each with its
     ``section`` (None on a survey without sections), whether its questions
-    are shuffled, and its items, each told its number and whether its options
-    are shuffled."""
+    are shuffled, and its items, each told its ordinal (the number it is shown
+    with; a kind's own ``number`` is its typed answer's format) and whether
+    its options are shuffled."""
     # The survey's questions, as fetched with it (published_survey): a
     # survey without sections costs no query more than it always did.
     placed = {q.pk: (q.section_id, q.shuffle_options) for q in survey.questions.all()}
@@ -38,6 +39,6 @@ def page_sections(
                 }
             )
         pages[-1]["questions"].append(
-            {**item, "number": number, "shuffle_options": shuffle_options}
+            {**item, "ordinal": number, "shuffle_options": shuffle_options}
         )
     return pages or [{"section": None, "shuffle": False, "questions": []}]

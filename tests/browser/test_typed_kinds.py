@@ -126,3 +126,43 @@ def test_the_results_and_question_pages_of_numbers_and_scales_have_no_violation(
     assert violations(page, axe_source) == [], "results with plain summaries"
     researcher.goto(f"/surveys/{survey.pk}/")
     assert violations(page, axe_source) == [], "survey page listing ranges and points"
+
+
+def test_a_number_on_an_earlier_page_survives_a_reload_and_is_sent_as_typed(
+    visit, owner
+):
+    """Pages and typed answers together: the number typed on page 1 is
+    settled with its value when the respondent moves on, kept as typed (it is
+    asked plainly) across a reload, and sent with its value from the last page."""
+    from surveys.builder.sections import section_create, section_set_questions
+    from surveys.builder.services import survey_publish
+
+    draft = typed_survey(owner, publish=False)
+    yes_no, number, scale = draft.questions.all()
+    section_create(survey=draft, title="About you")
+    views = section_create(survey=draft, title="Your views")
+    section_set_questions(section=views, questions=[yes_no.pk, scale.pk])
+    survey = survey_publish(survey=draft)
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(page_path(survey))
+    page.get_by_label("A whole number from 16 to 99").fill("15")
+    page.get_by_role("button", name="Next", exact=True).click()
+    expect(page.locator("#status")).to_contain_text("asks for a number from 16 to 99")
+    page.get_by_label("A whole number from 16 to 99").fill("52")
+    page.get_by_role("button", name="Next", exact=True).click()
+    expect(page.get_by_role("heading", name="Your views")).to_be_visible()
+    (kept,) = respondent.storage()["local"].values()
+    assert json.loads(kept)["answers"][str(number.pk)]["value"] == 52
+
+    page.reload()
+    expect(page.get_by_role("heading", name="Your views")).to_be_visible()
+    choose(page, yes_no, "No")
+    choose(page, scale, "Neither")
+    send_button(page).click()
+    expect(page.locator("#receipt")).to_be_visible()
+    (post,) = respondent.posts
+    sent = {a["question"]: a for a in post.json()["answers"]}
+    assert sent[number.pk]["value"] == 52
+    assert sent[number.pk]["report"] == 2  # 45 to below 65
+    assert Answer.objects.get(question=number).number == 52.0
