@@ -130,6 +130,11 @@ ROWS: dict[str, Row] = {
     "surveys:question_edit": survey(GET=EDIT, POST=EDIT),
     "surveys:question_delete": survey(GET=EDIT, POST=EDIT),
     "surveys:question_move": survey(POST=EDIT),
+    "surveys:sections": survey(GET=VIEW, POST=EDIT),
+    "surveys:section_questions": survey(POST=EDIT),
+    "surveys:section_edit": survey(POST=EDIT),
+    "surveys:section_move": survey(POST=EDIT),
+    "surveys:section_delete": survey(POST=EDIT),
     "surveys:invitations": survey(GET=EDIT),
     "surveys:invitations_create": survey(POST=EDIT),
     "surveys:invitations_import": survey(POST=EDIT),
@@ -153,6 +158,9 @@ ROWS: dict[str, Row] = {
     "api:questions": api(GET=VIEW, POST=EDIT),
     "api:question-order": api(POST=EDIT),
     "api:question": api(GET=VIEW, PUT=EDIT, PATCH=EDIT, DELETE=EDIT),
+    "api:sections": api(GET=VIEW, POST=EDIT),
+    "api:section-order": api(POST=EDIT),
+    "api:section": api(GET=VIEW, PUT=EDIT, PATCH=EDIT, DELETE=EDIT),
     "api:runs": api(GET=VIEW, POST=ANALYSE),
     "api:run": api(GET=VIEW),
     "api:models": api(GET=VIEW, POST=ANALYSE),
@@ -231,12 +239,21 @@ class Scene:
             question = questions[2]
         else:
             question = questions[0]
+        # Sections likewise: the first for every other route.
+        sections = list(self.survey.sections.order_by("position"))
+        if deleting and route.startswith("api/"):
+            section = sections[1]
+        elif deleting:
+            section = sections[2]
+        else:
+            section = sections[0]
         public_routes = route.startswith(("s/", "api/v1/public/"))
         api_route = route.startswith("api/")
         api_deletes = method == "DELETE" and route == "api/v1/surveys/<int:pk>/"
         return {
             "pk": str((self.spare if api_deletes else self.survey).pk),
             "qid": str(question.pk),
+            "sid": str(section.pk),
             "run_id": str(self.run.pk),
             "fit_id": str(self.fit.pk),
             "slug": self.published.slug if public_routes else self.survey.slug,
@@ -257,6 +274,10 @@ def scene(owner, django_user_model, django_capture_on_commit_callbacks):
     for question in DEMO_QUESTIONS:
         question_create(survey=survey, **question)
     assert survey.questions.count() >= 3
+    from surveys.builder.sections import section_create
+
+    for title in ("First", "Second", "Third"):
+        section_create(survey=survey, title=title)
     survey_languages_set(survey=survey, languages=["es"])
     # Written in Spanish, so /s/<slug>/es/ is its own language.
     published = survey_create(owner=owner, title="Answered", language="es")

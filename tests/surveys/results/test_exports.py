@@ -245,7 +245,7 @@ def test_the_codebook_numbers_questions_as_the_survey_page_does(client, draft_su
     survey_publish(survey=draft_survey)
     client.logout()
     respond = client.get(reverse("respond:page", args=[draft_survey.slug]))
-    assert f"1. {first.text}" in respond.content.decode()
+    assert f'<span class="q-number">1</span>. {first.text}' in respond.content.decode()
 
 
 # -- estimates -------------------------------------------------------------------
