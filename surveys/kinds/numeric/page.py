@@ -1,7 +1,7 @@
 """A number on the respondent page: a box for a number within its bounds,
 with its unit (its answer fragment), checked by its browser module before it
-is sent as typed with its bin as the report (the ``page`` role; every kind's
-has the same names, see surveys/kinds/base.py)."""
+is sent as typed with its bin as the report (the ``page`` role; the names it
+leaves out are surveys/kinds/base_page.py's)."""
 
 from __future__ import annotations
 
@@ -11,30 +11,15 @@ from django.utils.translation import gettext_lazy
 
 from estimation.words import Translator
 from surveys.kinds import base
-from surveys.kinds.base import NO_NOTES as NOTES
-from surveys.kinds.base import NO_NOTES as WHOLE
-from surveys.kinds.base import NOTE_RANK, randomized_item, randomized_receipt_note
-from surveys.kinds.base import design_epsilon as yes_epsilon
-from surveys.kinds.base import matrix_transparency as transparency
-from surveys.kinds.base import never_noted as noted
-from surveys.kinds.base import no_overview as overview
-from surveys.kinds.base import randomized_receipt_note as receipt_note
+from surveys.kinds.base import randomized_item, randomized_receipt_note
 from surveys.kinds.numeric.answer import number_text
 
 __all__ = [
     "FRAGMENTS",
-    "NOTES",
-    "NOTE_RANK",
     "SCRIPT",
     "SCRIPT_ID",
     "SCRIPT_LABEL",
-    "WHOLE",
     "item",
-    "noted",
-    "overview",
-    "receipt_note",
-    "transparency",
-    "yes_epsilon",
 ]
 
 FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/numeric/answer.html"}
