@@ -41,7 +41,7 @@ def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
     who answered it; an optional direct question's "no answer" is its level k.
     """
     counts_catch_up(survey)
-    direct = [q for q in survey.questions.all() if not q.is_sensitive]
+    direct = [q for q in survey.questions.all() if q.in_strata]
     sizes = [stratum_size(len(q.options), q.optional) for q in direct]
     overall: Counts = defaultdict(lambda: defaultdict(int))
     groups: GroupCounts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
@@ -153,7 +153,7 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
     counts, groups = survey_counts(survey)
     per_day = responses_per_day(survey)
     questions = list(survey.questions.all())
-    direct = [q for q in questions if not q.is_sensitive]
+    direct = [q for q in questions if q.in_strata]
     rows: list[dict[str, Any]] = []
     for done, question in enumerate(questions, start=1):
         subgroups = [

@@ -36,6 +36,7 @@ def answer_spaces(questions: Iterable[Question]) -> dict[int, AnswerSpace]:
             codes=q.code_count,
             labels=tuple(q.options),
             randomized=any_design_from_dict(q.design).randomized,
+            typed_words=not q.is_sensitive and not q.in_strata,
         )
         for index, q in enumerate(ordered)
     }

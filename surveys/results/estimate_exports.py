@@ -283,7 +283,7 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         return {**head, "run": None, "message": NO_RUN, "questions": []}
     rows = saved_rows(finished)
     total = survey_epsilon(q.get_design() for _, q in columns)
-    direct = [(name, q) for name, q in columns if not q.is_sensitive]
+    direct = [(name, q) for name, q in columns if q.in_strata]
     questions = []
     for column, question in columns:
         # As on the dashboard: every randomized question by every direct one
