@@ -69,6 +69,8 @@ def codebook_entry(
     return {
         **entry,
         "options": [],
+        # Read by the re-analysis (estimation/inference/exported.py): skipped.
+        "estimated": False,
         "privacy": "not protected (free text asked plainly, stored as typed)",
         "text_answer": {
             "column": column,

@@ -95,3 +95,19 @@ def test_the_r_script_counts_the_texts_and_estimates_nothing_from_them(answered)
     script = r_script(book, {"run": None, "questions": []})
     assert "q3: free text as typed (not protected)" in script
     assert "P_q3" not in script
+
+
+def test_the_analysis_bundle_reanalyses_the_survey_around_its_texts(
+    answered, tmp_path
+):
+    from estimation.runs.services import estimate_run_now
+    from surveys.results import bundle
+    from tests.surveys.results.test_bundle import run_script, unpack
+
+    assert estimate_run_now(survey=answered) is not None
+    _, folder = unpack(answered, b"".join(bundle.bundle_zip(answered)), tmp_path)
+    done = run_script(folder, "--json")
+    assert done.returncode == 0, done.stderr
+    columns = [q["column"] for q in json.loads(done.stdout)["questions"]]
+    assert "q3" not in columns
+    assert {"q1", "q2"} <= set(columns)
