@@ -472,7 +472,9 @@ class Answer(models.Model):
     # Words typed to a question asked plainly that takes them (its kind's
     # ``answer`` role): stored exactly as typed, within the question's limit,
     # beside ``report`` (0, answered). Not protected, and the page says so.
-    text = models.TextField(null=True, blank=True)
+    # NULL, as ``number``, for every answer of a kind that takes no words: an
+    # empty text is never stored, and the one-statement insert passes NULL.
+    text = models.TextField(null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         constraints = [

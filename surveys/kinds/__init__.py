@@ -82,8 +82,7 @@ KIND_TABLE: tuple[KindEntry, ...] = (
     ),
     KindEntry(
         "free_text",
-        "Free text, typed in the respondent's own words (asked plainly, not "
-        "protected)",
+        "Free text, typed in the respondent's own words (asked plainly, not protected)",
         "freetext",
         sensitive=False,
         stratifies=False,

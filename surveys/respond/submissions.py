@@ -450,9 +450,7 @@ def response_stratum(answers: Sequence[tuple[Question, int | None]]) -> int:
     stored before optional questions existed keep their meaning.
     """
     direct = sorted(
-        (q.position, q.pk, q.options, q.optional, r)
-        for q, r in answers
-        if q.in_strata
+        (q.position, q.pk, q.options, q.optional, r) for q, r in answers if q.in_strata
     )
     return stratum_encode(
         [len(options) if r is None else r for _, _, options, _, r in direct],

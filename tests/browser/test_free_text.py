@@ -112,7 +112,9 @@ def test_the_transparency_and_results_pages_of_free_text_have_no_violation(
     client = Client()
     for i, comment in enumerate(["<i>one</i>", None, "two", "three"]):
         reply = post(
-            client, survey, answers_for(survey, cheated=i % 2, year=i % 2, comment=comment)
+            client,
+            survey,
+            answers_for(survey, cheated=i % 2, year=i % 2, comment=comment),
         )
         assert reply.status_code == 201, reply.content
     assert estimate_run_now(survey=survey) is not None

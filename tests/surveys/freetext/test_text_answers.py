@@ -28,9 +28,7 @@ def words_of(survey) -> Question:
     return survey.questions.get(kind="free_text")
 
 
-def test_it_stores_the_text_as_typed_and_gives_it_back_on_the_receipt(
-    client, survey
-):
+def test_it_stores_the_text_as_typed_and_gives_it_back_on_the_receipt(client, survey):
     typed = '  Long, "hard"\r\n<b>tests</b>\ttoo  '
     reply = post(client, survey, answers_for(survey, cheated=1, year=0, comment=typed))
     assert reply.status_code == 201, reply.content
@@ -45,8 +43,12 @@ def test_it_stores_the_text_as_typed_and_gives_it_back_on_the_receipt(
 
 
 def test_a_second_submission_gets_the_first_receipt_with_its_text(client, survey):
-    first = post(client, survey, answers_for(survey, cheated=1, year=0, comment="a"), KEY)
-    again = post(client, survey, answers_for(survey, cheated=0, year=1, comment="b"), KEY)
+    first = post(
+        client, survey, answers_for(survey, cheated=1, year=0, comment="a"), KEY
+    )
+    again = post(
+        client, survey, answers_for(survey, cheated=0, year=1, comment="b"), KEY
+    )
     assert again.status_code == 200
     assert again.json()["answers"] == first.json()["answers"]
 
@@ -81,7 +83,9 @@ def test_an_optional_text_left_out_is_missing(client, survey):
     ],
 )
 def test_a_bad_text_is_refused_naming_the_question(client, survey, comment, problem):
-    reply = post(client, survey, answers_for(survey, cheated=0, year=0, comment=comment))
+    reply = post(
+        client, survey, answers_for(survey, cheated=0, year=0, comment=comment)
+    )
     assert reply.status_code == 400
     error = reply.json()["error"]
     assert f"question {words_of(survey).pk}" in error
@@ -90,7 +94,9 @@ def test_a_bad_text_is_refused_naming_the_question(client, survey, comment, prob
 
 
 def test_the_limit_counts_characters_not_bytes(client, survey):
-    reply = post(client, survey, answers_for(survey, cheated=0, year=0, comment="ñ" * 200))
+    reply = post(
+        client, survey, answers_for(survey, cheated=0, year=0, comment="ñ" * 200)
+    )
     assert reply.status_code == 201, reply.content
 
 

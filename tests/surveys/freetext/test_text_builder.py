@@ -44,9 +44,7 @@ def test_the_form_adds_free_text_with_its_limit_and_warns(as_owner, draft_survey
 
 def test_the_form_gives_the_default_limit_when_left_empty(as_owner, draft_survey):
     add(as_owner, draft_survey, text="Why?", kind="free_text", text_max_length="")
-    assert draft_survey.questions.get(text="Why?").answer_format == {
-        "max_length": 500
-    }
+    assert draft_survey.questions.get(text="Why?").answer_format == {"max_length": 500}
 
 
 @pytest.mark.parametrize("limit", ["0", "2001", "ten"])
@@ -107,9 +105,13 @@ def test_its_limit_is_frozen_once_published(client, owner):
 @pytest.fixture
 def answered(client, owner):
     survey = text_survey(owner)
-    for i, comment in enumerate(["<b>zebra one</b>", None, "zebra two", "zebra three", None]):
+    for i, comment in enumerate(
+        ["<b>zebra one</b>", None, "zebra two", "zebra three", None]
+    ):
         reply = post(
-            client, survey, answers_for(survey, cheated=i % 2, year=i % 2, comment=comment)
+            client,
+            survey,
+            answers_for(survey, cheated=i % 2, year=i % 2, comment=comment),
         )
         assert reply.status_code == 201, reply.content
     assert estimate_run_now(survey=survey) is not None

@@ -28,7 +28,9 @@ def answered(request, client, owner, monkeypatch):
     survey = text_survey(owner, limit=2000)
     for i, comment in enumerate(TYPED):
         reply = post(
-            client, survey, answers_for(survey, cheated=i % 2, year=i % 2, comment=comment)
+            client,
+            survey,
+            answers_for(survey, cheated=i % 2, year=i % 2, comment=comment),
         )
         assert reply.status_code == 201, reply.content
     if request.param == "portable":
@@ -97,9 +99,7 @@ def test_the_r_script_counts_the_texts_and_estimates_nothing_from_them(answered)
     assert "P_q3" not in script
 
 
-def test_the_analysis_bundle_reanalyses_the_survey_around_its_texts(
-    answered, tmp_path
-):
+def test_the_analysis_bundle_reanalyses_the_survey_around_its_texts(answered, tmp_path):
     from estimation.runs.services import estimate_run_now
     from surveys.results import bundle
     from tests.surveys.results.test_bundle import run_script, unpack
