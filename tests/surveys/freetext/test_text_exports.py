@@ -111,3 +111,14 @@ def test_the_analysis_bundle_reanalyses_the_survey_around_its_texts(answered, tm
     columns = [q["column"] for q in json.loads(done.stdout)["questions"]]
     assert "q3" not in columns
     assert {"q1", "q2"} <= set(columns)
+
+
+def test_the_estimates_export_leaves_free_text_out(answered):
+    from estimation.runs.services import estimate_run_now
+    from surveys.results.estimate_exports import estimates_export
+
+    assert estimate_run_now(survey=answered) is not None
+    exported = estimates_export(answered)
+    assert [q["column"] for q in exported["questions"]] == ["q1", "q2"]
+    for question in exported["questions"]:
+        assert all(g["group_column"] == "q2" for g in question["subgroups"])
