@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 
+from surveys.display_logic.conditions import AnswerSpace
 from surveys.display_logic.questions import answer_spaces
 from surveys.models import Question, Survey
 
@@ -126,22 +127,29 @@ def _codes(question: Question, typed: str) -> list[int] | None:
     return sorted({labels.index(part) for part in wanted})
 
 
-def _name(question: Question, randomized: bool) -> str:
-    marked = " (randomized: cannot be used)" if randomized else ""
+def _name(question: Question, refused: str) -> str:
+    marked = f" ({refused}: cannot be used)" if refused else ""
     return f"{question.position + 1}. {question.text[:60]}{marked}"
 
 
-def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, bool]]:
-    """The questions before ``question``, each with whether it is randomized:
-    offered all, so that choosing a randomized one is refused with the reason
-    (surveys/display_logic/conditions.py) rather than silently missing."""
+def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, str]]:
+    """The questions before ``question``, each with why no condition may read
+    it ("randomized", "free text"; "" when one may): offered all, so that
+    choosing one is refused with the reason (surveys/display_logic/conditions.py)
+    rather than silently missing."""
     ordered = list(survey.questions.all())
     if question is not None:
         ordered = [
             q for q in ordered if (q.position, q.pk) < (question.position, question.pk)
         ]
     spaces = answer_spaces(survey.questions.all())
-    return [(q, spaces[q.pk].randomized) for q in ordered]
+    return [(q, _refused(spaces[q.pk])) for q in ordered]
+
+
+def _refused(space: AnswerSpace) -> str:
+    if space.randomized:
+        return "randomized"
+    return "free text" if space.typed_words else ""
 
 
 def _initial(question: Question | None) -> dict[str, Any]:

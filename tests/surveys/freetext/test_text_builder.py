@@ -164,3 +164,30 @@ def test_the_count_among_those_shown_follows_the_display_logic(client, owner):
 
     summary = text_summary(Question.objects.get(pk=words.pk))
     assert (summary.n, summary.of) == (2, 3)
+
+
+def test_the_display_logic_editor_marks_free_text_and_refuses_it(as_owner, owner):
+    survey = text_survey(owner, publish=False)
+    _, direct, words = survey.questions.all()
+    page = as_owner.get(url("question_create", survey.pk))
+    choices = dict(page.context["logic"].fields["question_0"].choices)
+    assert choices[words.pk].endswith("(free text: cannot be used)")
+    assert choices[direct.pk] == "2. Your year"
+    reply = add(
+        as_owner,
+        survey,
+        text="Why?",
+        kind="direct",
+        options="A\nB",
+        design_name="direct",
+        optional="on",
+        **{
+            "logic-match": "all",
+            "logic-question_0": words.pk,
+            "logic-op_0": "range",
+            "logic-min_0": "0",
+        },
+    )
+    assert reply.status_code == 200
+    assert "free words" in reply.content.decode()
+    assert not survey.questions.filter(text="Why?").exists()
