@@ -137,3 +137,44 @@ def test_the_transparency_and_results_pages_of_free_text_have_no_violation(
     researcher.goto(f"/surveys/{survey.pk}/")
     expect(page.locator("main")).to_contain_text("Free text is not protected")
     assert violations(page, axe_source) == [], "survey page with free text"
+
+
+def test_a_text_on_an_earlier_page_survives_a_reload_and_is_sent_as_typed(
+    visit, owner
+):
+    """Pages and free text together: a text with a control character is
+    refused before the page is left, with the box focused; the text typed on
+    page 1 is kept as typed across a reload (it is asked plainly) and sent
+    with its value from the last page."""
+    from surveys.builder.sections import section_create, section_set_questions
+    from surveys.builder.services import survey_publish
+
+    draft = text_survey(owner, publish=False, limit=60)
+    yes_no, direct, words = draft.questions.all()
+    section_create(survey=draft, title="Your words")
+    later = section_create(survey=draft, title="The rest")
+    section_set_questions(section=later, questions=[yes_no.pk, direct.pk])
+    survey = survey_publish(survey=draft)
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(page_path(survey))
+    box = page.get_by_label("Your answer, in your own words")
+    box.fill("bell\x07")
+    page.get_by_role("button", name="Next", exact=True).click()
+    expect(page.locator("#status")).to_contain_text(
+        "takes at most 60 characters, with no control characters"
+    )
+    expect(box).to_be_focused()
+    box.fill("Line one\nline <two>")
+    page.get_by_role("button", name="Next", exact=True).click()
+    expect(page.get_by_role("heading", name="The rest")).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("heading", name="The rest")).to_be_visible()
+    choose(page, yes_no, "No")
+    choose(page, direct, "First")
+    send_button(page).click()
+    expect(page.locator("#receipt")).to_be_visible()
+    (post,) = respondent.posts
+    sent = {a["question"]: a for a in post.json()["answers"]}
+    assert sent[words.pk]["value"] == "Line one\nline <two>"
+    assert Answer.objects.get(question=words).text == "Line one\nline <two>"
