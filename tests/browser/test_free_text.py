@@ -139,9 +139,7 @@ def test_the_transparency_and_results_pages_of_free_text_have_no_violation(
     assert violations(page, axe_source) == [], "survey page with free text"
 
 
-def test_a_text_on_an_earlier_page_survives_a_reload_and_is_sent_as_typed(
-    visit, owner
-):
+def test_a_text_on_an_earlier_page_survives_a_reload_and_is_sent_as_typed(visit, owner):
     """Pages and free text together: a text with a control character is
     refused before the page is left, with the box focused; the text typed on
     page 1 is kept as typed across a reload (it is asked plainly) and sent
