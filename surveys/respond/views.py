@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
@@ -132,8 +133,11 @@ def survey_page(
     request: HttpRequest, slug: str, lang: str | None = None
 ) -> HttpResponse:
     survey = published_survey(slug)
-    language = page_language(survey, lang)
-    return render_survey_page(request, survey, preview=False, language=language)
+    language = page_language(survey, lang, request.headers.get("Accept-Language", ""))
+    response = render_survey_page(request, survey, preview=False, language=language)
+    if lang is None:
+        patch_vary_headers(response, ["Accept-Language"])
+    return response
 
 
 @gzip_page
@@ -145,9 +149,12 @@ def transparency_page(
     each design's exact matrix, epsilon and client spec, and the hashes of the
     scripts the page loads, in the page's language."""
     survey = published_survey(slug)
-    language = page_language(survey, lang)
+    language = page_language(survey, lang, request.headers.get("Accept-Language", ""))
     with translation.override(language):
-        return _render_transparency_page(request, survey, language)
+        response = _render_transparency_page(request, survey, language)
+    if lang is None:
+        patch_vary_headers(response, ["Accept-Language"])
+    return response
 
 
 def _render_transparency_page(
