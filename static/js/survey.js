@@ -168,7 +168,7 @@ function checkQuestions() {
       kind = check(question.spec, answers, kinds);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
-      throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
+      throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: reasonOf(error) }));
     }
     question.plain = kind === "plain";
     // A procedure: the respondent produces the report, and it is sent as
@@ -280,6 +280,13 @@ function reportFor(question, truth) {
   if (question.procedure) return procedureRunner(question.procedure, kinds).report(question, truth);
   const report = kindOf(question).report ?? randomize;
   return report(truth, question.spec);
+}
+
+// Why a spec was refused, in the page's language: rr.js and the kinds say it
+// in English, and the page's messages translate each reason by its code.
+function reasonOf(error) {
+  const sentence = words.refusals?.[error.code];
+  return sentence === undefined ? error.message : fill(sentence, error.values);
 }
 
 function refuse(message) {

@@ -62,7 +62,10 @@ def _render_survey_page(
         "submitUrl": reverse("api:submit", args=[survey.slug]),
         "preview": preview,
         "consent": bool(survey.consent),
-        "messages": page_messages(questions=len(questions)),
+        "messages": page_messages(
+            questions=len(questions),
+            kinds=[q.kind for q in survey.questions.all()],
+        ),
         "access": respondent_access(survey),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
