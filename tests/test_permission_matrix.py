@@ -77,6 +77,7 @@ ROWS: dict[str, Row] = {
     "api:public": Row(PUBLIC, methods=("GET",)),
     "api:public_in": Row(PUBLIC, methods=("GET",)),
     "api:submit": Row(PUBLIC, methods=("POST",)),
+    "api:access_check": Row(PUBLIC, methods=("POST",)),
     "api-schema": Row(PUBLIC, methods=("GET",)),
     "api-docs": Row(PUBLIC, methods=("GET",)),
     # Accounts: Django's form views take PUT as they take POST.

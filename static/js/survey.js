@@ -77,12 +77,43 @@ function keepAccessInLanguageLinks() {
   }
 }
 
-function refuseAccess() {
+// A refusal in place of the questions: no invitation or id in the address,
+// or the one there would be refused (unknown, already used). A panel's
+// refusal may name where the respondent goes instead (the screen-out URL).
+function refuseAccess(refusal = {}) {
   const messages = config.access.messages;
-  const refusal = byId("access-refusal");
-  refusal.textContent =
-    config.access.mode === "invitation" ? messages.missingInvitation : messages.missingParticipant;
-  refusal.hidden = false;
+  const line = byId("access-refusal");
+  line.textContent =
+    refusal.error ||
+    (config.access.mode === "invitation" ? messages.missingInvitation : messages.missingParticipant);
+  line.hidden = false;
+  if (refusal.redirect) {
+    line.after(byId("receipt-continue"));
+    continueTo(refusal.redirect);
+  }
+}
+
+// Asked on opening as the submission is asked (a POST with the invitation or
+// id in its body, never in an address a log could keep), so a link used
+// before is refused before anything is answered, even on a device that no
+// longer remembers answering ("Remove from this device"). The server reads
+// and records nothing. Only a refusal the submission would give stops the
+// page: no reply (offline, busy, throttled) opens it as before, and the
+// submission still decides.
+async function accessRefusal() {
+  try {
+    const reply = await fetch(config.accessUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept-Language": config.language },
+      body: JSON.stringify(accessCredential()),
+    });
+    if (reply.ok || reply.status === 429 || reply.status >= 500) return null;
+    const body = await reply.json().catch(() => ({}));
+    return body.error ? body : null;
+  } catch {
+    return null;
+  }
 }
 
 // A panel's completion (or screen-out) page: a visible link, then the redirect.
@@ -781,6 +812,16 @@ function start() {
     refuseAccess();
     return;
   }
+  if (!config.preview && !stored && config.access.mode !== "open") {
+    accessRefusal().then((refusal) => (refusal ? refuseAccess(refusal) : openQuestions(stored)));
+    return;
+  }
+  openQuestions(stored);
+}
+
+// The questions (or the consent statement first), or the reports drawn
+// before and not yet confirmed.
+function openQuestions(stored) {
   // Before consent and before any question shows: each question says which
   // way it is asked before it can be answered.
   if (!stored) assignArms();

@@ -130,7 +130,10 @@ def invitation_missing_message() -> str:
 
 
 def invitation_unknown_message() -> str:
-    return _("This invitation link is not valid for this survey.")
+    return _(
+        "This invitation link is not valid for this survey. Open the whole link "
+        "from your invitation, or ask whoever invited you for a new one."
+    )
 
 
 def participant_missing_message() -> str:
@@ -190,16 +193,29 @@ def _refusal(
     if credential.digest is not None and ledger_contains(
         bytes(ledger.used), credential.digest
     ):
-        if survey.access_mode == AccessMode.INVITATION:
-            return AccessRefused(409, _("This invitation has already been used."))
-        return AccessRefused(
-            409,
-            _("This participant id has already taken part in this survey."),
-            survey.screen_out_url,
-        )
+        return used_refusal(survey)
     if _is_full(survey, ledger.count):
         return AccessRefused(409, full_message(), survey.screen_out_url)
     return None
+
+
+def used_refusal(survey: Survey) -> AccessRefused:
+    """The refusal of an invitation or participant id already counted: the
+    submission's, and the respondent page's when it opens."""
+    if survey.access_mode == AccessMode.INVITATION:
+        return AccessRefused(
+            409,
+            _(
+                "This invitation has already been used. Each invitation link "
+                "answers the survey once: if you have not answered it, ask whoever "
+                "invited you for a new link."
+            ),
+        )
+    return AccessRefused(
+        409,
+        _("This participant id has already taken part in this survey."),
+        survey.screen_out_url,
+    )
 
 
 def _is_full(survey: Survey, count: int) -> bool:

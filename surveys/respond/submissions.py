@@ -205,15 +205,20 @@ def _not_accepting_controlled(survey: Survey) -> SubmissionError:
     return SubmissionError(409, message, redirect=survey.screen_out_url)
 
 
-def _validated_key(payload: Any) -> str:
+def json_object_check(payload: Any, fields: Sequence[str]) -> None:
+    """Refuse a payload that is not a JSON object of ``fields`` only."""
     if not isinstance(payload, dict):
         raise SubmissionError(400, _("The submission must be a JSON object."))
-    unknown = set(payload) - {"respondent_key", "answers", *ACCESS_FIELDS}
+    unknown = set(payload) - set(fields)
     if unknown:
         raise SubmissionError(
             400,
             _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(sorted(unknown))},
         )
+
+
+def _validated_key(payload: Any) -> str:
+    json_object_check(payload, ("respondent_key", "answers", *ACCESS_FIELDS))
     key = payload.get("respondent_key")
     if not isinstance(key, str) or not RESPONDENT_KEY.match(key):
         raise SubmissionError(

@@ -60,6 +60,8 @@ def _render_survey_page(
         # Sent back as Accept-Language, so a refusal speaks the page's language.
         "language": language,
         "submitUrl": reverse("api:submit", args=[survey.slug]),
+        # Where an invitation or panel id is checked when the page opens.
+        "accessUrl": reverse("api:access_check", args=[survey.slug]),
         "preview": preview,
         "consent": bool(survey.consent),
         "messages": page_messages(

@@ -4,7 +4,6 @@ once, a quota exactly, whatever arrives at the same moment."""
 from __future__ import annotations
 
 import threading
-from collections import Counter
 
 import pytest
 from django.db import connection, connections
@@ -61,9 +60,9 @@ def test_the_same_invitation_twice_at_once_is_stored_once(invitation_survey):
     token = invitations_create(survey=invitation_survey, labels=[""])[0].token
     payloads = [body(invitation_survey, invitation=token) for _ in range(2)]
     outcomes = submit_all(invitation_survey.slug, payloads)
-    assert Counter(outcomes) == Counter(
-        {"stored": 1, "This invitation has already been used.": 1}
-    )
+    assert outcomes.count("stored") == 1
+    (refusal,) = [o for o in outcomes if o != "stored"]
+    assert refusal.startswith("This invitation has already been used.")
     assert Response.objects.filter(survey=invitation_survey).count() == 1
 
 
