@@ -21,6 +21,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
@@ -330,6 +331,10 @@ def _question_page(
             "n": survey.planned_responses,
             "designsForKind": {k: list(v) for k, v in DESIGNS_FOR_KIND.items()},
             **design_field_config(),
+            "labels": {
+                "assumption": gettext("Expected prevalence"),
+                "groups": gettext("Two groups"),
+            },
         },
     }
     return render(request, "surveys/question_form.html", context)
