@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from estimation.planner import (
@@ -63,8 +64,8 @@ def _number(query: Mapping[str, str], name: str) -> float | None:
         raise PlanningInputError(
             name,
             gettext(
-                "%(field)s must be a share strictly between %(low)s and %(high)s "
-                "(0.1 for 10%%), got “%(value)s”."
+                "%(field)s must be strictly between %(low)s and %(high)s (a share: "
+                "0.1 for 10%%), got “%(value)s”."
             )
             % {"field": name, "low": f"{low:g}", "high": f"{high:g}", "value": raw},
         )
@@ -109,6 +110,11 @@ def _pct(value: float) -> str:
     return percent(value, active_translator())
 
 
+def _whole(value: int) -> str:
+    """A number of responses as the active language groups its digits."""
+    return number_format(value, force_grouping=True)
+
+
 def assumption_sentence(assumptions: Assumptions) -> str:
     """Which prevalence the precision assumes, and that it is an assumption."""
     if assumptions.assumed:
@@ -146,7 +152,7 @@ def groups_summary(design: Any, assumptions: Assumptions) -> dict[str, Any] | No
         sentence = gettext(
             "Telling a group at %(first)s from one at %(second)s apart would need "
             "more than %(most)s responses: name a larger difference."
-        ) % {**numbers, "most": f"{MAX_RESPONSES:,}"}
+        ) % {**numbers, "most": _whole(MAX_RESPONSES)}
     else:
         sentence = gettext(
             "To tell a group at %(first)s from one at %(second)s apart (a two-sided "
@@ -155,14 +161,17 @@ def groups_summary(design: Any, assumptions: Assumptions) -> dict[str, Any] | No
             "%(in_first)s in the first group and %(in_second)s in the second."
         ) % {
             **numbers,
-            "total": f"{plan.total:,}",
-            "in_first": f"{plan.in_first:,}",
-            "in_second": f"{plan.in_second:,}",
+            "total": _whole(plan.total),
+            "in_first": _whole(plan.in_first or 0),
+            "in_second": _whole(plan.in_second or 0),
         }
         if plan.first.value != assumptions.prevalence:
             sentence += " " + gettext(
                 "The estimates compared are %(one)s and %(two)s."
-            ) % {"one": f"{plan.first.value:.2f}", "two": f"{plan.second.value:.2f}"}
+            ) % {
+                "one": number_format(plan.first.value, decimal_pos=2),
+                "two": number_format(plan.second.value, decimal_pos=2),
+            }
         if plan.rough:
             sentence += " " + gettext(
                 "A group would have fewer than 10 respondents expected on one side "

@@ -16,9 +16,7 @@ from tests.browser.test_researcher import log_in, settled_preview
 TITLE = "Planning a study"
 
 
-def test_the_researcher_plans_for_a_prevalence_and_two_groups(
-    visit, owner, axe_source
-):
+def test_the_researcher_plans_for_a_prevalence_and_two_groups(visit, owner, axe_source):
     survey = survey_create(owner=owner, title=TITLE)
     researcher = visit()
     page = researcher.page

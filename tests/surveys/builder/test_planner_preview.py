@@ -157,3 +157,18 @@ def test_a_rough_plan_says_so(as_owner):
     ).json()
     assert data["groups"]["rough"] is True
     assert "approximation is rough" in data["groups"]["sentence"]
+
+
+def test_the_planner_speaks_spanish_in_a_spanish_session():
+    from django.utils import translation
+
+    from estimation.kinds.binary.designs import Warner
+    from surveys.builder.planning import Assumptions, groups_summary
+
+    with translation.override("es"):
+        groups = groups_summary(Warner(p=0.75), Assumptions(compared=0.2))
+    assert groups is not None
+    sentence = groups["sentence"]
+    assert sentence.startswith("Para distinguir un grupo con el 10\u00a0%")
+    assert "potencia del 80\u00a0%" in sentence
+    assert "unas 2\u00a0748 respuestas: 1\u00a0374 en el primer grupo" in sentence
