@@ -13,6 +13,11 @@ from django.utils import timezone
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT
 from surveys.builder.design_forms import DesignForm, initial_for_question
+from surveys.builder.planning import (
+    Assumptions,
+    assumption_sentence,
+    groups_summary,
+)
 from surveys.builder.published import (
     CLOSES_AT_HELP,
     FROZEN_REASONS,
@@ -318,9 +323,12 @@ def errors_text(form: forms.Form, skip: tuple[str, ...] = ()) -> str:
     return " ".join(parts)
 
 
-def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
+def preview_for(
+    form: DesignForm, n: int | None, assumptions: Assumptions | None = None
+) -> dict[str, Any]:
     """The design preview of a form's values (its initial ones when unbound),
-    or ``{"error": ..., "fields": ...}`` when they do not make a design."""
+    or ``{"error": ..., "fields": ...}`` when they do not make a design; the
+    precision and two groups planned with the researcher's ``assumptions``."""
     if not form.is_bound:
         data = {
             name: form.get_initial_for_field(form.fields[name], name)
@@ -336,5 +344,14 @@ def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
             "error": error or "These settings do not make a design.",
             "fields": fields,
         }
+    assumptions = assumptions or Assumptions()
     text = kind_module(form.cleaned_data["kind"], "text")
-    return text.summary(built, form.cleaned_data["labels"], n)
+    summary: dict[str, Any] = text.summary(
+        built, form.cleaned_data["labels"], n, prevalence=assumptions.prevalence
+    )
+    return {
+        **summary,
+        "prevalence_assumed": assumptions.assumed,
+        "assumption": assumption_sentence(assumptions),
+        "groups": groups_summary(built, assumptions),
+    }
