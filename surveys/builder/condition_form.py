@@ -19,14 +19,15 @@ MATCH_CHOICES = [
 ]
 OP_CHOICES = [
     ("one_of", "answered one of"),
-    ("range", "answered a number from … to …"),
+    ("range", "answered a number from … to … (both included)"),
 ]
 
 
 class ConditionForm(forms.Form):
     """Who is shown the question. Answers are typed as their options'
     labels (or counts), separated by commas; a range takes a minimum, a
-    maximum or both."""
+    maximum or both, each included, and on a number asked plainly reads the
+    number typed (decimals too), not its range."""
 
     match = forms.ChoiceField(
         choices=MATCH_CHOICES,
@@ -34,7 +35,10 @@ class ConditionForm(forms.Form):
         label="Show this question to",
         help_text="Conditions read only earlier questions asked plainly (direct, or "
         "a count asked plainly), never a randomized one: a protected answer must "
-        "not change what the page does.",
+        "not change what the page does. A range includes both of its bounds: on a "
+        "number it reads the number typed (from 18 to 65 shows the question to 18 "
+        "and to 65, and to 40.5 where decimals are allowed), on other questions "
+        "the answer's position, counted from 0.",
     )
 
     def __init__(
@@ -62,8 +66,12 @@ class ConditionForm(forms.Form):
                 max_length=500,
                 label="answers (labels, comma-separated)",
             )
-            self.fields[f"min_{i}"] = forms.FloatField(required=False, label="from")
-            self.fields[f"max_{i}"] = forms.FloatField(required=False, label="to")
+            self.fields[f"min_{i}"] = forms.FloatField(
+                required=False, label="from (included)"
+            )
+            self.fields[f"max_{i}"] = forms.FloatField(
+                required=False, label="to (included)"
+            )
 
     def clause_rows(self) -> list[list[Any]]:
         """Each clause's fields, for the template."""

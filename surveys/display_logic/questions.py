@@ -36,6 +36,7 @@ def answer_spaces(questions: Iterable[Question]) -> dict[int, AnswerSpace]:
             codes=q.code_count,
             labels=tuple(q.options),
             randomized=any_design_from_dict(q.design).randomized,
+            typed=q.kind_entry.typed_number,
         )
         for index, q in enumerate(ordered)
     }

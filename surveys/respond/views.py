@@ -18,7 +18,13 @@ from surveys.access.selectors import (
 )
 from surveys.languages import survey_texts
 from surveys.models import Survey
-from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity, kind_scripts
+from surveys.respond.integrity import (
+    CONDITIONS_SCRIPT,
+    PAGE_SCRIPT,
+    RANDOMIZER,
+    integrity,
+    kind_scripts,
+)
 from surveys.respond.messages import page_messages
 from surveys.respond.pages import page_sections
 from surveys.respond.practice import practice_round
@@ -114,6 +120,7 @@ def _render_survey_page(
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "conditions_script": integrity(CONDITIONS_SCRIPT),
         "kind_scripts": kind_scripts(survey).values(),
         "receipt_days": settings.RECEIPT_DAYS,
     }
@@ -162,6 +169,7 @@ def _render_transparency_page(
         "fragments": summary_fragments(survey.questions.all()),
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "conditions_script": integrity(CONDITIONS_SCRIPT),
         "kind_scripts": kind_scripts(survey).values(),
         "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),
