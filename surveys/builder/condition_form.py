@@ -134,22 +134,44 @@ def _codes(question: Question, typed: str) -> list[int] | None:
     return sorted({labels.index(part) for part in wanted})
 
 
-def _name(question: Question, randomized: bool) -> str:
-    marked = " (randomized: cannot be used)" if randomized else ""
-    return f"{question.position + 1}. {question.text[:60]}{marked}"
+UNUSABLE = {
+    "randomized": " (randomized: cannot be used)",
+    "shuffled": " (same page, shown in a random order: cannot be used)",
+}
 
 
-def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, bool]]:
-    """The questions before ``question``, each with whether it is randomized:
-    offered all, so that choosing a randomized one is refused with the reason
-    (surveys/display_logic/conditions.py) rather than silently missing."""
+def _name(question: Question, unusable: str) -> str:
+    return f"{question.position + 1}. {question.text[:60]}{UNUSABLE.get(unusable, '')}"
+
+
+def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, str]]:
+    """The questions before ``question``, each with why it cannot be read
+    ("randomized", "shuffled": on the question's own page, shown in a random
+    order) or "": offered all, so that choosing one is refused with the
+    reason (surveys/display_logic/) rather than silently missing."""
     ordered = list(survey.questions.all())
     if question is not None:
         ordered = [
             q for q in ordered if (q.position, q.pk) < (question.position, question.pk)
         ]
     spaces = answer_spaces(survey.questions.all())
-    return [(q, spaces[q.pk].randomized) for q in ordered]
+    page = (
+        question.section
+        if question is not None
+        else survey.sections.order_by("-position", "-id").first()
+    )
+    shuffled = page.pk if page is not None and page.shuffle_questions else None
+    return [
+        (
+            q,
+            "randomized"
+            if spaces[q.pk].randomized
+            else "shuffled"
+            if shuffled is not None and q.section_id == shuffled
+            else "",
+        )
+        for q in ordered
+    ]
 
 
 def _initial(question: Question | None) -> dict[str, Any]:

@@ -20,6 +20,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from surveys.builder.services import survey_require_draft
+from surveys.display_logic.questions import (
+    shuffled_sections_check,
+    survey_conditions_check,
+)
 from surveys.kinds import kind_module
 from surveys.models import Question, Section, Survey
 from surveys.team.audit import Action, audit_record
@@ -98,6 +102,7 @@ def section_create(
     section.save()
     if last is None:
         survey.questions.update(section=section)
+    shuffled_sections_check(survey, field="shuffle_questions")
     _event(actor, Action.SECTION_CREATE, section)
     return section
 
@@ -116,6 +121,9 @@ def section_update(
     section.shuffle_questions = shuffle_questions
     section.full_clean()
     section.save()
+    # A condition on a question of the same page, shown in a random order,
+    # could read a question shown after it.
+    shuffled_sections_check(section.survey, field="shuffle_questions")
     _event(actor, Action.SECTION_UPDATE, section)
     return section
 
@@ -137,6 +145,7 @@ def section_delete(*, section: Section, actor: Any = None) -> None:
     section.delete()
     if heir is not None:
         questions_renumber(survey)
+        survey_conditions_check(survey, field="section")
 
 
 @transaction.atomic
@@ -162,6 +171,8 @@ def sections_reorder(
             moved = True
     if moved:
         questions_renumber(survey)
+        # Questions move with their sections: a condition may now read a later one.
+        survey_conditions_check(survey, field="order")
         audit_record(
             actor=actor,
             action=Action.SECTIONS_REORDER,
@@ -219,14 +230,18 @@ def section_set_questions(
         question.section, question.position = section, slot
         question.save(update_fields=["section", "position"])
     questions_renumber(survey)
+    survey_conditions_check(survey, field="questions")
     _event(actor, Action.SECTION_QUESTIONS, section, questions=list(questions))
 
 
 @transaction.atomic
 def question_section_assign(
-    *, question: Question, section: Section, actor: Any = None
+    *, question: Question, section: Section, actor: Any = None, check: bool = True
 ) -> None:
-    """Move a question to the end of ``section`` (a section of its survey)."""
+    """Move a question to the end of ``section`` (a section of its survey).
+    ``check=False`` leaves the display logic's check (surveys/display_logic/)
+    to a caller that moves several questions in one transaction and checks
+    once at the end, where a move half done may not yet hold."""
     survey = question.survey
     survey_require_draft(survey, "change sections")
     if section.survey_id != survey.pk:
@@ -243,6 +258,8 @@ def question_section_assign(
     question.position = (last or 0) + 1
     question.save(update_fields=["section", "position"])
     questions_renumber(survey)
+    if check:
+        survey_conditions_check(survey, field="section")
     _event(actor, Action.SECTION_QUESTIONS, section, question_id=question.pk)
 
 
