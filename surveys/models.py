@@ -243,6 +243,11 @@ class Section(models.Model):
     text = models.TextField(blank=True, max_length=2000)
     # Its questions shown in an order each respondent's browser draws.
     shuffle_questions = models.BooleanField(default=False)
+    # Its title and text in the survey's other languages, as the survey's own
+    # texts are: {"es": {"title": ..., "text": ...}} (surveys/languages.py).
+    # Not frozen: like the introduction's, they may be corrected after
+    # publishing (surveys/builder/translations.py), each change audited.
+    translations = models.JSONField(default=dict, blank=True)
 
     FROZEN_FIELDS = ("position", "title", "text", "shuffle_questions")
 

@@ -106,7 +106,7 @@ def _render_survey_page(
         "transparency_path": respondent_path(survey, language, page="transparency"),
         "questions": questions,
         "practice": practice,
-        "pages": page_sections(survey, questions),
+        "pages": page_sections(survey, questions, language),
         "access_notice": respondent_access_notice(survey),
         "closed_text": "" if accepting else respondent_closed_text(survey),
         "screen_out_url": survey.screen_out_url
