@@ -16,6 +16,7 @@ from surveys.builder.sections import section_create
 from surveys.builder.services import (
     LockedFieldsError,
     survey_create,
+    survey_duplicate,
     survey_publish,
 )
 from surveys.builder.translations import survey_translation_update
@@ -261,3 +262,10 @@ def spanish_wording_of_demo(survey: Survey) -> list[dict]:
         {"id": q.pk, "text": text, "options": options or ["No", "Sí"]}
         for q, (text, options) in zip(demo, SPANISH["questions"], strict=True)
     ]
+
+
+def test_a_duplicate_keeps_the_new_texts_translations(owner, draft):
+    translate_all(draft)
+    copy = survey_duplicate(survey=draft, owner=owner)
+    assert copy.sections.get().translations["es"]["title"] == PAGE_ES[0]
+    assert translation_gaps(copy, copy.questions.all(), "es") == []
