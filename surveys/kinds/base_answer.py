@@ -45,9 +45,7 @@ def clean_format(
     return {}, None
 
 
-def format_options(
-    answer_format: Mapping[str, Any], language: str
-) -> list[str] | None:
+def format_options(answer_format: Mapping[str, Any], language: str) -> list[str] | None:
     """Options typed by the researcher (and translated by them): None. A kind
     whose options its format makes says them in ``language`` instead."""
     return None
