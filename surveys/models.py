@@ -232,8 +232,11 @@ KIND_ENTRIES: dict[str, KindEntry] = {entry.value: entry for entry in KIND_TABLE
 
 class Section(models.Model):
     """A page of the respondent's questionnaire (``Question.section``); a
-    survey without sections is one page. Frozen once answers exist, like the
-    questions' texts: the answers were given on the pages as they were."""
+    survey without sections is one page. Its place and random order are
+    frozen once answers exist, like the questions': the answers were given
+    on the pages as they were. Its title and short text frame its questions
+    without changing what any asks, so, like the introduction, they may be
+    corrected after publishing (surveys/builder/sections.py), audited."""
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="sections"
@@ -249,7 +252,7 @@ class Section(models.Model):
     # publishing (surveys/builder/translations.py), each change audited.
     translations = models.JSONField(default=dict, blank=True)
 
-    FROZEN_FIELDS = ("position", "title", "text", "shuffle_questions")
+    FROZEN_FIELDS = ("position", "shuffle_questions")
 
     class Meta:
         ordering = ["position", "id"]

@@ -5,6 +5,8 @@ order drawn per respondent. Each view parses input and calls one service
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -71,7 +73,7 @@ def sections_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "survey": survey,
         "sections": [
-            (section, SectionForm(instance=section, prefix=f"s{section.pk}"))
+            (section, _section_form(section, instance=section))
             for section in all_sections
         ],
         "all_sections": all_sections,
@@ -86,6 +88,19 @@ def sections_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _section_form(section: Section, **kwargs: Any) -> SectionForm:
+    """A section's form; published, only its title and text may change (its
+    random order is shown, not sent)."""
+    form = SectionForm(
+        prefix=f"s{section.pk}",
+        initial={"shuffle_questions": section.shuffle_questions},
+        **kwargs,
+    )
+    if not section.survey.is_draft:
+        form.fields["shuffle_questions"].disabled = True
+    return form
+
+
 def _section(request: HttpRequest, pk: int, sid: int) -> Section:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     return get_object_or_404(survey.sections, pk=sid)
@@ -95,7 +110,7 @@ def _section(request: HttpRequest, pk: int, sid: int) -> Section:
 @require_POST
 def section_edit(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     section = _section(request, pk, sid)
-    form = SectionForm(request.POST, prefix=f"s{section.pk}")
+    form = _section_form(section, data=request.POST)
     if not form.is_valid():
         messages.error(
             request, " ".join(str(e) for errors in form.errors.values() for e in errors)

@@ -116,7 +116,9 @@ class TranslationForm(forms.Form):
         given = section_translation(section, language)
         rows = []
         for name in SECTION_TEXT_FIELDS:
-            if str(getattr(section, name)).strip():
+            # Published, a text not written yet is translated first, as the
+            # survey's own are (sections.py refuses it until then).
+            if str(getattr(section, name)).strip() or not section.survey.is_draft:
                 widget = forms.Textarea(attrs={"rows": 2}) if name == "text" else None
                 field = f"s{section.pk}_{name}"
                 self._add(field, f"Page {name}", given[name], widget)

@@ -12,7 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from surveys.builder.questions import question_create
-from surveys.builder.sections import section_create
+from surveys.builder.sections import section_create, section_update
 from surveys.builder.services import (
     LockedFieldsError,
     survey_create,
@@ -269,3 +269,38 @@ def test_a_duplicate_keeps_the_new_texts_translations(owner, draft):
     copy = survey_duplicate(survey=draft, owner=owner)
     assert copy.sections.get().translations["es"]["title"] == PAGE_ES[0]
     assert translation_gaps(copy, copy.questions.all(), "es") == []
+
+
+def test_published_a_pages_words_may_be_corrected_keeping_every_language(
+    as_owner, draft
+):
+    translate_all(draft)
+    survey = survey_publish(survey=draft)
+    section = survey.sections.get()
+    # A correction of a text the page has: its translation exists.
+    section_update(section=section, title="Your habits, briefly", text=PAGE[1])
+    section.refresh_from_db()
+    assert section.title == "Your habits, briefly"
+    # Emptied and written again later: Spanish readers would meet English.
+    section.text = ""
+    section.translations = {"es": {"title": PAGE_ES[0], "text": ""}}
+    section.save()
+    with pytest.raises(ValidationError) as refused:
+        section_update(section=section, title=section.title, text="New words.")
+    assert "Español" in refused.value.message_dict["text"][0]
+    # The Translations page offers the text not written yet, to translate first.
+    url = f"/surveys/{survey.pk}/translations/es/"
+    fields = as_owner.get(url).context["form"].fields
+    assert not fields[f"s{section.pk}_text"].disabled
+    # The sections page: the words editable, the random order shown, not sent.
+    page = as_owner.get(f"/surveys/{survey.pk}/sections/")
+    form = dict(page.context["sections"])[section]
+    assert form.fields["shuffle_questions"].disabled
+    saved = as_owner.post(
+        f"/surveys/{survey.pk}/sections/{section.pk}/",
+        {f"s{section.pk}-title": "Habits", f"s{section.pk}-text": ""},
+        follow=True,
+    )
+    assert "Saved the section “Habits”" in saved.content.decode()
+    section.refresh_from_db()
+    assert (section.title, section.shuffle_questions) == ("Habits", False)
