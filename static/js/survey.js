@@ -18,6 +18,7 @@ import {
   procedureRunner,
   randomize,
 } from "./rr.js";
+import { conditionMet } from "./conditions.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -697,23 +698,8 @@ function wireConsent() {
 
 // -- display logic: a question shown only after some direct answers -------------
 
-// The same rules as the server's (surveys/display_logic/conditions.py): a
-// clause reads one earlier question asked plainly, whose answer is its
-// option's index or its count; an answer not given, or given to a question
-// not shown, meets no clause. Only plain answers are read, never a
-// randomized question's, so no protected answer changes what the page does.
-function clauseMet(clause, answer) {
-  if (answer === undefined) return false;
-  if (clause.op === "equals") return answer === clause.value;
-  if (clause.op === "one_of") return clause.values.includes(answer);
-  return (clause.min === null || answer >= clause.min) && (clause.max === null || answer <= clause.max);
-}
-
-function conditionMet(condition, answers) {
-  if (!condition) return true;
-  const met = condition.clauses.map((clause) => clauseMet(clause, answers[clause.question]));
-  return condition.match === "any" ? met.some(Boolean) : met.every(Boolean);
-}
+// Whether a condition is met: conditionMet (static/js/conditions.js), the
+// same rule as the server's (surveys/display_logic/conditions.py).
 
 // Shows the questions whose conditions the plain answers given so far meet
 // and hides the others, in order, so a question hidden hides what depends on
@@ -721,13 +707,21 @@ function conditionMet(condition, answers) {
 // a screen reader reads, is not required, and sends nothing; nothing is
 // announced, as a question appearing below is found in reading order.
 function applyDisplayLogic() {
-  const truths = countTruths(chosenTruths());
+  const truths = typedTruths(countTruths(chosenTruths()));
   const answers = {};
+  // A kind that takes a typed answer (a number): its code is its report (its
+  // range), and a range clause reads the number itself.
+  const numbers = {};
   for (const question of config.questions) {
-    question.hidden = !conditionMet(question.condition, answers);
+    question.hidden = !conditionMet(question.condition, answers, numbers);
     if (question.condition) byId(`q${question.id}-text`).closest(".question").hidden = question.hidden;
     const truth = truths[question.id];
-    if (!question.hidden && question.plain && typeof truth === "number") answers[question.id] = truth;
+    if (question.hidden || !question.plain) continue;
+    const kind = kindOf(question);
+    if (kind.value && truth !== null && typeof truth === "object") {
+      answers[question.id] = kind.report(truth);
+      numbers[question.id] = kind.value(truth);
+    } else if (typeof truth === "number") answers[question.id] = truth;
   }
 }
 

@@ -13,7 +13,12 @@ from django.http import Http404
 from estimation import privacy_band, survey_epsilon, what_an_observer_learns
 from estimation.words import format_epsilon
 from surveys.kinds import KINDS, kind_module
-from surveys.languages import language_asked, question_wording, respondent_languages
+from surveys.languages import (
+    language_asked,
+    question_in,
+    question_wording,
+    respondent_languages,
+)
 from surveys.models import Survey
 from surveys.respond.integrity import kind_scripts
 from surveys.words import active_translator, band_name
@@ -66,12 +71,14 @@ def respondent_questions(
         design = question.get_design()
         spec = question.spec or question.client_spec()
         page = kind_module(question.kind, "page")
+        # Its format's words (a number's unit) in the page's language too.
+        shown = question_in(question, language or survey.language)
         items.append(
             {
                 "id": question.pk,
                 "text": text,
                 "kind": question.kind,
-                **page.item(question, design, options, tr),
+                **page.item(shown, design, options, tr),
                 "spec": spec,
                 "spec_version": question.spec_version,
                 # Display logic, read by the page (static/js/survey.js).

@@ -289,7 +289,7 @@ def _validated_answers(
                 f"answers[{index}]",
             )
         seen[question.pk] = (question, report)
-    hidden = _hidden_questions(questions, seen)
+    hidden = _hidden_questions(questions, seen, values)
     missing = [q.pk for q in questions.values() if seen.get(q.pk, (q, None))[1] is None]
     required = [pk for pk in missing if not questions[pk].optional and pk not in hidden]
     if required:
@@ -309,17 +309,19 @@ def _validated_answers(
 
 
 def _hidden_questions(
-    questions: dict[int, Question], seen: dict[int, tuple[Question, int | None]]
+    questions: dict[int, Question],
+    seen: dict[int, tuple[Question, int | None]],
+    values: dict[int, float],
 ) -> set[int]:
     """The questions whose display logic this submission's own direct answers
     do not meet: not shown, so not missing; an answer to one is refused, as
     the page sends none (a condition reads only direct questions, so the
-    reports it reads are the answers)."""
+    reports it reads are the answers, and the numbers typed their values)."""
     answers = {pk: report for pk, (_, report) in seen.items()}
     hidden = {
         q.pk
         for q in questions.values()
-        if q.condition and not condition_met(q.condition, answers)
+        if q.condition and not condition_met(q.condition, answers, values)
     }
     answered = sorted(pk for pk in hidden if seen.get(pk, (None, None))[1] is not None)
     if answered:

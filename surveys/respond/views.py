@@ -19,7 +19,13 @@ from surveys.access.selectors import (
 )
 from surveys.languages import survey_texts
 from surveys.models import Survey
-from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity, kind_scripts
+from surveys.respond.integrity import (
+    CONDITIONS_SCRIPT,
+    PAGE_SCRIPT,
+    RANDOMIZER,
+    integrity,
+    kind_scripts,
+)
 from surveys.respond.messages import page_messages
 from surveys.respond.pages import page_sections
 from surveys.respond.practice import practice_round
@@ -106,7 +112,7 @@ def _render_survey_page(
         "transparency_path": respondent_path(survey, language, page="transparency"),
         "questions": questions,
         "practice": practice,
-        "pages": page_sections(survey, questions),
+        "pages": page_sections(survey, questions, language),
         "access_notice": respondent_access_notice(survey),
         "closed_text": "" if accepting else respondent_closed_text(survey),
         "screen_out_url": survey.screen_out_url
@@ -120,6 +126,7 @@ def _render_survey_page(
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "conditions_script": integrity(CONDITIONS_SCRIPT),
         "kind_scripts": kind_scripts(survey).values(),
         "receipt_days": settings.RECEIPT_DAYS,
     }
@@ -174,6 +181,7 @@ def _render_transparency_page(
         "fragments": summary_fragments(survey.questions.all()),
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "conditions_script": integrity(CONDITIONS_SCRIPT),
         "kind_scripts": kind_scripts(survey).values(),
         "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),
