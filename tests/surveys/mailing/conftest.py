@@ -9,6 +9,7 @@ import email.policy
 import logging
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,8 +73,8 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def smtp(settings) -> Iterator[Handler]:
+@contextmanager
+def smtp_server(settings: Any) -> Iterator[Handler]:
     """The SMTP server, and Django set to send through it."""
     # The server stands for the outside world: its own log names addresses,
     # and is kept quiet (the platform's logs are searched for them).
@@ -91,8 +92,16 @@ def smtp(settings) -> Iterator[Handler]:
     settings.EMAIL_HOST_PASSWORD = ""
     settings.EMAIL_TIMEOUT = 5
     settings.DEFAULT_FROM_EMAIL = "Study team <study@example.org>"
-    yield handler
-    controller.stop()
+    try:
+        yield handler
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def smtp(settings) -> Iterator[Handler]:
+    with smtp_server(settings) as handler:
+        yield handler
 
 
 @pytest.fixture

@@ -105,7 +105,8 @@ def test_sending_starts_a_job_and_its_progress_is_served(
         "stop_reason": "",
     }
     page = researcher.get(url(mail_survey)).content.decode()
-    assert "mailing-progress.js" in page and "Sending: 0 of 2 settled." in page
+    assert "mailing-progress.js" in page
+    assert "Sending: 0 of 2 settled." in page
 
     reply = researcher.post(url(mail_survey, "send/"), {"kind": "reminder"})
     assert reply.status_code == 409

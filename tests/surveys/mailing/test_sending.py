@@ -69,7 +69,8 @@ def test_it_mails_each_address_its_own_link_in_its_language(client, smtp, mail_s
         assert b'id="survey"' in page.content
     for address, token in tokens.items():
         row = InvitationAddress.objects.get(email=address)
-        assert row.invitation.token == token and row.invited
+        assert row.invitation.token == token
+        assert row.invited
     done = Mailing.objects.get(pk=mailing.pk)
     assert (done.status, done.total, done.sent, done.failed) == ("finished", 2, 2, 0)
     assert not MailingRecipient.objects.exists()  # nothing kept of who got what
@@ -170,7 +171,8 @@ def test_the_task_sends_a_batch_and_queues_the_next(
 
     assert send_mailing_batch.apply(args=[mailing.pk]).get() == 2
     ((again, delay),) = queued
-    assert again == mailing.pk and 55 < delay <= MINUTE
+    assert again == mailing.pk
+    assert 55 < delay <= MINUTE
     assert send_mailing_batch.apply(args=[mailing.pk]).get() == 1
     assert len(queued) == 1  # finished: nothing more queued
     assert send_mailing_batch.apply(args=[mailing.pk]).get() == 0  # a late copy
@@ -215,7 +217,8 @@ def test_a_temporary_refusal_is_tried_again_and_a_permanent_one_fails(
     mailing = start(mail_survey)
 
     first = mailing_batch_send(mailing_id=mailing.pk)
-    assert not first.done and first.delay == RETRY_SECONDS
+    assert not first.done
+    assert first.delay == RETRY_SECONDS
     second = mailing_batch_send(mailing_id=mailing.pk)
     assert second.done
     assert [r.recipients[0] for r in smtp.received] == [
@@ -244,7 +247,8 @@ def test_an_unreachable_server_is_tried_again_later(settings, smtp, mail_survey)
     mailing = start(mail_survey)
     settings.EMAIL_PORT = 1  # nothing listens there
     batch = mailing_batch_send(mailing_id=mailing.pk)
-    assert not batch.done and batch.delay == RETRY_SECONDS
+    assert not batch.done
+    assert batch.delay == RETRY_SECONDS
     assert MailingRecipient.objects.get().state == "pending"
 
 
