@@ -58,7 +58,9 @@ def test_invitations_are_mailed_from_the_page_and_their_links_open_the_survey(
         ).to_be_visible()
         assert violations(page, axe) == [], "e-mail page, empty"
 
-        page.get_by_role("textbox", name="Addresses").fill("ana@example.org\nbeto@example.org, es")
+        page.get_by_role("textbox", name="Addresses").fill(
+            "ana@example.org\nbeto@example.org, es"
+        )
         page.get_by_role("button", name="Add the addresses").click()
         expect(page.locator("#addresses-waiting")).to_have_text("2")
         page.get_by_role("button", name="Send the invitation to 2 addresses").click()
