@@ -336,7 +336,7 @@ ESTIMATE_DELAY_SECONDS = float(os.environ.get("ESTIMATE_DELAY_SECONDS", "30"))
 # (it then shows them without a reload; docs/api.md is unaffected).
 RESULTS_POLL_SECONDS = float(os.environ.get("RESULTS_POLL_SECONDS", "20"))
 # Invitations and reminders mailed by the platform (surveys/mailing/): at most
-# this many messages a minute, sent in one batch a minute.
+# this many messages in any minute, all mailings together (the provider's limit).
 INVITATION_EMAILS_PER_MINUTE = int(os.environ.get("INVITATION_EMAILS_PER_MINUTE", "60"))
 # Subgroups with fewer responses than this are not shown on dashboards.
 DASHBOARD_MIN_GROUP_SIZE = int(os.environ.get("DASHBOARD_MIN_GROUP_SIZE", "20"))

@@ -96,6 +96,10 @@ class Mailing(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # When the next batch is due; the sweep sends again a batch long overdue.
     next_batch_at = models.DateTimeField(null=True, blank=True)
+    # The latest batch: when it started and how many it could send, so that
+    # the batches of every mailing in any minute stay within the site's rate.
+    last_batch_at = models.DateTimeField(null=True, blank=True)
+    last_batch_size = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     sent = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)

@@ -2,7 +2,8 @@
 most ``INVITATION_EMAILS_PER_MINUTE`` a minute, each address at most once per
 message.
 
-A mailing's recipients are rows of :class:`MailingRecipient`, claimed (marked
+The rate is the site's: mailings of several surveys under way at once share
+it. A mailing's recipients are rows of :class:`MailingRecipient`, claimed (marked
 ``sending`` and committed) before their message is handed to the SMTP server
 and deleted, with the mailing's count raised, once it has been. A batch that
 dies between the two leaves rows marked ``sending``; the next batch, holding
@@ -18,7 +19,6 @@ import datetime
 import logging
 import smtplib
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,7 +55,7 @@ MAIL_TASK = "surveys.mailing.send_batch"
 SWEEP_TASK = "surveys.mailing.sweep"
 MINUTE = 60.0
 MAX_TRIES = 3
-RETRY_SECONDS = 30.0
+RETRY_SECONDS = 60.0
 BUSY_RETRY_SECONDS = 5.0
 LOCK_CLASS = 0x4D41494C  # "MAIL": the advisory lock's first key
 SENDING_STATES = (Survey.State.OPEN, Survey.State.SCHEDULED)
@@ -165,9 +165,48 @@ class Batch:
 
 
 def next_batch_delay(*, started: float, now: float) -> float:
-    """Seconds until the next batch may start: a minute after this one started,
-    so no 60 seconds hold more than one batch of at most the per-minute rate."""
+    """Seconds until the mailing's next batch may start: a minute after this
+    one started, so each mailing sends at most one batch a minute."""
     return max(0.0, MINUTE - (now - started))
+
+
+def _reserve(
+    mailing: Mailing, pending: int, now: datetime.datetime
+) -> tuple[int, float]:
+    """This batch's share of the site's ``INVITATION_EMAILS_PER_MINUTE``:
+    (how many it may send, and if none, seconds until some may go).
+
+    The rate is the SMTP provider's limit, so it holds for the whole site: the
+    batches started in the last minute, of every mailing, are counted under one
+    lock before a batch takes what is left.
+    """
+    rate = int(settings.INVITATION_EMAILS_PER_MINUTE)
+    window = now - datetime.timedelta(seconds=MINUTE)
+    with transaction.atomic():
+        _site_lock()
+        recent = list(
+            Mailing.objects.filter(last_batch_at__gt=window).values_list(
+                "pk", "last_batch_at", "last_batch_size"
+            )
+        )
+        allowed = rate - sum(size for _pk, _at, size in recent)
+        own = [at for pk, at, _size in recent if pk == mailing.pk]
+        if allowed <= 0 or own:
+            oldest = own[0] if own else min(at for _pk, at, _size in recent)
+            frees = oldest + datetime.timedelta(seconds=MINUTE)
+            return 0, max(1.0, (frees - now).total_seconds())
+        size = min(allowed, pending)
+        Mailing.objects.filter(pk=mailing.pk).update(
+            last_batch_at=now, last_batch_size=size
+        )
+    return size, 0.0
+
+
+def _site_lock() -> None:
+    """Held until the transaction ends: one batch at a time takes its share."""
+    if db_connection.vendor == "postgresql":
+        with db_connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, 0)", [LOCK_CLASS])
 
 
 def retry_delay(tries: int) -> float:
@@ -195,7 +234,9 @@ def mailing_lock(mailing_id: int) -> Iterator[None]:
 
 
 def mailing_batch_send(
-    *, mailing_id: int, clock: Callable[[], float] = time.monotonic
+    *,
+    mailing_id: int,
+    clock: Callable[[], datetime.datetime] = timezone.now,
 ) -> Batch:
     """Send the mailing's next batch; raises :class:`MailingBusy` if another
     batch of it holds the lock."""
@@ -208,12 +249,14 @@ def mailing_batch_send(
         if mailing.survey.state not in SENDING_STATES:
             _mailing_end(mailing, Mailing.Status.STOPPED, "closed")
             return Batch(done=True)
-        batch = _pending(mailing, int(settings.INVITATION_EMAILS_PER_MINUTE))
-        sent, failed, retry_after = _send_all(mailing, batch)
+        pending = mailing.recipients.filter(state=MailingRecipient.State.PENDING)
+        size, wait = _reserve(mailing, pending.count(), started)
+        sent, failed, retry_after = _send_all(mailing, _pending(mailing, size))
         if not mailing.recipients.exists():
             _mailing_end(mailing, Mailing.Status.FINISHED)
             return Batch(done=True, sent=sent, failed=failed)
-        delay = retry_after or next_batch_delay(started=started, now=clock())
+        elapsed = (clock() - started).total_seconds()
+        delay = wait or max(retry_after, next_batch_delay(started=0.0, now=elapsed))
         Mailing.objects.filter(pk=mailing.pk).update(
             next_batch_at=timezone.now() + datetime.timedelta(seconds=delay)
         )
@@ -242,14 +285,14 @@ def _settle_interrupted(mailing: Mailing) -> None:
     )
 
 
-def _pending(mailing: Mailing, rate: int) -> list[MailingRecipient]:
-    """The next ``rate`` recipients still to send to."""
+def _pending(mailing: Mailing, size: int) -> list[MailingRecipient]:
+    """The next ``size`` recipients still to send to."""
     return list(
         MailingRecipient.objects.filter(
             mailing=mailing, state=MailingRecipient.State.PENDING
         )
         .select_related("address__invitation")
-        .order_by("id")[: max(1, rate)]
+        .order_by("id")[:size]
     )
 
 
@@ -271,6 +314,8 @@ def _send_all(
     used = used_digests(survey) if mailing.kind == MailKind.REMINDER else set()
     wordings: dict[str, Wording] = {}
     sent = failed = 0
+    if not batch:
+        return 0, 0, 0.0
     connection = get_connection(fail_silently=False)
     try:
         connection.open()

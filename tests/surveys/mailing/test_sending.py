@@ -4,11 +4,16 @@ minute at most the rate, and each address at most once per message."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 from django.core.mail import EmailMessage
+from django.utils import timezone
 
+from surveys.builder.demo import DEMO_QUESTIONS
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.mailing import sending
 from surveys.mailing.addresses import addresses_expire
 from surveys.mailing.sending import (
@@ -22,7 +27,7 @@ from surveys.mailing.sending import (
 from surveys.mailing.tasks import send_mailing_batch
 from surveys.models import Invitation, InvitationAddress, Mailing, MailingRecipient
 from tests.surveys.access.conftest import body, post
-from tests.surveys.mailing.conftest import add, send_all
+from tests.surveys.mailing.conftest import a_minute_passes, add, send_all
 
 pytestmark = pytest.mark.django_db
 
@@ -141,19 +146,43 @@ def test_a_batch_holds_at_most_the_rate_and_the_next_waits_out_the_minute(
     settings.INVITATION_EMAILS_PER_MINUTE = 2
     add(mail_survey, "\n".join(f"p{i}@example.org" for i in range(5)))
     mailing = start(mail_survey)
-    moments = iter([100.0, 103.5, 200.0, 201.0, 300.0, 300.2])
+    t0 = timezone.now()
+    seconds = iter([0, 3.5, 20, 20, 60, 61, 120, 120.2])
+    clock = lambda: t0 + datetime.timedelta(seconds=next(seconds))  # noqa: E731
 
     sizes, delays = [], []
     while True:
         before = len(smtp.received)
-        batch = mailing_batch_send(mailing_id=mailing.pk, clock=lambda: next(moments))
+        batch = mailing_batch_send(mailing_id=mailing.pk, clock=clock)
         sizes.append(len(smtp.received) - before)
         if batch.done:
             break
         delays.append(batch.delay)
-    assert sizes == [2, 2, 1]
-    assert delays == [MINUTE - 3.5, MINUTE - 1.0]
+    # Sent at 0 s, asked again too early at 20 s (nothing sent: wait 40 s
+    # more), then at 60 s and 120 s.
+    assert sizes == [2, 0, 2, 1]
+    assert delays == [MINUTE - 3.5, MINUTE - 20, MINUTE - 1]
     assert next_batch_delay(started=0.0, now=75.0) == 0.0
+
+
+def test_mailings_of_two_surveys_share_the_site_rate(
+    settings, smtp, mail_survey, owner
+):
+    settings.INVITATION_EMAILS_PER_MINUTE = 3
+    other = survey_create(owner=owner, title="Other", access_mode="invitation")
+    question_create(survey=other, **DEMO_QUESTIONS[0])
+    other = survey_publish(survey=other)
+    add(mail_survey, "\n".join(f"a{i}@example.org" for i in range(3)))
+    add(other, "\n".join(f"b{i}@example.org" for i in range(3)))
+    first, second = start(mail_survey), start(other)
+
+    assert mailing_batch_send(mailing_id=first.pk).sent == 3
+    waiting = mailing_batch_send(mailing_id=second.pk)
+    assert waiting.sent == 0
+    assert 55 < waiting.delay <= MINUTE
+    a_minute_passes()
+    assert mailing_batch_send(mailing_id=second.pk).sent == 3
+    assert len(smtp.received) == 6
 
 
 def test_the_task_sends_a_batch_and_queues_the_next(
@@ -173,8 +202,11 @@ def test_the_task_sends_a_batch_and_queues_the_next(
     ((again, delay),) = queued
     assert again == mailing.pk
     assert 55 < delay <= MINUTE
+    assert send_mailing_batch.apply(args=[mailing.pk]).get() == 0  # too early
+    assert len(queued) == 2
+    a_minute_passes()
     assert send_mailing_batch.apply(args=[mailing.pk]).get() == 1
-    assert len(queued) == 1  # finished: nothing more queued
+    assert len(queued) == 2  # finished: nothing more queued
     assert send_mailing_batch.apply(args=[mailing.pk]).get() == 0  # a late copy
     assert len(smtp.received) == 3
 
@@ -219,6 +251,7 @@ def test_a_temporary_refusal_is_tried_again_and_a_permanent_one_fails(
     first = mailing_batch_send(mailing_id=mailing.pk)
     assert not first.done
     assert first.delay == RETRY_SECONDS
+    a_minute_passes()
     second = mailing_batch_send(mailing_id=mailing.pk)
     assert second.done
     assert [r.recipients[0] for r in smtp.received] == [
