@@ -2,8 +2,9 @@
 and kept only while they are needed.
 
 Retention (docs/methodology.md, "Invitations by e-mail"): a survey's addresses
-are deleted when it closes (by the periodic sweep, :func:`addresses_expire`)
-or when a researcher asks (:func:`addresses_delete`). The invitations stay, so
+are deleted when it closes (at once when a researcher closes it; by the
+periodic sweep, :func:`addresses_expire`, when it closes by its date or at
+its response limit) or when a researcher asks (:func:`addresses_delete`). The invitations stay, so
 links already sent keep working if the survey reopens. Addresses are never
 logged: audit events and log lines carry counts.
 """
@@ -138,7 +139,7 @@ def addresses_delete(*, survey: Survey, actor: Any = None, reason: str) -> int:
     _stop_mailings(survey, reason)
     _total, by_model = InvitationAddress.objects.filter(survey=survey).delete()
     count = by_model.get(InvitationAddress._meta.label, 0)
-    if count or actor is not None:
+    if count:
         audit_record(
             actor=actor,
             action=Action.ADDRESSES_DELETE,
@@ -166,6 +167,14 @@ def closed_surveys_with_addresses() -> list[Survey]:
         .filter(Q(status=Survey.Status.CLOSED) | Q(closes_at__lte=now))
         .distinct()
     )
+
+
+def addresses_expire_for(survey: Survey) -> int:
+    """The sweep for one survey, as its page opens: without a broker (a
+    laptop) no beat runs, so a closed survey's addresses go then."""
+    if survey.state != Survey.State.CLOSED or not survey.addresses.exists():
+        return 0
+    return addresses_delete(survey=survey, reason="closed")
 
 
 def addresses_expire() -> int:

@@ -38,6 +38,7 @@ from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
 
 from surveys.access.services import access_digest, digests_of
+from surveys.languages import chosen_languages
 from surveys.mailing.wording import Wording, message_fill, survey_wording
 from surveys.models import (
     AccessLedger,
@@ -109,7 +110,7 @@ def mailing_start(
         raise MailingRefused(
             _(
                 "E-mail is not set up on this server: its administrator sets "
-                "EMAIL_HOST (docs/deploy.md, “E-mail”)."
+                "EMAIL_HOST (docs/deploy.md, “Invitations by e-mail”)."
             )
         )
     if survey.state not in SENDING_STATES:
@@ -313,6 +314,8 @@ def _send_all(
     survey = mailing.survey
     used = used_digests(survey) if mailing.kind == MailKind.REMINDER else set()
     wordings: dict[str, Wording] = {}
+    # A language the survey no longer offers: its own language instead.
+    languages = set(chosen_languages(survey))
     sent = failed = 0
     if not batch:
         return 0, 0, 0.0
@@ -326,6 +329,8 @@ def _send_all(
     try:
         for recipient in batch:
             address = recipient.address
+            if address.language not in languages:
+                address.language = survey.language
             if mailing.kind == MailKind.REMINDER and _is_used(
                 survey, address.invitation.token, used
             ):

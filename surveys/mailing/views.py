@@ -20,6 +20,7 @@ from surveys.mailing.addresses import (
     address_lines_parse,
     addresses_add,
     addresses_delete,
+    addresses_expire_for,
 )
 from surveys.mailing.forms import AddressesForm, MessageForm, SendForm
 from surveys.mailing.selectors import (
@@ -101,7 +102,9 @@ def _progress_words() -> dict[str, str]:
 @login_required
 @require_GET
 def mail_page(request: HttpRequest, pk: int) -> HttpResponse:
-    return _page(request, survey_plain(request.user, pk, Need.EDIT))
+    survey = survey_plain(request.user, pk, Need.EDIT)
+    addresses_expire_for(survey)
+    return _page(request, survey)
 
 
 @login_required

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from surveys.builder.demo import DEMO_QUESTIONS
 from surveys.builder.questions import question_create
-from surveys.builder.services import survey_create, survey_publish
+from surveys.builder.services import survey_close, survey_create, survey_publish
 from surveys.mailing import sending
 from surveys.mailing.addresses import addresses_expire
 from surveys.mailing.sending import (
@@ -25,7 +25,13 @@ from surveys.mailing.sending import (
     next_batch_delay,
 )
 from surveys.mailing.tasks import send_mailing_batch
-from surveys.models import Invitation, InvitationAddress, Mailing, MailingRecipient
+from surveys.models import (
+    AuditEvent,
+    Invitation,
+    InvitationAddress,
+    Mailing,
+    MailingRecipient,
+)
 from tests.surveys.access.conftest import body, post
 from tests.surveys.mailing.conftest import a_minute_passes, add, send_all
 
@@ -320,3 +326,34 @@ def test_closing_stops_the_mailing_and_the_sweep_deletes_the_addresses(
 def test_the_test_server_is_a_real_smtp_server(smtp):
     EmailMessage("Hi", "Body", to=["x@example.org"]).send()
     assert smtp.to("x@example.org")[0].message["Subject"] == "Hi"
+
+
+def test_closing_the_survey_deletes_its_addresses_at_once(owner, smtp, mail_survey):
+    add(mail_survey, "a@example.org\nb@example.org")
+    survey_close(survey=mail_survey, actor=owner)
+    assert not InvitationAddress.objects.exists()
+    event = AuditEvent.objects.get(action="addresses.delete")
+    assert event.detail == {"deleted": 2, "reason": "closed"}
+
+
+def test_a_survey_past_its_close_date_loses_its_addresses_when_its_page_opens(
+    client, owner, mail_survey
+):
+    add(mail_survey, "a@example.org")
+    mail_survey.closes_at = timezone.now() - datetime.timedelta(minutes=1)
+    mail_survey.save()
+    client.force_login(owner)
+    page = client.get(f"/surveys/{mail_survey.pk}/invitations/email/")
+    assert 'id="addresses-kept">0<' in page.content.decode()
+    assert not InvitationAddress.objects.exists()
+
+
+def test_an_address_in_a_language_no_longer_offered_reads_the_surveys_own(
+    smtp, mail_survey
+):
+    add(mail_survey, "a@example.org, es")
+    InvitationAddress.objects.update(language="fr")
+    send_all(start(mail_survey))
+    (received,) = smtp.received
+    assert received.message["Content-Language"] == "en"
+    assert f"/s/{mail_survey.slug}/#invitation=" in received.body
