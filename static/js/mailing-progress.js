@@ -3,10 +3,11 @@
 // The page passes, in a json_script element, the progress URL, each mailing's
 // progress when the page was drawn and its sentences, translated by the
 // server. This asks for the progress every few seconds while a mailing is
-// sending and rewrites that mailing's line in the live region. Without
-// JavaScript, reloading the page shows the same.
+// sending and rewrites that mailing's line in the live region; once none is
+// sending, it draws the counts and the send buttons anew from the page as the
+// server now draws it. Without JavaScript, reloading the page shows the same.
 
-import { fetchJson } from "./live-fetch.js";
+import { fetchJson, fetchThisPage } from "./live-fetch.js";
 
 const EVERY_MS = 3000;
 
@@ -46,6 +47,15 @@ function show(mailing, words) {
 function start() {
   const config = JSON.parse(document.getElementById("mailing-progress-config").textContent);
 
+  async function refresh() {
+    const fresh = await fetchThisPage();
+    for (const id of ["mail-facts", "send-actions"]) {
+      const replacement = fresh.getElementById(id);
+      const current = document.getElementById(id);
+      if (replacement && current) current.replaceWith(document.importNode(replacement, true));
+    }
+  }
+
   async function loop() {
     let again = true;
     if (!document.hidden) {
@@ -53,6 +63,7 @@ function start() {
         const reply = await fetchJson(config.url);
         reply.mailings.forEach((m) => show(m, config.words));
         again = underWay(reply.mailings);
+        if (!again) await refresh();
       } catch {
         again = true; // A dropped request is asked again.
       }

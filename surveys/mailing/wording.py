@@ -11,8 +11,9 @@ import string
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.utils import formats, timezone, translation
+from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from surveys.languages import survey_texts
 from surveys.models import MailKind, MessageTemplate, Survey
@@ -128,7 +129,9 @@ def close_date_text(survey: Survey, language: str) -> str:
         if survey.closes_at is None:
             return _("none set (the researchers close the survey)")
         moment = timezone.localtime(survey.closes_at)
-        return f"{formats.date_format(moment, 'DATETIME_FORMAT')} ({moment.tzname()})"
+        # The pattern the pages use (surveys/templatetags/times.py).
+        pattern = pgettext("date and time format", "j F Y, H:i")
+        return f"{dateformat.format(moment, pattern)} {moment.tzname()}"
 
 
 def message_fill(

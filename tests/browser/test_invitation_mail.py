@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from surveys.builder.demo import DEMO_QUESTIONS
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
+from surveys.mailing import sending
 from tests.browser.test_accessibility import violations
 from tests.browser.test_researcher import log_in
 from tests.conftest import skip_or_fail
@@ -41,10 +42,17 @@ def mail_survey(owner):
 
 
 def test_invitations_are_mailed_from_the_page_and_their_links_open_the_survey(
-    visit, owner, mail_survey, settings, axe
+    visit, owner, mail_survey, settings, axe, monkeypatch
 ):
-    # No broker: the mailing runs in the web process, as on a laptop.
+    # No broker: the mailing runs in the web process, as on a laptop; its
+    # first batch two seconds late, so the page is seen following it.
     settings.REDIS_URL = ""
+    dispatch = sending.mailing_dispatch
+    monkeypatch.setattr(
+        sending,
+        "mailing_dispatch",
+        lambda *, mailing_id, delay: dispatch(mailing_id=mailing_id, delay=delay + 2),
+    )
     with smtp_server(settings) as smtp:
         researcher = visit()
         page = researcher.page
@@ -66,9 +74,17 @@ def test_invitations_are_mailed_from_the_page_and_their_links_open_the_survey(
         page.get_by_role("button", name="Send the invitation to 2 addresses").click()
         # The page follows the job until it has finished.
         expect(page.locator("#mailing-progress")).to_contain_text(
+            "Sending: 0 of 2 settled."
+        )
+        expect(page.locator("#mailing-progress")).to_contain_text(
             "Finished.", timeout=20_000
         )
         expect(page.locator("#mailing-progress")).to_contain_text("2 sent, 0 failed")
+        # The counts and buttons follow once the job is done.
+        expect(page.locator("#addresses-invited")).to_have_text("2")
+        expect(
+            page.get_by_role("button", name="Send a reminder to 2 unused invitations")
+        ).to_be_enabled()
         assert violations(page, axe) == [], "e-mail page, after sending"
         page.set_viewport_size(PHONE)
         assert violations(page, axe) == [], "e-mail page, 375 px"

@@ -3,12 +3,15 @@ saved per kind and language, sent as plain text."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from surveys.mailing.sending import mailing_start
 from surveys.mailing.wording import (
+    close_date_text,
     default_wording,
     message_template_save,
     wording_check,
@@ -126,3 +129,11 @@ def test_the_refusals_are_translated():
     with translation.override("es"):
         (message,) = problems("Hola", "{x} {link}")["body"]
     assert message.startswith("Marcador desconocido {x}: use solo {link}")
+
+
+def test_the_close_date_is_written_in_the_readers_language_with_its_zone(
+    mail_survey,
+):
+    mail_survey.closes_at = datetime.datetime(2026, 12, 3, 18, 0, tzinfo=datetime.UTC)
+    assert close_date_text(mail_survey, "es") == "3 de diciembre de 2026, 18:00 UTC"
+    assert close_date_text(mail_survey, "en") == "3 December 2026, 18:00 UTC"
