@@ -507,15 +507,17 @@ def _in_process(mailing_id: int) -> None:
         db_connection.close()
 
 
-def mailings_resume() -> int:
+def mailings_resume(*, survey: Survey | None = None) -> int:
     """The sweep: send again a batch long overdue (a message lost while the
-    broker was down, a worker that died)."""
+    broker was down, a worker or a laptop's web process that stopped), of
+    every survey or of one."""
     overdue = timezone.now() - datetime.timedelta(seconds=2 * MINUTE)
-    ids = list(
-        Mailing.objects.filter(
-            status=Mailing.Status.SENDING, next_batch_at__lte=overdue
-        ).values_list("pk", flat=True)
+    late = Mailing.objects.filter(
+        status=Mailing.Status.SENDING, next_batch_at__lte=overdue
     )
+    if survey is not None:
+        late = late.filter(survey=survey)
+    ids = list(late.values_list("pk", flat=True))
     for mailing_id in ids:
         mailing_dispatch(mailing_id=mailing_id, delay=0)
     return len(ids)

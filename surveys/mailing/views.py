@@ -29,7 +29,7 @@ from surveys.mailing.selectors import (
     mailing_progress,
     mailings_recent,
 )
-from surveys.mailing.sending import MailingRefused, mailing_start
+from surveys.mailing.sending import MailingRefused, mailing_start, mailings_resume
 from surveys.mailing.wording import message_template_save
 from surveys.models import Survey
 from surveys.team.roles import Need
@@ -104,6 +104,7 @@ def _progress_words() -> dict[str, str]:
 def mail_page(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_plain(request.user, pk, Need.EDIT)
     addresses_expire_for(survey)
+    mailings_resume(survey=survey)  # without a beat, nothing else would
     return _page(request, survey)
 
 

@@ -22,6 +22,7 @@ from surveys.mailing.sending import (
     MailingRefused,
     mailing_batch_send,
     mailing_start,
+    mailings_resume,
     next_batch_delay,
 )
 from surveys.mailing.tasks import send_mailing_batch
@@ -357,3 +358,22 @@ def test_an_address_in_a_language_no_longer_offered_reads_the_surveys_own(
     (received,) = smtp.received
     assert received.message["Content-Language"] == "en"
     assert f"/s/{mail_survey.slug}/#invitation=" in received.body
+
+
+def test_a_mailing_whose_next_batch_was_lost_is_resumed(
+    monkeypatch, client, owner, smtp, mail_survey
+):
+    add(mail_survey, "a@example.org")
+    mailing = start(mail_survey)
+    queued = []
+    monkeypatch.setattr(
+        sending,
+        "mailing_dispatch",
+        lambda *, mailing_id, delay: queued.append(mailing_id),
+    )
+    assert mailings_resume() == 0  # not overdue yet
+    Mailing.objects.update(next_batch_at=timezone.now() - datetime.timedelta(hours=1))
+    assert mailings_resume() == 1
+    client.force_login(owner)
+    client.get(f"/surveys/{mail_survey.pk}/invitations/email/")
+    assert queued == [mailing.pk, mailing.pk]
