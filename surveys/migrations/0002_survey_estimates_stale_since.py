@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0001_initial"),
+        ('surveys', '0001_initial'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="survey",
-            name="estimates_stale_since",
+            model_name='survey',
+            name='estimates_stale_since',
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

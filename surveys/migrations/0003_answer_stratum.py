@@ -9,9 +9,7 @@ def backfill_strata(apps, schema_editor):
 
     Answer = apps.get_model("surveys", "Answer")
     Question = apps.get_model("surveys", "Question")
-    for survey_id in Answer.objects.values_list(
-        "question__survey_id", flat=True
-    ).distinct():
+    for survey_id in Answer.objects.values_list("question__survey_id", flat=True).distinct():
         direct = list(
             Question.objects.filter(survey_id=survey_id, kind="direct").order_by(
                 "position", "id"
@@ -31,18 +29,16 @@ def backfill_strata(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0002_survey_estimates_stale_since"),
+        ('surveys', '0002_survey_estimates_stale_since'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="answer",
-            name="stratum",
-            field=models.PositiveIntegerField(
-                default=0,
-                help_text="The response's direct answers (surveys/respond/strata.py).",
-            ),
+            model_name='answer',
+            name='stratum',
+            field=models.PositiveIntegerField(default=0, help_text="The response's direct answers (surveys/respond/strata.py)."),
         ),
         migrations.RunPython(backfill_strata, migrations.RunPython.noop),
-    ]
+]

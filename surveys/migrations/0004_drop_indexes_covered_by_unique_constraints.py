@@ -5,29 +5,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0003_answer_stratum"),
+        ('surveys', '0003_answer_stratum'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name="answer",
-            name="response",
-            field=models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="answers",
-                to="surveys.response",
-            ),
+            model_name='answer',
+            name='response',
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='answers', to='surveys.response'),
         ),
         migrations.AlterField(
-            model_name="response",
-            name="survey",
-            field=models.ForeignKey(
-                db_index=False,
-                on_delete=django.db.models.deletion.CASCADE,
-                related_name="responses",
-                to="surveys.survey",
-            ),
+            model_name='response',
+            name='survey',
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='responses', to='surveys.survey'),
         ),
     ]

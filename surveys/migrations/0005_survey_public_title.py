@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0004_drop_indexes_covered_by_unique_constraints"),
+        ('surveys', '0004_drop_indexes_covered_by_unique_constraints'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="survey",
-            name="public_title",
+            model_name='survey',
+            name='public_title',
             field=models.CharField(blank=True, max_length=200),
         ),
     ]

@@ -4,19 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0005_survey_public_title"),
+        ('surveys', '0005_survey_public_title'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="question",
-            name="optional",
+            model_name='question',
+            name='optional',
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="consent",
+            model_name='survey',
+            name='consent',
             field=models.TextField(blank=True),
         ),
     ]

@@ -7,132 +7,70 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0006_answers"),
+        ('surveys', '0006_answers'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="AccessLedger",
+            name='AccessLedger',
             fields=[
-                (
-                    "survey",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        primary_key=True,
-                        related_name="ledger",
-                        serialize=False,
-                        to="surveys.survey",
-                    ),
-                ),
-                ("used", models.BinaryField(default=b"")),
-                ("count", models.PositiveIntegerField(default=0)),
+                ('survey', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='ledger', serialize=False, to='surveys.survey')),
+                ('used', models.BinaryField(default=b'')),
+                ('count', models.PositiveIntegerField(default=0)),
             ],
         ),
         migrations.AddField(
-            model_name="survey",
-            name="access_mode",
-            field=models.CharField(
-                choices=[
-                    ("open", "Open link: anyone with the link"),
-                    ("invitation", "Invitation only: single-use links"),
-                    ("panel", "Panel: participant ids from the panel's link"),
-                ],
-                default="open",
-                max_length=10,
-            ),
+            model_name='survey',
+            name='access_mode',
+            field=models.CharField(choices=[('open', 'Open link: anyone with the link'), ('invitation', 'Invitation only: single-use links'), ('panel', "Panel: participant ids from the panel's link")], default='open', max_length=10),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="completion_code",
+            model_name='survey',
+            name='completion_code',
             field=models.CharField(blank=True, max_length=100),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="completion_url",
-            field=models.URLField(
-                blank=True,
-                max_length=500,
-                validators=[
-                    django.core.validators.URLValidator(schemes=["http", "https"])
-                ],
-            ),
+            model_name='survey',
+            name='completion_url',
+            field=models.URLField(blank=True, max_length=500, validators=[django.core.validators.URLValidator(schemes=['http', 'https'])]),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="panel_id_parameter",
-            field=models.CharField(
-                default="PROLIFIC_PID",
-                max_length=64,
-                validators=[
-                    django.core.validators.RegexValidator(
-                        "^[A-Za-z0-9_.-]+$",
-                        "Use letters, digits, dots, hyphens and underscores only.",
-                    )
-                ],
-            ),
+            model_name='survey',
+            name='panel_id_parameter',
+            field=models.CharField(default='PROLIFIC_PID', max_length=64, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9_.-]+$', 'Use letters, digits, dots, hyphens and underscores only.')]),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="response_limit",
+            model_name='survey',
+            name='response_limit',
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="screen_out_url",
-            field=models.URLField(
-                blank=True,
-                max_length=500,
-                validators=[
-                    django.core.validators.URLValidator(schemes=["http", "https"])
-                ],
-            ),
+            model_name='survey',
+            name='screen_out_url',
+            field=models.URLField(blank=True, max_length=500, validators=[django.core.validators.URLValidator(schemes=['http', 'https'])]),
         ),
         migrations.AlterField(
-            model_name="answer",
-            name="id",
-            field=models.BigIntegerField(
-                default=surveys.models.random_id,
-                editable=False,
-                primary_key=True,
-                serialize=False,
-            ),
+            model_name='answer',
+            name='id',
+            field=models.BigIntegerField(default=surveys.models.random_id, editable=False, primary_key=True, serialize=False),
         ),
         migrations.AlterField(
-            model_name="response",
-            name="id",
-            field=models.BigIntegerField(
-                default=surveys.models.random_id,
-                editable=False,
-                primary_key=True,
-                serialize=False,
-            ),
+            model_name='response',
+            name='id',
+            field=models.BigIntegerField(default=surveys.models.random_id, editable=False, primary_key=True, serialize=False),
         ),
         migrations.CreateModel(
-            name="Invitation",
+            name='Invitation',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True,
-                        primary_key=True,
-                        serialize=False,
-                        verbose_name="ID",
-                    ),
-                ),
-                ("token", models.CharField(max_length=32, unique=True)),
-                ("label", models.CharField(blank=True, max_length=200)),
-                (
-                    "survey",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="invitations",
-                        to="surveys.survey",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('token', models.CharField(max_length=32, unique=True)),
+                ('label', models.CharField(blank=True, max_length=200)),
+                ('survey', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='surveys.survey')),
             ],
             options={
-                "ordering": ["id"],
+                'ordering': ['id'],
             },
         ),
     ]

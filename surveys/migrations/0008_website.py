@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0007_access"),
+        ('surveys', '0007_access'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="survey",
-            name="simulation",
+            model_name='survey',
+            name='simulation',
             field=models.JSONField(blank=True, editable=False, null=True),
         ),
     ]

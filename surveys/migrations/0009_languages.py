@@ -5,16 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0008_website"),
+        ('surveys', '0008_website'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="survey",
-            name="language",
-            field=models.CharField(
-                choices=surveys.models.language_choices, default="en", max_length=8
-            ),
+            model_name='survey',
+            name='language',
+            field=models.CharField(choices=surveys.models.language_choices, default='en', max_length=8),
         ),
     ]

@@ -4,24 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0009_languages"),
+        ('surveys', '0009_languages'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="question",
-            name="translations",
+            model_name='question',
+            name='translations',
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="offered_languages",
+            model_name='survey',
+            name='offered_languages',
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="translations",
+            model_name='survey',
+            name='translations',
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

@@ -4,22 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0011_teams"),
+        ('surveys', '0011_teams'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="response",
-            name="counted",
+            model_name='response',
+            name='counted',
             field=models.BooleanField(db_default=False, default=False),
         ),
         migrations.AddIndex(
-            model_name="response",
-            index=models.Index(
-                condition=models.Q(("counted", False)),
-                fields=["survey"],
-                name="response_not_counted",
-            ),
+            model_name='response',
+            index=models.Index(condition=models.Q(('counted', False)), fields=['survey'], name='response_not_counted'),
         ),
     ]

@@ -5,16 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0012_response_counted"),
+        ('surveys', '0012_response_counted'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="question",
-            name="direct_percent",
-            field=models.PositiveSmallIntegerField(
-                default=0, validators=[django.core.validators.MaxValueValidator(50)]
-            ),
+            model_name='question',
+            name='direct_percent',
+            field=models.PositiveSmallIntegerField(default=0, validators=[django.core.validators.MaxValueValidator(50)]),
         ),
     ]

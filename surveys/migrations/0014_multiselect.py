@@ -4,29 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0013_validation"),
+        ('surveys', '0013_validation'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name="answer",
-            name="report",
-            field=models.PositiveIntegerField(
-                help_text="The randomized option index; for check all that apply, the bit mask of the items sent ticked (item i in bit i)."
-            ),
+            model_name='answer',
+            name='report',
+            field=models.PositiveIntegerField(help_text='The randomized option index; for check all that apply, the bit mask of the items sent ticked (item i in bit i).'),
         ),
         migrations.AlterField(
-            model_name="question",
-            name="kind",
-            field=models.CharField(
-                choices=[
-                    ("yes_no", "Yes / no (randomized)"),
-                    ("multiple_choice", "Multiple choice (randomized)"),
-                    ("direct", "Direct, not sensitive (asked plainly)"),
-                    ("multi_select", "Check all that apply (randomized per item)"),
-                ],
-                max_length=16,
-            ),
+            model_name='question',
+            name='kind',
+            field=models.CharField(choices=[('yes_no', 'Yes / no (randomized)'), ('multiple_choice', 'Multiple choice (randomized)'), ('direct', 'Direct, not sensitive (asked plainly)'), ('multi_select', 'Check all that apply (randomized per item)')], max_length=16),
         ),
     ]

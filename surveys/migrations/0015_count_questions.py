@@ -4,23 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0014_multiselect"),
+        ('surveys', '0014_multiselect'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name="question",
-            name="kind",
-            field=models.CharField(
-                choices=[
-                    ("yes_no", "Yes / no (randomized)"),
-                    ("multiple_choice", "Multiple choice (randomized)"),
-                    ("direct", "Direct, not sensitive (asked plainly)"),
-                    ("multi_select", "Check all that apply (randomized per item)"),
-                    ("count", "Count: how many times (0 to a maximum)"),
-                ],
-                max_length=16,
-            ),
+            model_name='question',
+            name='kind',
+            field=models.CharField(choices=[('yes_no', 'Yes / no (randomized)'), ('multiple_choice', 'Multiple choice (randomized)'), ('direct', 'Direct, not sensitive (asked plainly)'), ('multi_select', 'Check all that apply (randomized per item)'), ('count', 'Count: how many times (0 to a maximum)')], max_length=16),
         ),
     ]

@@ -5,35 +5,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0017_instructed_questions"),
+        ('surveys', '0017_instructed_questions'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="survey",
-            name="comprehension_check",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="+",
-                to="surveys.question",
-            ),
+            model_name='survey',
+            name='comprehension_check',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='surveys.question'),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="comprehension_pass",
+            model_name='survey',
+            name='comprehension_pass',
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="practice",
+            model_name='survey',
+            name='practice',
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name="survey",
-            name="practice_question",
+            model_name='survey',
+            name='practice_question',
             field=models.CharField(blank=True, max_length=300),
         ),
     ]

@@ -5,54 +5,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0018_practice_round"),
+        ('surveys', '0018_practice_round'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="question",
-            name="shuffle_options",
+            model_name='question',
+            name='shuffle_options',
             field=models.BooleanField(default=False),
         ),
         migrations.CreateModel(
-            name="Section",
+            name='Section',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True,
-                        primary_key=True,
-                        serialize=False,
-                        verbose_name="ID",
-                    ),
-                ),
-                ("position", models.PositiveIntegerField(default=0)),
-                ("title", models.CharField(max_length=200)),
-                ("text", models.TextField(blank=True, max_length=2000)),
-                ("shuffle_questions", models.BooleanField(default=False)),
-                (
-                    "survey",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="sections",
-                        to="surveys.survey",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('position', models.PositiveIntegerField(default=0)),
+                ('title', models.CharField(max_length=200)),
+                ('text', models.TextField(blank=True, max_length=2000)),
+                ('shuffle_questions', models.BooleanField(default=False)),
+                ('survey', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sections', to='surveys.survey')),
             ],
             options={
-                "ordering": ["position", "id"],
+                'ordering': ['position', 'id'],
             },
         ),
         migrations.AddField(
-            model_name="question",
-            name="section",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.SET_NULL,
-                related_name="questions",
-                to="surveys.section",
-            ),
+            model_name='question',
+            name='section',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='questions', to='surveys.section'),
         ),
     ]

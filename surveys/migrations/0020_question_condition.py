@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0019_sections"),
+        ('surveys', '0019_sections'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="question",
-            name="condition",
+            model_name='question',
+            name='condition',
             field=models.JSONField(blank=True, default=None, null=True),
         ),
     ]

@@ -4,39 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("surveys", "0021_rating_scale"),
+        ('surveys', '0021_rating_scale'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="answer",
-            name="number",
+            model_name='answer',
+            name='number',
             field=models.FloatField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="question",
-            name="answer_format",
+            model_name='question',
+            name='answer_format',
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AlterField(
-            model_name="question",
-            name="kind",
-            field=models.CharField(
-                choices=[
-                    ("yes_no", "Yes / no (randomized)"),
-                    ("multiple_choice", "Multiple choice (randomized)"),
-                    ("direct", "Direct, not sensitive (asked plainly)"),
-                    ("multi_select", "Check all that apply (randomized per item)"),
-                    ("count", "Count: how many times (0 to a maximum)"),
-                    (
-                        "instructed",
-                        "Yes / no with a device instruction (cheating detection or lie detector)",
-                    ),
-                    ("rating_scale", "Rating scale: ordered points (asked plainly)"),
-                    ("numeric", "Number, such as an age in years (asked plainly)"),
-                ],
-                max_length=16,
-            ),
+            model_name='question',
+            name='kind',
+            field=models.CharField(choices=[('yes_no', 'Yes / no (randomized)'), ('multiple_choice', 'Multiple choice (randomized)'), ('direct', 'Direct, not sensitive (asked plainly)'), ('multi_select', 'Check all that apply (randomized per item)'), ('count', 'Count: how many times (0 to a maximum)'), ('instructed', 'Yes / no with a device instruction (cheating detection or lie detector)'), ('rating_scale', 'Rating scale: ordered points (asked plainly)'), ('numeric', 'Number, such as an age in years (asked plainly)')], max_length=16),
         ),
     ]
