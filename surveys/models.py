@@ -20,6 +20,11 @@ from django.utils.translation import gettext_lazy as _
 from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec
 from estimation.kinds import AnyDesign, any_design_from_dict
 from surveys.kinds import KIND_TABLE, KindEntry
+from surveys.mailing.models import InvitationAddress as InvitationAddress
+from surveys.mailing.models import Mailing as Mailing
+from surveys.mailing.models import MailingRecipient as MailingRecipient
+from surveys.mailing.models import MailKind as MailKind
+from surveys.mailing.models import MessageTemplate as MessageTemplate
 from surveys.team.models import AppendOnlyError as AppendOnlyError
 from surveys.team.models import AuditEvent as AuditEvent
 from surveys.team.models import AuditEventQuerySet as AuditEventQuerySet

@@ -140,6 +140,12 @@ ROWS: dict[str, Row] = {
     "surveys:invitations_create": survey(POST=EDIT),
     "surveys:invitations_import": survey(POST=EDIT),
     "surveys:invitations_csv": survey(GET=EDIT),
+    "surveys:invitations_mail": survey(GET=EDIT),
+    "surveys:invitations_mail_addresses": survey(POST=EDIT),
+    "surveys:invitations_mail_forget": survey(POST=EDIT),
+    "surveys:invitations_mail_message": survey(POST=EDIT),
+    "surveys:invitations_mail_send": survey(POST=EDIT),
+    "surveys:invitations_mail_progress": survey(GET=EDIT),
     "surveys:delete": survey(GET=OWN, POST=OWN),
     # A survey's team and history (a member may also leave: tests/surveys/team).
     "surveys:team": survey(GET=VIEW),

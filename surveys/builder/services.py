@@ -35,6 +35,7 @@ from surveys.builder.section_copy import sections_copy
 from surveys.builder.teaching import teaching_problems
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
+from surveys.mailing.addresses import addresses_delete
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
 
@@ -338,6 +339,8 @@ def survey_close(*, survey: Survey, actor: Any = None) -> Survey:
     survey.status = Survey.Status.CLOSED
     survey.save(update_fields=["status"])
     audit_record(actor=actor, action=Action.SURVEY_CLOSE, survey=survey)
+    # Invitation addresses are kept only while the survey is open.
+    addresses_delete(survey=survey, actor=actor, reason="closed")
     return survey
 
 
