@@ -5,15 +5,19 @@ documented ones, and log lines that are the same whatever the answers."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import logging
 from collections import Counter
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection
 
 from config.logging import JsonFormatter
+from estimation.runs import scheduling
+from estimation.runs.models import EstimateRun
 from surveys.models import Answer, Response
 from tests.conftest import skip_or_fail
 from tests.surveys.access.conftest import answers_for, new_key, post
@@ -75,9 +79,10 @@ def clock_values() -> Counter[tuple[str, str, str]]:
     values: Counter[tuple[str, str, str]] = Counter()
     with connection.cursor() as cursor:
         for table, column in clock_columns():
+            name = connection.ops.quote_name(column)
             cursor.execute(
-                f"SELECT {connection.ops.quote_name(column)}::text "  # noqa: S608
-                f"FROM {connection.ops.quote_name(table)}"
+                f"SELECT {name}::text FROM {connection.ops.quote_name(table)} "  # noqa: S608
+                f"WHERE {name} IS NOT NULL"
             )
             values.update((table, column, value) for (value,) in cursor.fetchall())
     return values
@@ -130,6 +135,26 @@ def test_a_submission_moves_no_clock_but_the_documented_one(client, open_survey)
     assert {(table, column) for table, column, _ in added} <= DOCUMENTED_CLOCKS
 
 
+def test_a_submissions_job_message_names_a_run_and_nothing_else(
+    client, open_survey, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """What Redis holds for a submission: the id of the estimate run it brings
+    about, never an answer or anything of the respondent."""
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"  # never reached: send_task is replaced
+    sent: list[tuple[str, dict]] = []
+
+    def send_task(task: str, **options: object) -> None:
+        sent.append((task, options))
+
+    monkeypatch.setattr(scheduling, "current_app", SimpleNamespace(send_task=send_task))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(client, open_survey, _body(open_survey)).status_code == 201
+    ((task, options),) = sent
+    run = EstimateRun.objects.get(survey=open_survey)
+    assert options["args"] == [run.pk]
+    assert set(options) == {"args", "countdown", "retry"}
+
+
 class _Collect(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
@@ -178,6 +203,19 @@ def test_every_panel_participant_is_served_the_same_page(client, panel_survey):
     ]
     assert pages[0].content == pages[1].content
     assert PARTICIPANT.encode() not in pages[0].content
+
+
+def test_the_respondent_page_carries_no_token_and_sets_no_cookie(client, panel_survey):
+    """Nothing secret sits beside the page's text, so compressing it gives a
+    compression attack (BREACH) nothing to recover."""
+    page = client.get(
+        f"/s/{panel_survey.slug}/?PROLIFIC_PID={PARTICIPANT}",
+        headers={"accept-encoding": "gzip"},
+    )
+    assert page.status_code == 200
+    assert page["Content-Encoding"] == "gzip"
+    assert not page.cookies
+    assert "csrf" not in gzip.decompress(page.content).decode().lower()
 
 
 def _body(survey, report: int = 1) -> dict:
