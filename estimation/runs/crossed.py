@@ -267,7 +267,8 @@ def survey_crossing(
                 "computation has finished."
             ),
         )
-    if not _counts_as_run_read(survey, run):
+    updated = _counts_updated(survey)
+    if updated is None or run.finished_at is None or updated > run.finished_at:
         return Crossing(
             rows_by,
             columns_by,
@@ -277,27 +278,33 @@ def survey_crossing(
                 "finishes, so that they add up to the breakdowns shown."
             ),
         )
-    return Crossing(
-        rows_by,
-        columns_by,
-        by_question=_crossed(survey, run, rows_by, columns_by, min_size),
-    )
+    key = (run.pk, run.finished_at, updated, rows_by.pk, columns_by.pk, min_size)
+    found = _CACHE.get(key)
+    if found is None:
+        found = _crossed(survey, run, rows_by, columns_by, min_size)
+        _CACHE[key] = found
+        while len(_CACHE) > CACHED:
+            _CACHE.pop(next(iter(_CACHE)))
+    return Crossing(rows_by, columns_by, by_question=found)
 
 
-def _counts_as_run_read(survey: Survey, run: EstimateRun) -> bool:
-    """Whether the saved counts are still those ``run`` read: a run brings
-    them up to date before it estimates, and nothing else changes them
-    except a later run or a recount."""
+# A few crossings, each estimated once per process: the key holds the run
+# and when the counts last changed, so a new run or count is never served
+# stale cells, and the cells of a run never change.
+CACHED = 32
+_CACHE: dict[tuple[Any, ...], dict[int, CrossedBreakdown]] = {}
+
+
+def _counts_updated(survey: Survey) -> datetime.datetime | None:
+    """When the saved counts last changed: a run brings them up to date
+    before it estimates, and nothing else changes them except a later run or
+    a recount, so counts no newer than a run's end are those it read."""
     updated: datetime.datetime | None = (
         SurveyCounts.objects.filter(survey=survey)
         .values_list("updated_at", flat=True)
         .first()
     )
-    return (
-        updated is not None
-        and run.finished_at is not None
-        and updated <= run.finished_at
-    )
+    return updated
 
 
 def _crossed(
