@@ -54,17 +54,19 @@ def withheld_cells(
 ) -> dict[Cell, str]:
     """The cells to withhold, each with why (:data:`SMALL`, :data:`COMPLEMENTARY`).
 
-    A cell with fewer than ``min_size`` responses (none included, as the one-way
-    rule hides an empty group) is withheld. Then, while some row or column has
-    exactly one withheld cell, the smallest cell shown beside it (the first of
-    equals) is withheld too: the margin minus the cells shown would otherwise
-    give it. It ends, as each pass withholds one more cell or none.
+    A cell with responses, but fewer than ``min_size``, is withheld. Then,
+    while some row or column has exactly one withheld cell, the smallest cell
+    shown beside it (the first of equals) is withheld too: the margin minus
+    the cells shown would otherwise give it. It ends, as each pass withholds
+    one more cell or none. An empty cell is shown as empty: a zero singles no
+    one out, and display logic makes many (those not shown a question have
+    no answer to it), which would otherwise withhold their whole row.
     """
     withheld = {
         (a, b): SMALL
         for a in range(rows)
         for b in range(columns)
-        if n.get((a, b), 0) < min_size
+        if 0 < n.get((a, b), 0) < min_size
     }
     lines = [[(a, b) for b in range(columns)] for a in range(rows)] + [
         [(a, b) for a in range(rows)] for b in range(columns)
@@ -136,6 +138,11 @@ class CrossedCell:
     def flags(self) -> tuple[str, ...]:
         return self.estimate.flags if self.estimate is not None else ()
 
+    @property
+    def empty(self) -> bool:
+        """No responses in this cell: shown as such, nothing withheld."""
+        return not self.withheld and self.estimate is None
+
 
 @dataclass(frozen=True)
 class CrossedBreakdown:
@@ -148,7 +155,8 @@ class CrossedBreakdown:
 
     @property
     def shown(self) -> tuple[CrossedCell, ...]:
-        return tuple(c for c in self.cells if not c.withheld)
+        """The cells with an estimate (neither withheld nor empty)."""
+        return tuple(c for c in self.cells if c.estimate is not None)
 
     @property
     def withheld(self) -> int:
@@ -390,5 +398,5 @@ def _cell(
         row.distribution,
     )
     if view is None:
-        return replace(base, withheld=SMALL)
+        return base  # no responses: shown as empty
     return replace(base, saved=row, estimate=view)

@@ -96,8 +96,10 @@ def question_crossed(
             if cell.withheld
             else None,
         }
-        if cell.withheld or cell.saved is None:
+        if cell.withheld:
             cells.append({**head, "n": None, "options": []})
+        elif cell.saved is None:  # no responses in this cell
+            cells.append({**head, "n": 0, "options": []})
         else:
             cells.append({**head, **estimate(cell.saved, question)})
     return {"cells": cells, "withheld": table.withheld}
@@ -135,8 +137,8 @@ def crossed_csv(
                 cell["column_code"],
                 cell["column_label"],
             ]
-            if cell["withheld"]:
-                empty = [None] * (len(header) - 9)
+            if cell["withheld"] or not cell["options"]:
+                empty = [cell["n"], *[None] * (len(header) - 10)]
                 yield csv_line(
                     [
                         *lead,
@@ -144,7 +146,7 @@ def crossed_csv(
                         *empty,
                         question["shown_to"],
                         *second,
-                        cell["withheld"],
+                        cell["withheld"] or "",
                     ]
                 )
                 continue

@@ -50,16 +50,19 @@ def withheld_text(why: str, min_size: int) -> str:
     ) % {"n": min_size}
 
 
+def _cell_words(cell: Any, min_size: int) -> str:
+    """What a crossed cell without an estimate says instead."""
+    if cell.withheld:
+        return withheld_text(cell.withheld, min_size)
+    return _("no responses") if cell.empty else ""
+
+
 def _entries(group: Any) -> list[Entry]:
     """Every group the chart has a row for: a crossed table's every cell
     (withheld ones too), a one-way breakdown's shown groups."""
     if hasattr(group, "cells"):
         return [
-            (
-                cell.label,
-                cell,
-                withheld_text(cell.withheld, group.min_size) if cell.withheld else "",
-            )
+            (cell.label, cell, _cell_words(cell, group.min_size))
             for cell in group.cells
         ]
     return [(g.label, g, "") for g in group.shown]

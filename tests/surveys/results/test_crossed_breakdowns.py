@@ -67,15 +67,24 @@ def test_a_lone_small_cell_takes_the_smallest_beside_it_in_its_row_and_column():
     # Column 0 and column 1 each had one: both closed by row 1.
     assert withheld[(1, 0)] == COMPLEMENTARY
     assert withheld[(1, 1)] == COMPLEMENTARY
-    assert (0, 2) not in withheld and (1, 2) not in withheld
+    assert (0, 2) not in withheld
+    assert (1, 2) not in withheld
 
 
 def test_no_cell_is_withheld_when_every_cell_is_large_enough():
-    assert withheld_cells({(a, b): 20 for a in range(3) for b in range(2)}, 3, 2, 20) == {}
+    assert (
+        withheld_cells({(a, b): 20 for a in range(3) for b in range(2)}, 3, 2, 20) == {}
+    )
 
 
-def test_an_empty_cell_is_withheld_as_the_one_way_rule_hides_an_empty_group():
+def test_an_empty_cell_is_shown_and_needs_no_complement():
+    # A zero singles no one out: its row's margin minus the others gives 0.
     withheld = withheld_cells({(0, 0): 0, (0, 1): 30, (1, 0): 30, (1, 1): 30}, 2, 2, 20)
+    assert withheld == {}
+
+
+def test_a_cell_of_one_response_is_withheld_with_its_complements():
+    withheld = withheld_cells({(0, 0): 1, (0, 1): 30, (1, 0): 30, (1, 1): 30}, 2, 2, 20)
     assert withheld == {
         (0, 0): SMALL,
         (0, 1): COMPLEMENTARY,
@@ -94,7 +103,9 @@ def test_no_withheld_cell_is_alone_in_its_row_or_column(seed):
         for b in range(columns)
     }
     withheld = withheld_cells(n, rows, columns, 20)
-    assert {c for c, v in n.items() if v < 20} <= set(withheld)
+    assert {c for c, v in n.items() if 0 < v < 20} <= set(withheld)
+    # An empty cell needs no protection, though it may be one's complement.
+    assert all(withheld.get(c) != SMALL for c, v in n.items() if v == 0)
     for line in lines_of(rows, columns):
         assert sum(1 for cell in line if cell in withheld) != 1
 
@@ -250,7 +261,9 @@ def test_the_small_cell_and_its_complements_are_withheld_with_their_reasons(surv
     ]
     for line in lines_of(3, 3):
         assert sum(1 for cell in line if cell in withheld) in (0, 2, 3)
-    assert all(c.estimate is None and c.saved is None for c in table.cells if c.withheld)
+    assert all(
+        c.estimate is None and c.saved is None for c in table.cells if c.withheld
+    )
 
 
 def test_counts_and_check_all_that_apply_are_crossed_too(survey):
@@ -267,7 +280,8 @@ def test_no_cell_is_shown_once_the_counts_have_moved_past_the_run(survey):
 
     counts_recount(survey)
     found = crossing(survey)
-    assert found.unavailable and not found.by_question
+    assert found.unavailable
+    assert not found.by_question
 
 
 # -- the page, the exports and the API --------------------------------------------
@@ -287,7 +301,8 @@ def crossed_block(html, question):
 
 def test_the_page_offers_the_form_and_shows_every_cell(as_owner, survey):
     html = results(as_owner, survey).content.decode()
-    assert 'name="cross_rows"' in html and 'name="cross_columns"' in html
+    assert 'name="cross_rows"' in html
+    assert 'name="cross_columns"' in html
     question = sensitive(survey, Question.Kind.YES_NO)
     assert f'id="crossed-{question.pk}"' not in html
     html = results(as_owner, survey, **query(survey)).content.decode()
@@ -310,7 +325,9 @@ def test_every_breakdown_has_a_chart_with_a_mark_per_shown_group(as_owner, surve
     question = sensitive(survey, Question.Kind.YES_NO)
     place, role = direct_questions(survey)
     one_way = svg_of(article(html, question), f"chart-{question.pk}-{place.pk}")
-    assert 'role="img"' in one_way and "<title" in one_way and "<desc" in one_way
+    assert 'role="img"' in one_way
+    assert "<title" in one_way
+    assert "<desc" in one_way
     # Yes only for a yes/no question: one point per place.
     assert one_way.count("<circle") == 3
     crossed = svg_of(article(html, question), f"chart-crossed-{question.pk}")
@@ -319,13 +336,17 @@ def test_every_breakdown_has_a_chart_with_a_mark_per_shown_group(as_owner, surve
     for svg in (one_way, crossed):
         width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
         xs = [float(x) for x in re.findall(r' (?:cx|x1|x2)="([-\d.]+)"', svg)]
-        assert xs and all(0 <= x <= width for x in xs)
+        assert xs
+        assert all(0 <= x <= width for x in xs)
         shares = [float(p) for p in re.findall(r"([-\d.]+)%", svg)]
-        assert shares and all(0 <= p <= 100 for p in shares)
-        assert ">0%<" in svg and ">100%<" in svg
+        assert shares
+        assert all(0 <= p <= 100 for p in shares)
+        assert ">0%<" in svg
+        assert ">100%<" in svg
     count = sensitive(survey, Question.Kind.COUNT)
     means = svg_of(article(html, count), f"chart-crossed-{count.pk}")
-    assert means.count("<circle") == 5 and "Mean count, 0–4" in means
+    assert means.count("<circle") == 5
+    assert "Mean count, 0–4" in means
 
 
 def test_a_wrong_choice_is_said_beside_the_form_not_a_crash(as_owner, survey):
@@ -351,9 +372,7 @@ def crossed_csv_rows(client, survey, url_name):
 def test_page_csv_json_and_api_give_the_same_cells(as_owner, survey):
     question = sensitive(survey, Question.Kind.YES_NO)
     rows = crossed_csv_rows(as_owner, survey, "surveys:export_estimates_csv")
-    api = as_owner.get(
-        reverse("api:estimates", args=[survey.pk]), query(survey)
-    ).json()
+    api = as_owner.get(reverse("api:estimates", args=[survey.pk]), query(survey)).json()
     download = as_owner.get(
         reverse("surveys:export_estimates_json", args=[survey.pk]), query(survey)
     )
@@ -362,9 +381,12 @@ def test_page_csv_json_and_api_give_the_same_cells(as_owner, survey):
     cells = next(q for q in api["questions"] if q["question_id"] == question.pk)[
         "crossed"
     ]["cells"]
-    assert cells == next(
-        q for q in exported["questions"] if q["question_id"] == question.pk
-    )["crossed"]["cells"]
+    assert (
+        cells
+        == next(q for q in exported["questions"] if q["question_id"] == question.pk)[
+            "crossed"
+        ]["cells"]
+    )
     table = crossing(survey).by_question[question.pk]
     for cell, served in zip(table.cells, cells, strict=True):
         assert served["withheld"] == (cell.withheld or None)
@@ -376,9 +398,11 @@ def test_page_csv_json_and_api_give_the_same_cells(as_owner, survey):
             and r["group2_option_code"] == str(cell.column)
         ]
         if cell.withheld:
-            assert served["n"] is None and served["options"] == []
+            assert served["n"] is None
+            assert served["options"] == []
             assert [r["withheld"] for r in mine] == [cell.withheld]
-            assert mine[0]["n"] == "" and mine[0]["estimate"] == ""
+            assert mine[0]["n"] == ""
+            assert mine[0]["estimate"] == ""
             continue
         assert served["n"] == cell.estimate.n
         for option, csv_row, view in zip(
@@ -443,3 +467,64 @@ def test_the_cells_cover_every_pair_in_order(survey):
         itertools.product(range(3), range(3))
     )
     assert table.cells[2].column_label == "No answer"
+
+
+# -- display logic and the comprehension check keep working ----------------------
+
+
+@pytest.fixture
+def filtered(owner):
+    from tests.surveys.display_logic.data import filtered_survey
+
+    draft, worked, stolen = filtered_survey(owner)
+    place = question_create(
+        survey=draft,
+        text="Where do you study?",
+        kind=Question.Kind.DIRECT,
+        options=PLACES[:2],
+        design={"name": "direct", "k": 2},
+    )
+    draft.comprehension_check, draft.comprehension_pass = place, 0
+    draft.save()
+    survey = survey_publish(survey=draft)
+    rng = np.random.default_rng(7)
+    for i in range(200):
+        shown, at = i % 4 != 0, int(rng.integers(0, 2))
+        answers = [
+            {"question": worked.pk, "report": int(shown), "spec_version": "x"},
+            {"question": place.pk, "report": at, "spec_version": "x"},
+        ]
+        if shown:
+            answers.append({"question": stolen.pk, "report": int(rng.integers(0, 2))})
+        for answer in answers:
+            answer["spec_version"] = Question.objects.get(
+                pk=answer["question"]
+            ).spec_version
+        response_record(
+            survey=survey, payload={"respondent_key": f"{i:032x}", "answers": answers}
+        )
+    estimate_run_now(survey=survey)
+    return survey, worked, stolen, place
+
+
+def test_a_conditional_question_is_crossed_among_those_shown_it(as_owner, filtered):
+    survey, worked, stolen, place = filtered
+    run = EstimateRun.objects.filter(survey=survey).first()
+    found = survey_crossing(survey, run, (worked, place), min_size=20)
+    table = found.by_question[stolen.pk]
+    # Those who never worked were not shown it: no answers, shown as empty,
+    # and withholding nothing beside them.
+    assert [c.empty for c in table.cells if c.row == 0] == [True, True]
+    shown = [c for c in table.cells if c.row == 1]
+    assert all(not c.withheld for c in shown)
+    saved = run.question_estimates.get(question=stolen, group_question__isnull=True)
+    assert sum(c.estimate.n for c in shown) == saved.n == 150
+    page = results(
+        as_owner, survey, cross_rows=worked.pk, cross_columns=place.pk
+    ).content.decode()
+    card = article(page, stolen)
+    assert f'id="shown-to-{stolen.pk}"' in card
+    assert f'id="crossed-{stolen.pk}"' in card
+    assert card.count("no responses") >= 2
+    # The comprehension check's reading is still there.
+    assert 'id="passed-reading"' in page
