@@ -316,11 +316,12 @@ class GroupChart:
 
 
 def _mark(item: ChartItem, top: float, scale: Scale) -> ChartMark:
-    y = top + 32
-    common = {"label": item.label, "y_label": top + 16, "y": y}
+    y, y_label = top + 32, top + 16
     if item.withheld or item.estimate is None:
         return ChartMark(
-            **common,
+            label=item.label,
+            y_label=y_label,
+            y=y,
             value_text=item.withheld,
             cap_top=y,
             cap_bottom=y,
@@ -337,7 +338,9 @@ def _mark(item: ChartItem, top: float, scale: Scale) -> ChartMark:
     assert reading.estimate is not None
     interval = contract.interval_text(reading, scale.text, separator="–")
     return ChartMark(
-        **common,
+        label=item.label,
+        y_label=y_label,
+        y=y,
         value_text=f"{scale.text(reading.estimate)} ({interval})",
         cap_top=y - CAP,
         cap_bottom=y + CAP,

@@ -42,11 +42,13 @@ def _short(label: str) -> str:
 def withheld_text(why: str, min_size: int) -> str:
     """A withheld cell in words (chart and table)."""
     if why == COMPLEMENTARY:
-        return _("withheld: it could be worked out from the cells beside it")
-    return ngettext(
-        "withheld: fewer than %(n)s response",
-        "withheld: fewer than %(n)s responses",
-        min_size,
+        return str(_("withheld: it could be worked out from the cells beside it"))
+    return str(
+        ngettext(
+            "withheld: fewer than %(n)s response",
+            "withheld: fewer than %(n)s responses",
+            min_size,
+        )
     ) % {"n": min_size}
 
 
