@@ -214,6 +214,9 @@ def daily_chart(days: Sequence[tuple[datetime.date, int]]) -> DailyChart | None:
 
 PANEL_HEAD = 22.0
 AXIS_TITLE = 18.0
+# A group's row: its label, its numbers (or why none) below, then its bar, so
+# that long labels and numbers never overlap on a phone.
+GROUP_ROW_HEIGHT = 62.0
 
 
 @dataclass(frozen=True)
@@ -279,6 +282,7 @@ class ChartMark:
     label: str
     value_text: str
     y_label: float
+    y_value: float
     y: float
     cap_top: float
     cap_bottom: float
@@ -316,11 +320,12 @@ class GroupChart:
 
 
 def _mark(item: ChartItem, top: float, scale: Scale) -> ChartMark:
-    y, y_label = top + 32, top + 16
+    y_label, y_value, y = top + 16, top + 34, top + 50
     if item.withheld or item.estimate is None:
         return ChartMark(
             label=item.label,
             y_label=y_label,
+            y_value=y_value,
             y=y,
             value_text=item.withheld,
             cap_top=y,
@@ -340,6 +345,7 @@ def _mark(item: ChartItem, top: float, scale: Scale) -> ChartMark:
     return ChartMark(
         label=item.label,
         y_label=y_label,
+        y_value=y_value,
         y=y,
         value_text=f"{scale.text(reading.estimate)} ({interval})",
         cap_top=y - CAP,
@@ -362,7 +368,7 @@ def group_chart(
         rows = []
         for item in items:
             rows.append(_mark(item, top, scale))
-            top += ROW_HEIGHT
+            top += GROUP_ROW_HEIGHT
         drawn.append(ChartPanel(title=title, y_title=head + 15, rows=tuple(rows)))
     return GroupChart(
         width=WIDTH,

@@ -28,7 +28,7 @@ from surveys.results.charts import (
 )
 
 # Longer labels are cut in the chart; the table beside it has them whole.
-LABEL_CHARACTERS = 28
+LABEL_CHARACTERS = 32
 
 Entry = tuple[str, Any, str]  # (label, the group's view or None, why withheld)
 
@@ -53,10 +53,13 @@ def withheld_text(why: str, min_size: int) -> str:
 
 
 def _cell_words(cell: Any, min_size: int) -> str:
-    """What a crossed cell without an estimate says instead."""
+    """What a crossed cell without an estimate says in the chart instead:
+    short enough for a phone; the table beside it says why in full."""
+    if cell.withheld == COMPLEMENTARY:
+        return str(_("withheld beside a small cell"))
     if cell.withheld:
         return withheld_text(cell.withheld, min_size)
-    return _("no responses") if cell.empty else ""
+    return str(_("no responses")) if cell.empty else ""
 
 
 def _entries(group: Any) -> list[Entry]:

@@ -276,3 +276,18 @@ def test_answers_from_one_group_only_say_why_there_is_no_estimate(as_owner, owne
         "No responses to this question in these estimates: both groups need "
         "answers before honest answers can be told from cheating." in block
     )
+
+
+def test_the_breakdown_has_a_chart_with_a_panel_per_parameter(as_owner, survey):
+    """Every breakdown has a chart: here one panel per parameter (π, γ, β),
+    a point for each shown group whose parameter has a number."""
+    instructed, direct = survey.questions.all()
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk]))
+    block = article(page, instructed)
+    svg = block.split(f'id="chart-{instructed.pk}-{direct.pk}"')[1].split("</svg>")[0]
+    rows = group_rows(survey)
+    views = [compliance_view(rows[i].compliance) for i in range(3)]
+    assert svg.count('class="panel-title"') == len(views[0].parameters)
+    drawn = sum(1 for v in views for p in v.parameters if p.estimate is not None)
+    assert svg.count("<circle") == drawn
+    assert "Online" not in svg  # hidden below the smallest size, as in the table
