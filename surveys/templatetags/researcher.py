@@ -186,6 +186,26 @@ def breakdown_svg(
     and interval on a labelled axis, withheld cells said as such, with a
     title and a description for screen readers; the table beside it stays
     the full account."""
+    chart_id = "-".join(["chart", *(str(p) for p in id_parts)])
+    key = (group, overall, level, title, chart_id, translation.get_language())
+    try:
+        hash(key)
+    except TypeError:  # a crossed table's rows: drawn each time (cached upstream)
+        return _breakdown_svg.__wrapped__(*key)
+    return _breakdown_svg(*key)
+
+
+@lru_cache(maxsize=1024)
+def _breakdown_svg(
+    group: Any,
+    overall: Any,
+    level: float,
+    title: str,
+    chart_id: str,
+    language: str | None,
+) -> SafeString:
+    # A run's breakdowns are frozen and never change: each is drawn once per
+    # process, as the comparisons are, and for each language.
     chart, description = breakdown_chart(group, overall, level)
     if chart is None:
         return mark_safe("")
@@ -200,7 +220,7 @@ def breakdown_svg(
                 "chart": chart,
                 "title": heading,
                 "description": description,
-                "chart_id": "-".join(["chart", *(str(p) for p in id_parts)]),
+                "chart_id": chart_id,
             },
         )
     )
