@@ -163,10 +163,6 @@ class CrossedBreakdown:
         return sum(1 for c in self.cells if c.withheld)
 
     @property
-    def complementary(self) -> int:
-        return sum(1 for c in self.cells if c.withheld == COMPLEMENTARY)
-
-    @property
     def cautions(self) -> tuple[Caution, ...]:
         """One caution per cause for the cells shown, naming them."""
         return group_cautions([(c.label, c.flags) for c in self.shown])
