@@ -306,3 +306,18 @@ def test_the_reading_among_those_who_passed_has_its_row(
         said = f"{parameter.symbol} ({parameter.meaning}): "
         assert said + percent_text(parameter.estimate) in row
         assert span(parameter.ci_lower, parameter.ci_upper, "pct", "–") in row
+
+
+def test_the_breakdown_has_a_chart_with_a_panel_per_parameter(as_owner, survey):
+    """Every breakdown has a chart: here one panel per parameter (π, γ, β),
+    a point for each shown group whose parameter has a number."""
+    instructed, direct = survey.questions.all()
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk]))
+    block = article(page, instructed)
+    svg = block.split(f'id="chart-{instructed.pk}-{direct.pk}"')[1].split("</svg>")[0]
+    rows = group_rows(survey)
+    views = [compliance_view(rows[i].compliance) for i in range(3)]
+    assert svg.count('class="panel-title"') == len(views[0].parameters)
+    drawn = sum(1 for v in views for p in v.parameters if p.estimate is not None)
+    assert svg.count("<circle") == drawn
+    assert "Online" not in svg  # hidden below the smallest size, as in the table
