@@ -215,9 +215,23 @@ def closed_message() -> str:
 
 
 def _close_when_full(survey: Survey, count: int) -> None:
-    if _is_full(survey, count):
-        Survey.objects.filter(pk=survey.pk, status=Survey.Status.OPEN).update(
-            status=Survey.Status.CLOSED
+    """Close a full survey, and record it once, the system as the actor.
+
+    Callers hold the ledger's row lock, so submissions arriving together reach
+    this one at a time; only the one whose update finds the survey still open
+    closes it, and only that one writes the event.
+    """
+    if not _is_full(survey, count):
+        return
+    closed = Survey.objects.filter(pk=survey.pk, status=Survey.Status.OPEN).update(
+        status=Survey.Status.CLOSED
+    )
+    if closed:
+        audit_record(
+            actor=None,
+            action=Action.SURVEY_CLOSE_AT_LIMIT,
+            survey=survey,
+            response_limit=survey.response_limit,
         )
 
 

@@ -101,6 +101,13 @@ def _publish(d: dict[str, Any]) -> str:
     )
 
 
+def _close_at_limit(d: dict[str, Any]) -> str:
+    limit = d.get("response_limit")
+    if limit is None:
+        return "closed the survey: it reached its response limit"
+    return f"closed the survey: it reached its limit of {limit} responses"
+
+
 def _model_fit(d: dict[str, Any]) -> str:
     formula = d.get("formula")
     return f"requested a model fit ({formula})" if formula else "requested a model fit"
@@ -150,6 +157,7 @@ WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.AUDIT_PRUNE: _prune,
     Action.MODEL_FIT: _model_fit,
     Action.SURVEY_PUBLISH: _publish,
+    Action.SURVEY_CLOSE_AT_LIMIT: _close_at_limit,
 }
 
 

@@ -162,3 +162,56 @@ def test_the_detail_page_says_how_to_share_an_invitation_survey(
     page = as_owner.get(url("detail", invitation_survey.pk)).content.decode()
     assert "Send each person their own link" in page
     assert url("invitations", invitation_survey.pk) in page
+
+
+def closes_fact(page):
+    """The survey page's fact about when it closes, or how it closed."""
+    start = page.index("<dt>Close")
+    return page[start : page.index("</dd>", start)]
+
+
+def test_a_survey_full_at_its_limit_says_so_and_when(as_owner, quota_survey):
+    from django.test import Client
+
+    from surveys.models import AuditEvent
+
+    respondent = Client()
+    for _ in range(3):
+        assert post(respondent, quota_survey, body(quota_survey)).status_code == 201
+    page = as_owner.get(url("detail", quota_survey.pk)).content.decode()
+    event = AuditEvent.objects.get(action="survey.close_at_limit")
+    when = event.at.strftime("%-d %B %Y")
+    fact = closes_fact(page)
+    assert fact.startswith('<dt>Closed</dt><dd id="survey-closed">Closed on ')
+    assert when in fact
+    assert fact.endswith("when it reached its limit of 3 responses")
+    assert "when you close it" not in page
+    audit = as_owner.get(url("audit", quota_survey.pk)).content.decode()
+    assert "closed the survey: it reached its limit of 3 responses" in audit
+    assert '<td data-label="Who">system</td>' in audit
+
+
+def test_an_open_survey_with_a_limit_says_it_closes_there_too(as_owner, quota_survey):
+    fact = closes_fact(as_owner.get(url("detail", quota_survey.pk)).content.decode())
+    assert fact.endswith("when you close it, or when it reaches its limit of 3 responses")
+
+
+def test_a_survey_closed_by_hand_says_so(as_owner, quota_survey):
+    from surveys.builder.services import survey_close
+
+    survey_close(survey=quota_survey)
+    fact = closes_fact(as_owner.get(url("detail", quota_survey.pk)).content.decode())
+    assert "Closed on " in fact
+    assert fact.endswith("with “Close survey”")
+    assert "limit" not in fact
+
+
+def test_a_survey_past_its_close_date_says_it_closed_on_it(as_owner, open_survey):
+    import datetime
+
+    from django.utils import timezone
+
+    past = timezone.now() - datetime.timedelta(days=1)
+    Survey.objects.filter(pk=open_survey.pk).update(closes_at=past)
+    fact = closes_fact(as_owner.get(url("detail", open_survey.pk)).content.decode())
+    assert fact.endswith("its close date")
