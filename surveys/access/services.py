@@ -16,7 +16,7 @@ import datetime
 import io
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
@@ -279,6 +279,50 @@ def access_settings_check(survey: Survey) -> None:
         raise ValidationError(
             {"completion_code": "The completion URL has {code}: give the code."}
         )
+
+
+# What only a panel survey uses, as the pages name each setting.
+PANEL_SETTINGS = {
+    "panel_id_parameter": "The participant id parameter",
+    "completion_url": "The completion URL",
+    "completion_code": "The completion code",
+    "screen_out_url": "The screen-out URL",
+}
+
+
+def _panel_default(name: str) -> Any:
+    return Survey._meta.get_field(name).get_default()
+
+
+def panel_settings_check(*, survey: Survey, given: Mapping[str, Any]) -> None:
+    """Refuse panel settings ``given`` for a survey that will not be a panel's,
+    naming each: they would do nothing, and a researcher who set one most
+    likely meant a panel. A value the survey already holds, or the default,
+    is no setting (a client may send the whole survey back)."""
+    mode = given.get("access_mode") or survey.access_mode
+    if mode == AccessMode.PANEL:
+        return
+    refused = {
+        name: _(
+            "%(setting)s applies only to panel surveys: choose “Panel” under "
+            "“Who may answer” (access_mode “panel”), or leave it empty."
+        )
+        % {"setting": label}
+        for name, label in PANEL_SETTINGS.items()
+        if name in given
+        and given[name] not in (_panel_default(name), getattr(survey, name))
+    }
+    if refused:
+        raise ValidationError(refused)
+
+
+def panel_settings_clear(survey: Survey) -> None:
+    """A draft that is not a panel's keeps no panel settings, so none left from
+    an earlier choice of Panel shows up again if it becomes one. A published
+    survey's stay as they were: its mode and answers are fixed."""
+    if survey.is_draft and survey.access_mode != AccessMode.PANEL:
+        for name in PANEL_SETTINGS:
+            setattr(survey, name, _panel_default(name))
 
 
 def completion_link(survey: Survey) -> str:
