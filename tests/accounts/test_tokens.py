@@ -127,3 +127,18 @@ def test_no_reader_is_sent_to_an_account_page_that_does_not_exist():
     described = settings.SPECTACULAR_SETTINGS["DESCRIPTION"]
     assert "API token page, `/accounts/token/`" in described
     assert resolve("/accounts/token/").url_name == "api-token"
+
+
+def test_the_new_words_are_in_spanish(rf):
+    from django.utils import translation
+    from rest_framework.request import Request
+
+    from surveys.accounts.token_scope import read_only_message
+    from surveys.team.roles import WHO_MAY, Need
+
+    with translation.override("es"):
+        error = read_only_message(Request(rf.post("/api/v1/surveys/")))
+        who = str(WHO_MAY[Need.ANALYSE])
+    assert "solo lectura" in error
+    assert "http://testserver/accounts/token/" in error
+    assert who == "Un analista, un editor o el propietario"

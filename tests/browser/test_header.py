@@ -93,3 +93,51 @@ def test_on_a_desktop_the_header_is_one_row(visit, owner):
     log_in(researcher, owner)
     assert len(rows_of(researcher.page.evaluate(ITEMS))) == 1
     researcher.assert_clean()
+
+
+def test_the_changed_researcher_pages_have_no_violation_on_both_sizes(
+    visit,
+    owner,
+    django_user_model,
+    axe_source,  # noqa: F811
+):
+    """The pages this header heads and whose words changed: a survey closed
+    at its limit, the team page's add form, the results as a viewer reads
+    them, the audit log with the system's close, the password change."""
+    from django.test import Client
+
+    from surveys.builder.demo import DEMO_QUESTIONS
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_create, survey_publish
+    from surveys.models import Membership, Role
+    from tests.surveys.access.conftest import body, post
+
+    survey = survey_create(owner=owner, title="Quota study", response_limit=2)
+    for question in DEMO_QUESTIONS:
+        question_create(survey=survey, **question)
+    survey = survey_publish(survey=survey)
+    for _ in range(2):
+        assert post(Client(), survey, body(survey)).status_code == 201
+    viewer = django_user_model.objects.create_user("vera", password=PASSWORD)
+    Membership.objects.create(survey=survey, user=viewer, role=Role.VIEWER)
+    as_owner = {
+        "survey page": f"/surveys/{survey.pk}/",
+        "team": f"/surveys/{survey.pk}/team/",
+        "audit log": f"/surveys/{survey.pk}/audit/",
+        "change password": "/accounts/password_change/",
+        "API token": "/accounts/token/",
+    }
+    for options in (DESKTOP, PHONE):
+        for user, pages in (
+            (owner, as_owner),
+            (viewer, {"results": f"/surveys/{survey.pk}/results/"}),
+        ):
+            researcher = visit(**options)
+            page = researcher.page
+            log_in(researcher, user)
+            for name, path in pages.items():
+                researcher.goto(path)
+                expect(page.locator("h1")).to_be_visible()
+                found = violations(page, axe_source)
+                assert found == [], (name, options["viewport"]["width"])
+            researcher.assert_clean()
