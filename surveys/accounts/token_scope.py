@@ -15,7 +15,6 @@ from rest_framework.request import Request
 from surveys.accounts.tokens import api_token_is_read_only
 
 
-
 def read_only_message(request: Request) -> str:
     """The refusal, with the address of the page where tokens are made: the
     *API token* page, linked from the header of every researcher page."""

@@ -223,7 +223,9 @@ class SurveyForm(forms.Form):
         another mode is chosen; without it they all stay visible)."""
         if self["access_mode"].value() == Survey.AccessMode.PANEL:
             return True
-        return any(self.has_error(name) for name in PANEL_SETTINGS if name in self.fields)
+        return any(
+            self.has_error(name) for name in PANEL_SETTINGS if name in self.fields
+        )
 
     def editable_fields(self) -> list[forms.BoundField]:
         return [

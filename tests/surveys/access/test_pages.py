@@ -206,7 +206,9 @@ def test_a_survey_full_at_its_limit_says_so_and_when(as_owner, quota_survey):
 
 def test_an_open_survey_with_a_limit_says_it_closes_there_too(as_owner, quota_survey):
     fact = closes_fact(as_owner.get(url("detail", quota_survey.pk)).content.decode())
-    assert fact.endswith("when you close it, or when it reaches its limit of 3 responses")
+    assert fact.endswith(
+        "when you close it, or when it reaches its limit of 3 responses"
+    )
 
 
 def test_a_survey_closed_by_hand_says_so(as_owner, quota_survey):

@@ -154,7 +154,8 @@ def test_closing_at_the_limit_is_in_the_audit_log_once_the_system_as_actor(
     for _ in range(5):
         post(client, quota_survey, body(quota_survey))
     [event] = closes_at_limit(quota_survey)
-    assert event.actor is None and event.actor_name == ""
+    assert event.actor is None
+    assert event.actor_name == ""
     assert event.detail == {"response_limit": 3}
     assert event.survey_title == quota_survey.title
 
