@@ -214,15 +214,15 @@ def closed_message() -> str:
     return _("This survey is not accepting responses now.")
 
 
-def _close_when_full(survey: Survey, count: int) -> None:
+def _close_when_full(survey: Survey, count: int) -> bool:
     """Close a full survey, and record it once, the system as the actor.
 
     Callers hold the ledger's row lock, so submissions arriving together reach
     this one at a time; only the one whose update finds the survey still open
-    closes it, and only that one writes the event.
+    closes it, and only that one writes the event (and gets True).
     """
     if not _is_full(survey, count):
-        return
+        return False
     closed = Survey.objects.filter(pk=survey.pk, status=Survey.Status.OPEN).update(
         status=Survey.Status.CLOSED
     )
@@ -233,6 +233,7 @@ def _close_when_full(survey: Survey, count: int) -> None:
             survey=survey,
             response_limit=survey.response_limit,
         )
+    return bool(closed)
 
 
 def _locked_ledger(survey_id: int) -> AccessLedger:
@@ -257,6 +258,9 @@ def access_ledger_recount(*, survey: Survey) -> None:
         ledger = _locked_ledger(survey.pk)
         ledger.count = Response.objects.filter(survey_id=survey.pk).count()
         ledger.save(update_fields=["count"])
+        # A limit set to exactly the responses stored is reached already.
+        if _close_when_full(survey, ledger.count):
+            survey.status = Survey.Status.CLOSED
 
 
 # -- settings -----------------------------------------------------------------------

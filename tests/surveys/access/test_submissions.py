@@ -177,6 +177,20 @@ def test_a_survey_reopened_with_a_higher_limit_records_its_second_close(
     ]
 
 
+def test_a_limit_lowered_to_the_responses_stored_closes_the_survey_at_once(
+    client, quota_survey
+):
+    from surveys.builder.services import survey_update
+
+    post(client, quota_survey, body(quota_survey))
+    post(client, quota_survey, body(quota_survey))
+    saved = survey_update(survey=quota_survey, response_limit=2)
+    assert saved.status == Survey.Status.CLOSED
+    assert Survey.objects.get(pk=quota_survey.pk).status == Survey.Status.CLOSED
+    [event] = closes_at_limit(quota_survey)
+    assert event.detail == {"response_limit": 2}
+
+
 def test_a_survey_that_is_not_full_records_no_automatic_close(client, quota_survey):
     post(client, quota_survey, body(quota_survey))
     survey_close(survey=quota_survey)
