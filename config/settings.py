@@ -250,7 +250,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Design surveys, read estimates and export the randomized answers. "
         "Researchers authenticate with `Authorization: Token <key>` (create the "
-        "key on the Account page) or a browser session."
+        "key on the API token page, `/accounts/token/`, linked as *API token* at "
+        "the top of every researcher page) or a browser session."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

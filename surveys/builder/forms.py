@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT
+from surveys.access.services import PANEL_SETTINGS
 from surveys.builder.design_forms import DesignForm, initial_for_question
 from surveys.builder.planning import (
     Assumptions,
@@ -177,6 +178,7 @@ class SurveyForm(forms.Form):
         self.candidates: dict[int, Question] = {}
         self.fields["comprehension_check"].choices = [("", "None")]
         self.locked: list[str] = []
+        self.not_shown: frozenset[str] = frozenset()
         # A published survey's close date, which the page shows to the minute:
         # posted back as shown, it is no change (not a new date seconds earlier).
         self.closes_at_kept: Any = None
@@ -194,6 +196,10 @@ class SurveyForm(forms.Form):
         initial["comprehension_check"] = check_choice(survey)
         form = cls(data, initial=initial)
         form.offer_checks(survey)
+        if not survey.is_draft and survey.access_mode != Survey.AccessMode.PANEL:
+            # Its mode is frozen, so panel settings could never apply: not
+            # shown, and the service refuses them if a request sends any.
+            form.not_shown = frozenset(PANEL_SETTINGS)
         form.locked = sorted(survey_locked_fields(survey) & set(form.fields))
         for name in form.locked:
             form.fields[name].disabled = True
@@ -210,11 +216,35 @@ class SurveyForm(forms.Form):
                 consent.help_text = f"{consent.help_text} {why}"
         return form
 
+    def add_error(self, field: str | None, error: Any) -> None:
+        """An error on a field the page does not show is said above the form."""
+        if field in self.not_shown:
+            field = None
+        super().add_error(field, error)
+
+    def panel_settings_shown(self) -> bool:
+        """Whether the page first shows the panel settings: for a panel survey,
+        or when one of them has an error to read (the script hides them when
+        another mode is chosen; without it they all stay visible)."""
+        if self["access_mode"].value() == Survey.AccessMode.PANEL:
+            return True
+        return any(
+            self.has_error(name) for name in PANEL_SETTINGS if name in self.fields
+        )
+
     def editable_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name not in self.locked]
+        return [
+            self[name]
+            for name in self.fields
+            if name not in self.locked and name not in self.not_shown
+        ]
 
     def frozen_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name in self.locked]
+        return [
+            self[name]
+            for name in self.fields
+            if name in self.locked and name not in self.not_shown
+        ]
 
     def posted_locked_values(self) -> dict[str, Any]:
         """What a request posted for read-only fields, parsed, for the service

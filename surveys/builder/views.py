@@ -47,6 +47,7 @@ from surveys.builder.published import QUESTIONS_FROZEN
 from surveys.builder.selectors import (
     epsilon_of,
     question_for_member,
+    survey_closing,
     survey_for_member,
     surveys_for_member,
 )
@@ -205,6 +206,7 @@ def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "share_url": _share_url(request, survey),
         "counted": ledger_count(survey),
         "offered": offered_language_states(survey),
+        "closing": survey_closing(survey),
     }
     return render(request, "surveys/detail.html", context)
 

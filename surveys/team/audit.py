@@ -20,6 +20,8 @@ class Action(enum.StrEnum):
     SURVEY_DUPLICATE = "survey.duplicate"
     SURVEY_PUBLISH = "survey.publish"
     SURVEY_CLOSE = "survey.close"
+    # The survey closed itself at its response limit (the system is the actor).
+    SURVEY_CLOSE_AT_LIMIT = "survey.close_at_limit"
     SURVEY_REOPEN = "survey.reopen"
     SURVEY_DELETE = "survey.delete"
     QUESTION_CREATE = "question.create"

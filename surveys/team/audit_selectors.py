@@ -133,6 +133,13 @@ def _publish(d: dict[str, Any]) -> str:
     )
 
 
+def _close_at_limit(d: dict[str, Any]) -> str:
+    limit = d.get("response_limit")
+    if limit is None:
+        return "closed the survey: it reached its response limit"
+    return f"closed the survey: it reached its limit of {limit} responses"
+
+
 def _model_fit(d: dict[str, Any]) -> str:
     formula = d.get("formula")
     return f"requested a model fit ({formula})" if formula else "requested a model fit"
@@ -186,6 +193,7 @@ WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.ADDRESSES_DELETE: _addresses_delete,
     Action.MESSAGE_UPDATE: _message_update,
     Action.MAILING_START: _mailing_start,
+    Action.SURVEY_CLOSE_AT_LIMIT: _close_at_limit,
 }
 
 

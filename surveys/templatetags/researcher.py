@@ -20,7 +20,7 @@ from estimation.runs.group_comparisons import GroupComparison
 from estimation.words import format_epsilon
 from surveys.results.charts import Interval, interval_chart
 from surveys.results.group_charts import breakdown_chart, withheld_text
-from surveys.team.roles import Need, allows
+from surveys.team.roles import WHO_MAY, Need, allows
 from surveys.team.selectors import role_of
 
 register = template.Library()
@@ -35,6 +35,13 @@ def may(survey: Any, need: str) -> bool:
     "analyse", "edit", "own"): which buttons a page shows. The views enforce
     it; this only keeps a page from offering what would be refused."""
     return allows(role_of(survey), Need[need.upper()])
+
+
+@register.filter
+def who_may(need: str) -> str:
+    """Who may do what ``need`` allows, for a page that tells a reader
+    without that role who can: "An analyst, an editor or the owner"."""
+    return str(WHO_MAY[Need[need.upper()]])
 
 
 @register.filter
