@@ -162,8 +162,9 @@ LOGOUT_REDIRECT_URL = "login"
 # Off by default: researchers are added by staff (manage.py create_researcher).
 SIGNUP_ENABLED = env_bool("SIGNUP_ENABLED", False)
 
-# Email: password resets and sign-up verification. Printed to the console (the
-# process's log) unless EMAIL_HOST names an SMTP server.
+# Email: password resets, sign-up verification and the invitations researchers
+# mail (surveys/mailing/, which refuses to send without EMAIL_HOST). Printed to
+# the console (the process's log) unless EMAIL_HOST names an SMTP server.
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
@@ -249,7 +250,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Design surveys, read estimates and export the randomized answers. "
         "Researchers authenticate with `Authorization: Token <key>` (create the "
-        "key on the Account page) or a browser session."
+        "key on the API token page, `/accounts/token/`, linked as *API token* at "
+        "the top of every researcher page) or a browser session."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -316,6 +318,12 @@ CELERY_BEAT_SCHEDULE = {
     },
     # The saved counts against a fresh count of every answer, once a day
     # (estimation/runs/counting.py); a disagreement is logged and rebuilt.
+    # Invitation addresses of closed surveys deleted, and mailings whose next
+    # batch was lost resumed (surveys/mailing/).
+    "sweep-mailings": {
+        "task": "surveys.mailing.sweep",
+        "schedule": float(os.environ.get("MAILING_SWEEP_SECONDS", "600")),
+    },
     "check-saved-counts": {
         "task": "estimation.tasks.check_saved_counts",
         "schedule": float(os.environ.get("COUNTS_CHECK_SECONDS", "86400")),
@@ -328,6 +336,9 @@ ESTIMATE_DELAY_SECONDS = float(os.environ.get("ESTIMATE_DELAY_SECONDS", "30"))
 # How often an open survey's results page asks whether newer estimates exist
 # (it then shows them without a reload; docs/api.md is unaffected).
 RESULTS_POLL_SECONDS = float(os.environ.get("RESULTS_POLL_SECONDS", "20"))
+# Invitations and reminders mailed by the platform (surveys/mailing/): at most
+# this many messages in any minute, all mailings together (the provider's limit).
+INVITATION_EMAILS_PER_MINUTE = int(os.environ.get("INVITATION_EMAILS_PER_MINUTE", "60"))
 # Subgroups with fewer responses than this are not shown on dashboards.
 DASHBOARD_MIN_GROUP_SIZE = int(os.environ.get("DASHBOARD_MIN_GROUP_SIZE", "20"))
 

@@ -30,6 +30,7 @@ from estimation.inference.intervals import (
 )
 from estimation.inference.regression_table import render
 from estimation.kinds import kind_roles
+from estimation.planner import DEFAULT_GROUP_SHARE, DEFAULT_POWER, two_groups
 from estimation.planning import (
     detectable_prevalence,
     expected_half_width,
@@ -206,12 +207,33 @@ def _command_plan(args: argparse.Namespace, stdin: TextIO) -> Any:
             args.n,
             expected_half_width(design, args.n, args.prevalence, **common),
         )
+    groups = None
+    if args.compare is not None:
+        plan = two_groups(
+            design,
+            args.prevalence,
+            args.compare,
+            share=args.group_share,
+            alpha=1 - args.level,
+            power=args.power,
+        )
+        groups = {
+            "compared_prevalence": args.compare,
+            "group_share": plan.share,
+            "alpha": plan.alpha,
+            "power": plan.power,
+            "total": plan.total,
+            "in_first": plan.in_first,
+            "in_second": plan.in_second,
+            "rough": plan.rough,
+        }
     return {
         "design": design.to_dict(),
         "epsilon": _epsilon(design.epsilon),
         "prevalence": args.prevalence,
         "level": args.level,
         "n": n,
+        "two_groups": groups,
         "half_width": half_width,
         "variance_inflation": _epsilon(
             variance_inflation(design, args.prevalence, option=args.option)
@@ -344,6 +366,24 @@ def _parser() -> argparse.ArgumentParser:
                 "--option",
                 type=int,
                 help="option index to plan for (default: least favourable)",
+            )
+            sub.add_argument(
+                "--compare",
+                type=float,
+                help="a second group's prevalence: prints the responses to tell "
+                "it from --prevalence apart (two-sided test at 1 - level)",
+            )
+            sub.add_argument(
+                "--group-share",
+                type=float,
+                default=DEFAULT_GROUP_SHARE,
+                help="share of the responses in the first group (default 0.5)",
+            )
+            sub.add_argument(
+                "--power",
+                type=float,
+                default=DEFAULT_POWER,
+                help="power of the two-group test (default 0.8)",
             )
 
     # Each kind's own commands (its ``cli`` role's ``add_commands``).

@@ -20,6 +20,7 @@ privacy. JASA 105(489), 375-389 (the hypothesis-testing reading of epsilon).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from scipy.special import ndtr, ndtri
@@ -98,6 +99,26 @@ def sample_size(
         raise ValueError(f"half_width must be between 0 and 1, got {half_width!r}")
     spread = _spread(design, _prevalence(prevalence), option)
     return max(1, math.ceil((_z(level) * spread / half_width) ** 2 - 1e-9))
+
+
+@dataclass(frozen=True)
+class Planned:
+    """What a question's estimate is expected to be at an expected prevalence,
+    and the variance of its debiased estimator per response (``n`` times its
+    variance with ``n`` responses), from which every planned figure follows."""
+
+    value: float
+    variance: float
+
+
+def planned(design: Design, prevalence: float, *, option: int | None = None) -> Planned:
+    """One matrix's question at ``prevalence``: of Yes for yes/no questions, of
+    the option of interest otherwise. With a uniform-plus-diagonal matrix an
+    option's variance depends on its own share alone (``lambda = b + d pi``),
+    so how the others share the rest does not matter; with no ``option`` the
+    least favourable one is planned for."""
+    prevalence = _prevalence(prevalence)
+    return Planned(prevalence, _spread(design, prevalence, option) ** 2)
 
 
 def variance_inflation(

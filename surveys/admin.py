@@ -24,7 +24,7 @@ admin.site.site_url = "/surveys/"
 
 # A token is its user: staff who could read or make one could act as any
 # researcher, answer rows included. Researchers manage their own on the
-# Account page.
+# API token page (/accounts/token/).
 if admin.site.is_registered(TokenProxy):
     admin.site.unregister(TokenProxy)
 

@@ -5,10 +5,16 @@ A language beyond the survey's own is offered only when its translation is
 complete: every text that is not empty in the survey's language has a
 translation, and every question has as many translated options as options.
 Option codes are the same in every language, so answers pool into one estimate.
+
+Besides the survey's texts and its questions', a translation gives each
+section's title and short text, the researcher's own practice question, and
+the words of a question's format (a number's unit: the labels of its ranges
+are then said in that language, never typed).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,10 +23,17 @@ from django.conf import settings
 from django.utils.translation import get_language_info
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from surveys.models import Question, Survey
+from surveys.kinds import kind_module
+from surveys.models import Question, Section, Survey
 
 # The survey's own texts that a translation gives, in the order they are shown.
 SURVEY_TEXT_FIELDS = ("title", "public_title", "introduction", "consent")
+# The texts a translation gives that the survey's own details page does not
+# edit: the researcher's practice question (shown only with the practice
+# round). Like the survey's texts, they may change after publishing.
+TEACHING_TEXT_FIELDS = ("practice_question",)
+# A section's texts, translated on the section's row.
+SECTION_TEXT_FIELDS = ("title", "text")
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,34 @@ def question_translation(question: Question, language: str) -> tuple[str, list[s
     return str(stored.get("text") or ""), [str(o) for o in stored.get("options") or []]
 
 
+def teaching_translation(survey: Survey, language: str) -> dict[str, str]:
+    stored = survey.translations.get(language) or {}
+    return {name: str(stored.get(name) or "") for name in TEACHING_TEXT_FIELDS}
+
+
+def section_translation(section: Section, language: str) -> dict[str, str]:
+    stored = section.translations.get(language) or {}
+    return {name: str(stored.get(name) or "") for name in SECTION_TEXT_FIELDS}
+
+
+def format_texts(question: Question) -> dict[str, str]:
+    """The words of the question's format its kind translates (a number's
+    unit), by name, with the label the Translations page gives each."""
+    return dict(kind_module(question.kind, "answer").FORMAT_TEXTS)
+
+
+def format_translation(question: Question, language: str) -> dict[str, str]:
+    stored = (question.translations.get(language) or {}).get("format") or {}
+    return {name: str(stored.get(name) or "") for name in format_texts(question)}
+
+
+def options_made_by_format(question: Question) -> bool:
+    """Whether the question's options are said by its format (a number's
+    ranges), so a translation gives the format's words, not the options."""
+    options = kind_module(question.kind, "answer").format_options
+    return options(question.answer_format or {}, "en") is not None
+
+
 def translation_gaps(
     survey: Survey, questions: Iterable[Question], language: str
 ) -> list[str]:
@@ -64,12 +105,27 @@ def translation_gaps(
     for name in SURVEY_TEXT_FIELDS:
         if getattr(survey, name).strip() and not texts[name].strip():
             gaps.append(name.replace("_", " "))
+    if survey.practice and survey.practice_question.strip():
+        if not teaching_translation(survey, language)["practice_question"].strip():
+            gaps.append("practice question")
+    questions = list(questions)
+    # A survey without sections reads none (the respondent page asks this).
+    pages = survey.sections.all() if any(q.section_id for q in questions) else []
+    for number, section in enumerate(pages, start=1):
+        given = section_translation(section, language)
+        for name in SECTION_TEXT_FIELDS:
+            if str(getattr(section, name)).strip() and not given[name].strip():
+                gaps.append(f"page {number} {name}")
     for number, question in enumerate(questions, start=1):
         text, options = question_translation(question, language)
         if question.text.strip() and not text.strip():
             gaps.append(f"question {number} text")
-        if question.is_count:
-            continue  # its options are numbers, the same in every language
+        words = format_translation(question, language)
+        for name, label in format_texts(question).items():
+            if str(question.answer_format.get(name) or "").strip() and not words[name]:
+                gaps.append(f"question {number} {label.lower()}")
+        if question.is_count or options_made_by_format(question):
+            continue  # numbers, or ranges said in each language from the format
         if len(options) != len(question.options) or not all(o.strip() for o in options):
             gaps.append(f"question {number} options ({len(question.options)} needed)")
     return gaps
@@ -159,11 +215,55 @@ def question_wording(question: Question, language: str) -> tuple[str, list[str]]
 
 def option_labels(question: Question, language: str) -> list[str]:
     """A question's option labels in ``language``, the survey's own unless a
-    full set is translated; reads neither the text nor the database."""
+    full set is translated (or, for options its format makes, unless the
+    question is translated into ``language`` at all); reads neither the text
+    nor the database."""
+    if language in question.translations and options_made_by_format(question):
+        made = kind_module(question.kind, "answer").format_options(
+            question_format(question, language), language
+        )
+        return list(made)
     _text, options = question_translation(question, language)
     if len(options) != len(question.options) or not all(options):
         return list(question.options)
     return options
+
+
+def question_format(question: Question, language: str) -> dict[str, Any]:
+    """The question's format with its words in ``language``, the survey's own
+    where the translation lacks them."""
+    words = format_translation(question, language)
+    return {
+        **question.answer_format,
+        **{name: text for name, text in words.items() if text},
+    }
+
+
+def question_in(question: Question, language: str) -> Question:
+    """The question as a respondent reading ``language`` meets it: the same
+    row, its format's words (a number's unit) in that language. A copy, never
+    saved; the question itself when nothing differs."""
+    shown = question_format(question, language)
+    if shown == question.answer_format:
+        return question
+    shown_question = copy.copy(question)
+    shown_question.answer_format = shown
+    return shown_question
+
+
+def section_wording(section: Section, language: str) -> tuple[str, str]:
+    """A section's title and text in ``language``, the survey's own where the
+    translation lacks them (as :func:`survey_texts`)."""
+    given = section_translation(section, language)
+    return given["title"] or section.title, given["text"] or section.text
+
+
+def practice_question_in(survey: Survey, language: str) -> str:
+    """The researcher's practice question in ``language``: their own words,
+    their translation, or "" where neither is given (the default is used)."""
+    if language == survey.language:
+        return survey.practice_question.strip()
+    return teaching_translation(survey, language)["practice_question"].strip()
 
 
 def language_asked(accept_language: str, offered: Sequence[str]) -> str:

@@ -20,6 +20,11 @@ from django.utils.translation import gettext_lazy as _
 from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec
 from estimation.kinds import AnyDesign, any_design_from_dict
 from surveys.kinds import KIND_TABLE, KindEntry
+from surveys.mailing.models import InvitationAddress as InvitationAddress
+from surveys.mailing.models import Mailing as Mailing
+from surveys.mailing.models import MailingRecipient as MailingRecipient
+from surveys.mailing.models import MailKind as MailKind
+from surveys.mailing.models import MessageTemplate as MessageTemplate
 from surveys.team.models import AppendOnlyError as AppendOnlyError
 from surveys.team.models import AuditEvent as AuditEvent
 from surveys.team.models import AuditEventQuerySet as AuditEventQuerySet
@@ -232,8 +237,11 @@ KIND_ENTRIES: dict[str, KindEntry] = {entry.value: entry for entry in KIND_TABLE
 
 class Section(models.Model):
     """A page of the respondent's questionnaire (``Question.section``); a
-    survey without sections is one page. Frozen once answers exist, like the
-    questions' texts: the answers were given on the pages as they were."""
+    survey without sections is one page. Its place and random order are
+    frozen once answers exist, like the questions': the answers were given
+    on the pages as they were. Its title and short text frame its questions
+    without changing what any asks, so, like the introduction, they may be
+    corrected after publishing (surveys/builder/sections.py), audited."""
 
     survey = models.ForeignKey(
         Survey, on_delete=models.CASCADE, related_name="sections"
@@ -243,8 +251,13 @@ class Section(models.Model):
     text = models.TextField(blank=True, max_length=2000)
     # Its questions shown in an order each respondent's browser draws.
     shuffle_questions = models.BooleanField(default=False)
+    # Its title and text in the survey's other languages, as the survey's own
+    # texts are: {"es": {"title": ..., "text": ...}} (surveys/languages.py).
+    # Not frozen: like the introduction's, they may be corrected after
+    # publishing (surveys/builder/translations.py), each change audited.
+    translations = models.JSONField(default=dict, blank=True)
 
-    FROZEN_FIELDS = ("position", "title", "text", "shuffle_questions")
+    FROZEN_FIELDS = ("position", "shuffle_questions")
 
     class Meta:
         ordering = ["position", "id"]

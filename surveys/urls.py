@@ -3,6 +3,7 @@ from django.urls import path
 import surveys.converters  # noqa: F401  (registers <lang:>)
 from surveys.access import urls as access_urls
 from surveys.builder import section_views, translation_views, views
+from surveys.mailing import urls as mailing_urls
 from surveys.results import export_views, model_views
 from surveys.results import views as results
 from surveys.team import urls as team_urls
@@ -140,4 +141,5 @@ urlpatterns += [
     ),
 ]
 urlpatterns += access_urls.urlpatterns
+urlpatterns += mailing_urls.urlpatterns
 urlpatterns += team_urls.urlpatterns

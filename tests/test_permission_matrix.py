@@ -77,6 +77,7 @@ ROWS: dict[str, Row] = {
     "api:public": Row(PUBLIC, methods=("GET",)),
     "api:public_in": Row(PUBLIC, methods=("GET",)),
     "api:submit": Row(PUBLIC, methods=("POST",)),
+    "api:access_check": Row(PUBLIC, methods=("POST",)),
     "api-schema": Row(PUBLIC, methods=("GET",)),
     "api-docs": Row(PUBLIC, methods=("GET",)),
     # Accounts: Django's form views take PUT as they take POST.
@@ -139,6 +140,12 @@ ROWS: dict[str, Row] = {
     "surveys:invitations_create": survey(POST=EDIT),
     "surveys:invitations_import": survey(POST=EDIT),
     "surveys:invitations_csv": survey(GET=EDIT),
+    "surveys:invitations_mail": survey(GET=EDIT),
+    "surveys:invitations_mail_addresses": survey(POST=EDIT),
+    "surveys:invitations_mail_forget": survey(POST=EDIT),
+    "surveys:invitations_mail_message": survey(POST=EDIT),
+    "surveys:invitations_mail_send": survey(POST=EDIT),
+    "surveys:invitations_mail_progress": survey(GET=EDIT),
     "surveys:delete": survey(GET=OWN, POST=OWN),
     # A survey's team and history (a member may also leave: tests/surveys/team).
     "surveys:team": survey(GET=VIEW),

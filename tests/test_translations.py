@@ -96,7 +96,11 @@ def test_the_gate_sees_the_respondent_pages_the_script_and_the_design_sentences(
         "Sending your answers…",  # the page script's words
         "Your device secretly flips a weighted coin.",  # a design sentence
         "less than %(percent)s",  # numbers in words
-        "This invitation has already been used.",  # a public API refusal
+        (  # a public API refusal
+            "This invitation has already been used. Each invitation link answers "
+            "the survey once: if you have not answered it, ask whoever invited "
+            "you for a new link."
+        ),
         "strong protection",  # a band's name
     ]:
         assert (None, message) in keys

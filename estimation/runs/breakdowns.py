@@ -3,12 +3,12 @@ shown, and those hidden below the smallest size a page may show."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from estimation.contract import Caution
-from estimation.runs.estimate_views import EstimateView, estimate_view
+from estimation.contract import NOTICE_FLAGS, Caution
+from estimation.runs.estimate_views import EstimateView, Notice, estimate_view
 from estimation.runs.group_comparisons import GroupComparison
 from estimation.runs.models import QuestionEstimate
 from estimation.runs.readings import group_cautions
@@ -52,6 +52,26 @@ class Breakdown:
     def cautions(self) -> tuple[Caution, ...]:
         """One caution per cause for the shown groups, naming them."""
         return group_cautions([(g.label, g.flags) for g in self.shown])
+
+    @property
+    def notices(self) -> tuple[tuple[str, Notice], ...]:
+        """The shown groups' own notices, as estimates.csv gives them."""
+        return subgroup_notices((g.label, g.estimate) for g in self.shown)
+
+
+def subgroup_notices(
+    groups: Iterable[tuple[str, EstimateView]],
+) -> tuple[tuple[str, Notice], ...]:
+    """Each group's notices from its estimate (the ``warnings`` that
+    estimates.csv and the JSON export give every subgroup row), with its
+    label; those a flag's caution already says (:data:`NOTICE_FLAGS`: beyond
+    the design, too few responses) are left to that caution."""
+    return tuple(
+        (label, notice)
+        for label, estimate in groups
+        for notice in estimate.warnings
+        if notice.code not in NOTICE_FLAGS
+    )
 
 
 def breakdown(

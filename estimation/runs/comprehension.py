@@ -1,6 +1,7 @@
 """The results among those who passed the comprehension check: for each
 sensitive question, its subgroup in the breakdown by the check question whose
-answer is the passing one (breakdowns.py). Nothing is estimated here: the
+answer is the passing one (breakdowns.py), options or, for a kind estimated
+by parameters, its own view of the group (``Subgroup.compliance``). Nothing is estimated here: the
 reading is the saved subgroup rows the breakdowns already show, picked out."""
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ def passed_reading(survey: Survey, dashboard: Dashboard) -> PassedReading | None
     check, code = found
     rows = []
     for result in dashboard.results:
-        if result.estimate is None:
+        # A kind estimated by its own parameters (a device instruction's) has
+        # its own view instead of options, and its groups carry one too.
+        if result.estimate is None and result.compliance is None:
             continue
         by_check = [b for b in result.breakdowns if b.by.pk == check.pk]
         group = next(

@@ -5,7 +5,9 @@ sensitive question, in every subgroup, saved as one row per option.
 A kind's ``run`` module (``surveys/kinds/<kind>/run.py``) provides
 ``question_rows(question, *, overall, subgroups, run)`` (the rows to save, each
 a dict of a saved estimate's fields with ``result`` and ``reported``) and
-``save_row(run, row)`` (saves one and returns its unsaved option rows); these
+``save_row(run, row)`` (saves one and returns its unsaved option rows) and,
+for a kind whose cells a crossed breakdown may show, ``unsaved_row(run, row)``
+(the same rows, none saved); these
 are the ones a kind takes when its estimate is one matrix over its options.
 """
 
@@ -98,9 +100,21 @@ def _row(
 def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
     """Save ``row`` (its estimate, or none without answers); its options' rows
     are returned for one bulk insert."""
-    result = row.pop("result")
-    reported = row.pop("reported")
-    saved = QuestionEstimate.objects.create(
+    saved, options = unsaved_row(run, row)
+    saved.save()
+    for option in options:
+        option.question_estimate = saved
+    return options
+
+
+def unsaved_row(
+    run: EstimateRun, row: dict[str, Any]
+) -> tuple[QuestionEstimate, list[OptionEstimate]]:
+    """``row`` as the rows :func:`save_row` saves, left unsaved: a crossed
+    breakdown (estimation/runs/crossed.py) reads them as saved ones."""
+    result, reported = row["result"], row["reported"]
+    fields = {k: v for k, v in row.items() if k not in ("result", "reported")}
+    saved = QuestionEstimate(
         run=run,
         warnings=[w.to_dict() for w in result.warnings] if result else [],
         solver=result.solver.to_dict() if result else {},
@@ -108,11 +122,11 @@ def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
         distribution=result.distribution.to_dict()
         if result and result.distribution
         else None,
-        **row,
+        **fields,
     )
     if result is None:
-        return []
-    return [
+        return saved, []
+    return saved, [
         OptionEstimate(
             question_estimate=saved,
             option=r,

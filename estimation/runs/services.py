@@ -41,7 +41,7 @@ def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
     who answered it; an optional direct question's "no answer" is its level k.
     """
     counts_catch_up(survey)
-    direct = [q for q in survey.questions.all() if q.in_strata]
+    direct = strata_questions(survey)
     sizes = [stratum_size(len(q.options), q.optional) for q in direct]
     overall: Counts = defaultdict(lambda: defaultdict(int))
     groups: GroupCounts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
@@ -50,6 +50,32 @@ def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
         for group, level in zip(direct, stratum_decode(stratum, sizes), strict=True):
             groups[(question_id, group.pk)][level][report] += count
     return overall, groups
+
+
+def strata_questions(survey: Survey) -> list[Question]:
+    """The questions a response's stratum codes, in the order it codes them:
+    those asked plainly whose answers are categories (not free text)."""
+    return [q for q in survey.questions.all() if q.in_strata]
+
+
+CellCounts = dict[int, dict[tuple[int, int], dict[int, int]]]
+
+
+def crossed_counts(survey: Survey, first: Question, second: Question) -> CellCounts:
+    """``{question_id: {(first's level, second's level): {report: count}}}``
+    from the saved table as it stands: a read, with no catch-up, so the
+    counts are those the latest run read until another brings them up to
+    date (estimation/runs/crossed.py checks which). The strata hold every
+    pair of direct answers, so no answer is read again."""
+    direct = strata_questions(survey)
+    sizes = [stratum_size(len(q.options), q.optional) for q in direct]
+    at = [q.pk for q in direct]
+    i, j = at.index(first.pk), at.index(second.pk)
+    cells: CellCounts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
+    for question_id, report, stratum, count in saved_cells(survey):
+        levels = stratum_decode(stratum, sizes)
+        cells[question_id][(levels[i], levels[j])][report] += count
+    return cells
 
 
 def survey_report_counts(survey: Survey) -> Counts:

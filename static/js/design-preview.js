@@ -113,6 +113,8 @@ export function render(data) {
     entry("What an observer could learn", data.observer),
   );
   if (data.precision) list.append(entry("Expected precision", data.precision));
+  if (data.assumption) list.append(entry(config.labels.assumption, data.assumption));
+  if (data.groups) list.append(entry(config.labels.groups, data.groups.sentence));
   if (data.recommendation) list.append(entry("Which encoding", data.recommendation));
   const shown = [list];
   if (data.warning) {
@@ -123,10 +125,49 @@ export function render(data) {
   region.replaceChildren(...shown);
 }
 
+// The planner's assumptions, typed in percent and sent as shares; they have
+// no name, so the question form never saves them.
+const planner = document.getElementById("planner");
+const plannerError = document.getElementById("planner-error");
+const planInputs = planner ? [...planner.querySelectorAll("[data-plan]")] : [];
+
+/** The planner's query parameters: each filled-in percentage as a share. */
+export function planningQuery(inputs) {
+  const query = {};
+  for (const input of inputs) {
+    const typed = input.value.trim();
+    if (typed === "") continue;
+    const number = Number(typed);
+    // Sent as typed when not a number, so the server's 400 names the field.
+    query[input.dataset.plan] = Number.isFinite(number) ? String(number / 100) : typed;
+  }
+  return query;
+}
+
+/** Mark the planner field the server refused (or none) and say why. */
+function showPlanningError(data) {
+  const fields = data && data.fields ? Object.keys(data.fields) : [];
+  let shown = false;
+  for (const input of planInputs) {
+    const refused = fields.includes(input.dataset.plan);
+    if (refused) {
+      input.setAttribute("aria-invalid", "true");
+      const label = planner.querySelector(`label[for="${input.id}"]`);
+      plannerError.textContent = `${label ? label.textContent + ": " : ""}${data.error}`;
+      shown = true;
+    } else {
+      input.removeAttribute("aria-invalid");
+    }
+  }
+  if (plannerError) plannerError.hidden = !shown;
+  return shown;
+}
+
 async function refresh() {
   const query = new URLSearchParams();
   for (const name of PARAMETERS) query.set(name, value(name));
   query.set("n", String(config.n));
+  for (const [name, share] of Object.entries(planningQuery(planInputs))) query.set(name, share);
   inFlight?.abort();
   inFlight = new AbortController();
   try {
@@ -136,6 +177,8 @@ async function refresh() {
       signal: inFlight.signal,
     });
     const data = await response.json();
+    // A refused assumption is told beside the planner; the preview stays.
+    if (showPlanningError(response.ok ? null : data)) return;
     render(response.ok || data.error ? data : { error: "The preview is not available." });
   } catch (error) {
     if (error.name !== "AbortError") {
@@ -151,6 +194,7 @@ function changed(event) {
   timer = setTimeout(refresh, DELAY_MS);
 }
 
+if (planner) planner.hidden = false;
 form.addEventListener("input", changed);
 form.addEventListener("change", changed);
 showUsedFields();

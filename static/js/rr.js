@@ -33,12 +33,50 @@ export const MAX_EPSILON = 10;
 export const MAX_DIRECT_PERCENT = 50;
 // Python and JavaScript may differ in the last bit of a logarithm.
 export const EPSILON_SLACK = 1e-9;
-/** A spec this randomizer will not run; the message is for the respondent. */
+/**
+ * A spec this randomizer will not run; the message is for the respondent, in
+ * English. ``code`` names the reason (a key of REFUSALS, or of a kind's own
+ * table) and ``values`` its particulars, so that a page in another language
+ * says it in the respondent's words: the page's messages carry a sentence per
+ * code (surveys/respond/messages.py and each kind's page role), and tests
+ * prove their English is these tables'.
+ */
 export class SpecRefused extends Error {
-  constructor(message) {
+  constructor(message, code = "", values = {}) {
     super(message);
     this.name = "SpecRefused";
+    this.code = code;
+    this.values = values;
   }
+}
+
+/** Why the randomizer refuses a spec, by code, in English; {name} is a value. */
+export const REFUSALS = Object.freeze({
+  unreadableArm: "the page sent an unreadable validation arm ({problem})",
+  armTooLarge:
+    "it would ask {share}% of respondents directly, without protection, above the limit of {limit}%",
+  statedAnswer: "its design states epsilon {stated} for an answer, but its thresholds give {epsilon}",
+  tooLoose:
+    "its design would protect your answer less than this page allows (epsilon {epsilon}, above the limit of {limit})",
+  unreadable: "the page sent an unreadable design ({problem})",
+  answersMismatch: "its design has {k} answers, but the question shows {shown}",
+  unknownProcedure: "the page cannot run the procedure {procedure}",
+  producedByYou: "its design {design} is answered by you, not randomized by this device",
+});
+
+/**
+ * The refusal ``code`` of the table ``reasons``, its English filled with
+ * ``values`` (each shown as a string).
+ *
+ * @param {object} reasons REFUSALS or a kind's own table
+ * @param {string} code a key of ``reasons``
+ * @param {object} [values] the particulars the sentence names
+ * @returns {SpecRefused}
+ */
+export function refusal(reasons, code, values = {}) {
+  const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+  const message = reasons[code].replace(/\{(\w+)\}/g, (_, name) => shown[name]);
+  return new SpecRefused(message, code, shown);
 }
 // getRandomValues is a comparatively costly call; drawing in batches keeps
 // bulk use (tests, previews) fast without holding many secrets in memory.
@@ -286,38 +324,30 @@ const armTooLarge = (arm) => arm.direct_below * 100 > MAX_DIRECT_PERCENT * arm.d
 export function checkArm(arm) {
   const problem = armProblem(arm);
   if (problem !== null) {
-    throw new SpecRefused(`the page sent an unreadable validation arm (${problem})`);
+    throw refusal(REFUSALS, "unreadableArm", { problem });
   }
   if (armTooLarge(arm)) {
     const share = Math.ceil((100 * arm.direct_below) / arm.denominator);
-    throw new SpecRefused(
-      `it would ask ${share}% of respondents directly, without protection, ` +
-        `above the limit of ${MAX_DIRECT_PERCENT}%`,
-    );
+    throw refusal(REFUSALS, "armTooLarge", { share, limit: MAX_DIRECT_PERCENT });
   }
 }
 
 // The stated epsilon (the server's words) must be the thresholds' own: a
 // design cannot claim more protection than the code that runs gives.
-export function checkStated(stated, epsilon, what) {
+// ``reasons`` and ``code`` name the sentence that says what the epsilon is of.
+export function checkStated(stated, epsilon, reasons = REFUSALS, code = "statedAnswer") {
   if (stated === undefined) return;
   if (
     typeof stated !== "number" ||
     !(Math.abs(stated - epsilon) <= EPSILON_SLACK * Math.max(1, epsilon))
   ) {
-    throw new SpecRefused(
-      `its design states epsilon ${show(stated)} for ${what}, ` +
-        `but its thresholds give ${epsilon.toFixed(2)}`,
-    );
+    throw refusal(reasons, code, { stated: show(stated), epsilon: epsilon.toFixed(2) });
   }
 }
 
-export function tooLoose(epsilon, what = "") {
-  const shown = Number.isFinite(epsilon) ? epsilon.toFixed(2) : "unbounded";
-  return new SpecRefused(
-    `its design would protect your answer less than this page allows ` +
-      `(epsilon ${shown}${what}, above the limit of ${MAX_EPSILON})`,
-  );
+export function tooLoose(epsilon, reasons = REFUSALS, code = "tooLoose") {
+  const shown = Number.isFinite(epsilon) ? epsilon.toFixed(2) : "∞";
+  return refusal(reasons, code, { epsilon: shown, limit: MAX_EPSILON });
 }
 
 // Everything but the procedure: the arm, the thresholds (every row), the
@@ -330,17 +360,15 @@ export function checkMechanism(spec, answers) {
     plain = isPlain(spec);
     epsilon = plain ? 0 : specEpsilon(spec);
   } catch (error) {
-    throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
+    throw refusal(REFUSALS, "unreadable", { problem: error.message });
   }
   if (answers !== undefined && spec.k !== answers) {
-    throw new SpecRefused(
-      `its design has ${show(spec.k)} answers, but the question shows ${show(answers)}`,
-    );
+    throw refusal(REFUSALS, "answersMismatch", { k: show(spec.k), shown: show(answers) });
   }
   // The page marks a plain question itself, whatever the server says of it.
   if (plain) return "plain";
   if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) throw tooLoose(epsilon);
-  checkStated(spec.epsilon, epsilon, "an answer");
+  checkStated(spec.epsilon, epsilon);
   return "randomized";
 }
 
@@ -365,15 +393,13 @@ export function checkSpec(spec, answers = undefined, kinds = []) {
   // only this function would otherwise draw noise over a report the
   // respondent produced.
   if (spec?.procedure !== undefined) {
-    throw new SpecRefused(`the page cannot run the procedure ${show(spec.procedure)}`);
+    throw refusal(REFUSALS, "unknownProcedure", { procedure: show(spec.procedure) });
   }
   // Nor is one whose report the respondent produces, stripped of its procedure:
   // the device must never draw noise over such a report, nor send a
   // device-randomized design's true answer as if it were one.
   if (typeof spec?.design === "string" && producedWith(spec.design, kinds) !== undefined) {
-    throw new SpecRefused(
-      `its design ${show(spec.design)} is answered by you, not randomized by this device`,
-    );
+    throw refusal(REFUSALS, "producedByYou", { design: show(spec.design) });
   }
   return checkMechanism(spec, answers);
 }

@@ -18,6 +18,7 @@ import {
   procedureRunner,
   randomize,
 } from "./rr.js";
+import { conditionMet } from "./conditions.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -77,12 +78,43 @@ function keepAccessInLanguageLinks() {
   }
 }
 
-function refuseAccess() {
+// A refusal in place of the questions: no invitation or id in the address,
+// or the one there would be refused (unknown, already used). A panel's
+// refusal may name where the respondent goes instead (the screen-out URL).
+function refuseAccess(refusal = {}) {
   const messages = config.access.messages;
-  const refusal = byId("access-refusal");
-  refusal.textContent =
-    config.access.mode === "invitation" ? messages.missingInvitation : messages.missingParticipant;
-  refusal.hidden = false;
+  const line = byId("access-refusal");
+  line.textContent =
+    refusal.error ||
+    (config.access.mode === "invitation" ? messages.missingInvitation : messages.missingParticipant);
+  line.hidden = false;
+  if (refusal.redirect) {
+    line.after(byId("receipt-continue"));
+    continueTo(refusal.redirect);
+  }
+}
+
+// Asked on opening as the submission is asked (a POST with the invitation or
+// id in its body, never in an address a log could keep), so a link used
+// before is refused before anything is answered, even on a device that no
+// longer remembers answering ("Remove from this device"). The server reads
+// and records nothing. Only a refusal the submission would give stops the
+// page: no reply (offline, busy, throttled) opens it as before, and the
+// submission still decides.
+async function accessRefusal() {
+  try {
+    const reply = await fetch(config.accessUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept-Language": config.language },
+      body: JSON.stringify(accessCredential()),
+    });
+    if (reply.ok || reply.status === 429 || reply.status >= 500) return null;
+    const body = await reply.json().catch(() => ({}));
+    return body.error ? body : null;
+  } catch {
+    return null;
+  }
 }
 
 // A panel's completion (or screen-out) page: a visible link, then the redirect.
@@ -168,7 +200,7 @@ function checkQuestions() {
       kind = check(question.spec, answers, kinds);
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
-      throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: error.message }));
+      throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: reasonOf(error) }));
     }
     question.plain = kind === "plain";
     // A procedure: the respondent produces the report, and it is sent as
@@ -281,6 +313,13 @@ function reportFor(question, truth) {
   if (question.procedure) return procedureRunner(question.procedure, kinds).report(question, truth);
   const report = kindOf(question).report ?? randomize;
   return report(truth, question.spec);
+}
+
+// Why a spec was refused, in the page's language: rr.js and the kinds say it
+// in English, and the page's messages translate each reason by its code.
+function reasonOf(error) {
+  const sentence = words.refusals?.[error.code];
+  return sentence === undefined ? error.message : fill(sentence, error.values);
 }
 
 function refuse(message) {
@@ -660,23 +699,8 @@ function wireConsent() {
 
 // -- display logic: a question shown only after some direct answers -------------
 
-// The same rules as the server's (surveys/display_logic/conditions.py): a
-// clause reads one earlier question asked plainly, whose answer is its
-// option's index or its count; an answer not given, or given to a question
-// not shown, meets no clause. Only plain answers are read, never a
-// randomized question's, so no protected answer changes what the page does.
-function clauseMet(clause, answer) {
-  if (answer === undefined) return false;
-  if (clause.op === "equals") return answer === clause.value;
-  if (clause.op === "one_of") return clause.values.includes(answer);
-  return (clause.min === null || answer >= clause.min) && (clause.max === null || answer <= clause.max);
-}
-
-function conditionMet(condition, answers) {
-  if (!condition) return true;
-  const met = condition.clauses.map((clause) => clauseMet(clause, answers[clause.question]));
-  return condition.match === "any" ? met.some(Boolean) : met.every(Boolean);
-}
+// Whether a condition is met: conditionMet (static/js/conditions.js), the
+// same rule as the server's (surveys/display_logic/conditions.py).
 
 // Shows the questions whose conditions the plain answers given so far meet
 // and hides the others, in order, so a question hidden hides what depends on
@@ -684,13 +708,21 @@ function conditionMet(condition, answers) {
 // a screen reader reads, is not required, and sends nothing; nothing is
 // announced, as a question appearing below is found in reading order.
 function applyDisplayLogic() {
-  const truths = countTruths(chosenTruths());
+  const truths = typedTruths(countTruths(chosenTruths()));
   const answers = {};
+  // A kind that takes a typed answer (a number): its code is its report (its
+  // range), and a range clause reads the number itself.
+  const numbers = {};
   for (const question of config.questions) {
-    question.hidden = !conditionMet(question.condition, answers);
+    question.hidden = !conditionMet(question.condition, answers, numbers);
     if (question.condition) byId(`q${question.id}-text`).closest(".question").hidden = question.hidden;
     const truth = truths[question.id];
-    if (!question.hidden && question.plain && typeof truth === "number") answers[question.id] = truth;
+    if (question.hidden || !question.plain) continue;
+    const kind = kindOf(question);
+    if (kind.value && truth !== null && typeof truth === "object") {
+      answers[question.id] = kind.report(truth);
+      numbers[question.id] = kind.value(truth);
+    } else if (typeof truth === "number") answers[question.id] = truth;
   }
 }
 
@@ -775,6 +807,16 @@ function start() {
     refuseAccess();
     return;
   }
+  if (!config.preview && !stored && config.access.mode !== "open") {
+    accessRefusal().then((refusal) => (refusal ? refuseAccess(refusal) : openQuestions(stored)));
+    return;
+  }
+  openQuestions(stored);
+}
+
+// The questions (or the consent statement first), or the reports drawn
+// before and not yet confirmed.
+function openQuestions(stored) {
   // Before consent and before any question shows: each question says which
   // way it is asked before it can be answered.
   if (!stored) assignArms();

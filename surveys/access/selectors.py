@@ -9,11 +9,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from surveys.access.services import (
+    AccessRefused,
+    access_credential,
     access_digest,
     digests_of,
     full_message,
     invitation_missing_message,
+    invitation_unknown_message,
+    ledger_contains,
     participant_missing_message,
+    used_refusal,
 )
 from surveys.models import AccessLedger, AccessMode, Invitation, Survey
 
@@ -60,6 +65,31 @@ def ledger_count(survey: Survey) -> int | None:
     """Responses counted by the ledger (None before the first controlled one)."""
     ledger = _ledger(survey)
     return None if ledger is None else ledger.count
+
+
+def access_check(*, survey: Survey, payload: dict[str, object]) -> None:
+    """Raise the :class:`AccessRefused` a submission bringing ``payload``'s
+    invitation or participant id would get now (missing, malformed, unknown,
+    already used); return if it would be let in.
+
+    Reads only: no row is written or locked, the invitation is not used up,
+    and a survey without a ledger yet does not get one. The submission decides
+    again under the ledger's lock, so this is advice, never the last word
+    (docs/methodology.md, "Invitations, panels and quotas").
+    """
+    credential = access_credential(survey=survey, payload=payload)
+    if (
+        credential.invitation
+        and not Invitation.objects.filter(
+            survey_id=survey.pk, token=credential.invitation
+        ).exists()
+    ):
+        raise AccessRefused(403, invitation_unknown_message())
+    if credential.digest is None:
+        return
+    ledger = _ledger(survey)
+    if ledger is not None and ledger_contains(bytes(ledger.used), credential.digest):
+        raise used_refusal(survey)
 
 
 def respondent_access(survey: Survey) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import datetime
 import io
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
@@ -130,7 +130,10 @@ def invitation_missing_message() -> str:
 
 
 def invitation_unknown_message() -> str:
-    return _("This invitation link is not valid for this survey.")
+    return _(
+        "This invitation link is not valid for this survey. Open the whole link "
+        "from your invitation, or ask whoever invited you for a new one."
+    )
 
 
 def participant_missing_message() -> str:
@@ -190,16 +193,29 @@ def _refusal(
     if credential.digest is not None and ledger_contains(
         bytes(ledger.used), credential.digest
     ):
-        if survey.access_mode == AccessMode.INVITATION:
-            return AccessRefused(409, _("This invitation has already been used."))
-        return AccessRefused(
-            409,
-            _("This participant id has already taken part in this survey."),
-            survey.screen_out_url,
-        )
+        return used_refusal(survey)
     if _is_full(survey, ledger.count):
         return AccessRefused(409, full_message(), survey.screen_out_url)
     return None
+
+
+def used_refusal(survey: Survey) -> AccessRefused:
+    """The refusal of an invitation or participant id already counted: the
+    submission's, and the respondent page's when it opens."""
+    if survey.access_mode == AccessMode.INVITATION:
+        return AccessRefused(
+            409,
+            _(
+                "This invitation has already been used. Each invitation link "
+                "answers the survey once: if you have not answered it, ask whoever "
+                "invited you for a new link."
+            ),
+        )
+    return AccessRefused(
+        409,
+        _("This participant id has already taken part in this survey."),
+        survey.screen_out_url,
+    )
 
 
 def _is_full(survey: Survey, count: int) -> bool:
@@ -214,11 +230,26 @@ def closed_message() -> str:
     return _("This survey is not accepting responses now.")
 
 
-def _close_when_full(survey: Survey, count: int) -> None:
-    if _is_full(survey, count):
-        Survey.objects.filter(pk=survey.pk, status=Survey.Status.OPEN).update(
-            status=Survey.Status.CLOSED
+def _close_when_full(survey: Survey, count: int) -> bool:
+    """Close a full survey, and record it once, the system as the actor.
+
+    Callers hold the ledger's row lock, so submissions arriving together reach
+    this one at a time; only the one whose update finds the survey still open
+    closes it, and only that one writes the event (and gets True).
+    """
+    if not _is_full(survey, count):
+        return False
+    closed = Survey.objects.filter(pk=survey.pk, status=Survey.Status.OPEN).update(
+        status=Survey.Status.CLOSED
+    )
+    if closed:
+        audit_record(
+            actor=None,
+            action=Action.SURVEY_CLOSE_AT_LIMIT,
+            survey=survey,
+            response_limit=survey.response_limit,
         )
+    return bool(closed)
 
 
 def _locked_ledger(survey_id: int) -> AccessLedger:
@@ -243,6 +274,9 @@ def access_ledger_recount(*, survey: Survey) -> None:
         ledger = _locked_ledger(survey.pk)
         ledger.count = Response.objects.filter(survey_id=survey.pk).count()
         ledger.save(update_fields=["count"])
+        # A limit set to exactly the responses stored is reached already.
+        if _close_when_full(survey, ledger.count):
+            survey.status = Survey.Status.CLOSED
 
 
 # -- settings -----------------------------------------------------------------------
@@ -265,6 +299,50 @@ def access_settings_check(survey: Survey) -> None:
         raise ValidationError(
             {"completion_code": "The completion URL has {code}: give the code."}
         )
+
+
+# What only a panel survey uses, as the pages name each setting.
+PANEL_SETTINGS = {
+    "panel_id_parameter": "The participant id parameter",
+    "completion_url": "The completion URL",
+    "completion_code": "The completion code",
+    "screen_out_url": "The screen-out URL",
+}
+
+
+def _panel_default(name: str) -> Any:
+    return Survey._meta.get_field(name).get_default()
+
+
+def panel_settings_check(*, survey: Survey, given: Mapping[str, Any]) -> None:
+    """Refuse panel settings ``given`` for a survey that will not be a panel's,
+    naming each: they would do nothing, and a researcher who set one most
+    likely meant a panel. A value the survey already holds, or the default,
+    is no setting (a client may send the whole survey back)."""
+    mode = given.get("access_mode") or survey.access_mode
+    if mode == AccessMode.PANEL:
+        return
+    refused = {
+        name: _(
+            "%(setting)s applies only to panel surveys: choose “Panel” under "
+            "“Who may answer” (access_mode “panel”), or leave it empty."
+        )
+        % {"setting": label}
+        for name, label in PANEL_SETTINGS.items()
+        if name in given
+        and given[name] not in (_panel_default(name), getattr(survey, name))
+    }
+    if refused:
+        raise ValidationError(refused)
+
+
+def panel_settings_clear(survey: Survey) -> None:
+    """A draft that is not a panel's keeps no panel settings, so none left from
+    an earlier choice of Panel shows up again if it becomes one. A published
+    survey's stay as they were: its mode and answers are fixed."""
+    if survey.is_draft and survey.access_mode != AccessMode.PANEL:
+        for name in PANEL_SETTINGS:
+            setattr(survey, name, _panel_default(name))
 
 
 def completion_link(survey: Survey) -> str:

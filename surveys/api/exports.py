@@ -10,12 +10,15 @@ from typing import Any
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from estimation.runs.crossed import Crossing, CrossingError
 from surveys.results import exports
+from surveys.results.crossed_exports import requested_crossing
 from surveys.results.export_views import (
     CSV,
     DTA,
@@ -140,8 +143,28 @@ class Codebook(SurveyScoped, APIView):
         return Response(exports.codebook(self.survey))
 
 
+CROSSING = [
+    OpenApiParameter(
+        name,
+        int,
+        description="With the other: the id of a direct question whose answers "
+        f"make the crossed table's {axis}; each sensitive question then has "
+        "`crossed`, its estimate in every cell, small cells withheld.",
+    )
+    for name, axis in (("cross_rows", "rows"), ("cross_columns", "columns"))
+]
+
+
+def _crossing(request: Request, survey: Any) -> Crossing:
+    try:
+        return requested_crossing(survey, request.query_params)
+    except CrossingError as error:
+        raise ValidationError({error.parameter: [str(error)]}) from error
+
+
 class Estimates(SurveyScoped, APIView):
     @extend_schema(
+        parameters=CROSSING,
         responses={
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
@@ -150,16 +173,24 @@ class Estimates(SurveyScoped, APIView):
                 "every option's estimate, standard error and interval, overall and "
                 "by subgroup. `run` is null until a run has finished.",
             )
-        }
+        },
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(exports.estimates_export(self.survey))
+        crossing = _crossing(request, self.survey)
+        return Response(exports.estimates_export(self.survey, crossing))
 
 
 class EstimatesCsv(ExportView):
     @extend_schema(
-        responses=_file("text/csv", "The estimates, a row per option and group.")
+        parameters=CROSSING,
+        responses=_file(
+            "text/csv",
+            "The estimates, a row per option and group; with cross_rows and "
+            "cross_columns, a row per option and crossed cell.",
+        ),
     )
     def get(self, request: Request, pk: int) -> StreamingHttpResponse:
         survey = self.survey
-        return download(survey, "estimates.csv", exports.estimates_csv(survey), CSV)
+        crossing = _crossing(request, survey)
+        name = "estimates-crossed.csv" if crossing.chosen else "estimates.csv"
+        return download(survey, name, exports.estimates_csv(survey, crossing), CSV)

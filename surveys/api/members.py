@@ -65,7 +65,11 @@ class MemberAddSerializer(serializers.Serializer):
         help_text="The researcher's username or email, in any case. They need an "
         "account on this site already.",
     )
-    role = _role_field(help_text="editor, analyst or viewer (aggregates only).")
+    role = _role_field(
+        default=Role.VIEWER.value,
+        help_text="editor, analyst or viewer (aggregates only); viewer, the "
+        "least privileged, unless given.",
+    )
 
 
 class MemberRoleSerializer(serializers.Serializer):

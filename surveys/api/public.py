@@ -33,6 +33,7 @@ from rest_framework.views import APIView
 from surveys.languages import respondent_languages, survey_texts
 from surveys.models import Survey
 from surveys.ratelimit import client_identity, rate_hit, wait_text
+from surveys.respond.access_check import submission_access_check
 from surveys.respond.selectors import (
     page_language,
     published_survey,
@@ -43,6 +44,8 @@ from surveys.respond.submissions import submission_language, submission_record
 from surveys.respond.switcher import respondent_path
 
 from .serializers import (
+    AccessCheckReplySerializer,
+    AccessCheckSerializer,
     PublicSurveySerializer,
     ReceiptSerializer,
     SubmissionSerializer,
@@ -208,21 +211,48 @@ class Submission(PublicView):
         )
 
     def _payload(self, request: Request, slug: str) -> object:
-        """The parsed body, or a refusal in the survey's language."""
-        if request.content_type.split(";")[0].strip() != "application/json":
-            with translation.override(submission_language(slug, asked(request))):
-                raise UnsupportedMediaType(
-                    request.content_type, _("Send the answers as application/json.")
-                )
-        limit = settings.SUBMISSION_MAX_BYTES
-        if len(request.body) > limit:
-            with translation.override(submission_language(slug, asked(request))):
-                raise PayloadTooLarge(
-                    _("The submission is larger than %(limit)d bytes.")
-                    % {"limit": limit}
-                )
-        try:
-            return json.loads(request.body)
-        except ValueError:
-            with translation.override(submission_language(slug, asked(request))):
-                raise ParseError(_("The submission is not valid JSON.")) from None
+        return json_payload(request, slug)
+
+
+class AccessCheck(PublicView):
+    """What the respondent page asks on opening an invitation or panel link.
+
+    Throttled with the submissions, on their counter: a client tries tokens
+    here no faster than it could by submitting. Reads only.
+    """
+
+    throttle_classes = [SubmissionThrottle]
+
+    @extend_schema(
+        request=AccessCheckSerializer,
+        responses={200: AccessCheckReplySerializer},
+    )
+    def post(self, request: Request, slug: str) -> HttpResponse:
+        """Whether a submission with this invitation or participant id would be
+        let in now: 200, or the refusal it would get (400, 403, 409). Nothing
+        is stored and the invitation is not used up; the submission decides
+        again."""
+        payload = json_payload(request, slug)
+        submission_access_check(slug=slug, payload=payload, asked=asked(request))
+        return HttpResponse(b'{"usable":true}', content_type="application/json")
+
+
+def json_payload(request: Request, slug: str) -> object:
+    """The parsed body of a POST to a survey's public endpoint, or a refusal in
+    the survey's language."""
+    if request.content_type.split(";")[0].strip() != "application/json":
+        with translation.override(submission_language(slug, asked(request))):
+            raise UnsupportedMediaType(
+                request.content_type, _("Send the answers as application/json.")
+            )
+    limit = settings.SUBMISSION_MAX_BYTES
+    if len(request.body) > limit:
+        with translation.override(submission_language(slug, asked(request))):
+            raise PayloadTooLarge(
+                _("The submission is larger than %(limit)d bytes.") % {"limit": limit}
+            )
+    try:
+        return json.loads(request.body)
+    except ValueError:
+        with translation.override(submission_language(slug, asked(request))):
+            raise ParseError(_("The submission is not valid JSON.")) from None

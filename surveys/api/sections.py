@@ -102,14 +102,26 @@ class SectionDetail(SurveyScoped, generics.RetrieveUpdateDestroyAPIView):  # typ
             "text": section.text,
             "shuffle_questions": section.shuffle_questions,
         }
-        if data or listed is None:
-            sections.section_update(
-                section=section, actor=self.request.user, **{**current, **data}
-            )
-        if listed is not None:
-            sections.section_set_questions(
-                section=section, questions=listed, actor=self.request.user
-            )
+        wanted = {**current, **data}
+
+        def update() -> None:
+            if data or listed is None:
+                sections.section_update(
+                    section=section, actor=self.request.user, **wanted
+                )
+
+        def move() -> None:
+            if listed is not None:
+                sections.section_set_questions(
+                    section=section, questions=listed, actor=self.request.user
+                )
+
+        # Each step checks the display logic (no condition may read a question
+        # of its own section shown in a random order): the random order goes
+        # last when it is turned on, first when it is turned off, so a request
+        # that is valid as a whole is never refused half way.
+        for step in (move, update) if wanted["shuffle_questions"] else (update, move):
+            step()
         section.refresh_from_db()
 
     def perform_destroy(self, instance: Section) -> None:

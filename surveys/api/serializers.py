@@ -498,3 +498,26 @@ class ReceiptSerializer(serializers.Serializer):
         required=False,
         help_text="Panel surveys: the panel's completion URL with the code.",
     )
+
+
+class AccessCheckSerializer(serializers.Serializer):
+    """For the schema only: what the respondent page sends when it opens."""
+
+    invitation = serializers.CharField(
+        required=False,
+        help_text="Invitation-only surveys: the token from the link's "
+        "#invitation= fragment. Checked only: nothing is stored or used up.",
+    )
+    participant = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="Panel surveys: the participant id from the link's query "
+        "parameter. Checked only: nothing is stored.",
+    )
+
+
+class AccessCheckReplySerializer(serializers.Serializer):
+    usable = serializers.BooleanField(
+        help_text="Always true: a credential that would be refused gets the "
+        "refusal's status and message instead."
+    )

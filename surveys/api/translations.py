@@ -20,8 +20,13 @@ from surveys.builder.translations import (
 )
 from surveys.languages import (
     SURVEY_TEXT_FIELDS,
+    TEACHING_TEXT_FIELDS,
+    format_texts,
+    format_translation,
     question_translation,
+    section_translation,
     survey_translation,
+    teaching_translation,
     translation_gaps,
 )
 from surveys.models import Survey
@@ -37,8 +42,22 @@ class QuestionTranslationSerializer(serializers.Serializer):
         max_length=20,
         required=False,
         default=list,
-        help_text="The option labels in the question's order (its codes).",
+        help_text="The option labels in the question's order (its codes); "
+        "none for a question whose options its format makes (a number's ranges, "
+        "said in each language from its format).",
     )
+    format = serializers.DictField(
+        child=serializers.CharField(allow_blank=True, max_length=200),
+        required=False,
+        help_text="The words of its format, for a kind that has some (a number's "
+        '"unit").',
+    )
+
+
+class SectionTranslationSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The section's id.")
+    title = serializers.CharField(allow_blank=True, required=False, max_length=200)
+    text = serializers.CharField(allow_blank=True, required=False, max_length=2000)
 
 
 class LanguageTranslationSerializer(serializers.Serializer):
@@ -48,6 +67,13 @@ class LanguageTranslationSerializer(serializers.Serializer):
     )
     introduction = serializers.CharField(allow_blank=True, required=False)
     consent = serializers.CharField(allow_blank=True, required=False)
+    practice_question = serializers.CharField(
+        allow_blank=True,
+        required=False,
+        max_length=300,
+        help_text="The researcher's practice question, when the survey has one.",
+    )
+    sections = SectionTranslationSerializer(many=True, required=False)
     questions = QuestionTranslationSerializer(many=True, required=False)
     complete = serializers.BooleanField(read_only=True)
     missing = serializers.ListField(child=serializers.CharField(), read_only=True)
@@ -78,8 +104,22 @@ def translations_document(survey: Survey) -> dict[str, Any]:
         wording = [(q, *question_translation(q, code)) for q in questions]
         document[code] = {
             **survey_translation(survey, code),
+            **teaching_translation(survey, code),
+            "sections": [
+                {"id": s.pk, **section_translation(s, code)}
+                for s in survey.sections.all()
+            ],
             "questions": [
-                {"id": q.pk, "text": text, "options": options}
+                {
+                    "id": q.pk,
+                    "text": text,
+                    "options": options,
+                    **(
+                        {"format": format_translation(q, code)}
+                        if format_texts(q)
+                        else {}
+                    ),
+                }
                 for q, text, options in wording
             ],
             "complete": not missing,
@@ -127,10 +167,22 @@ def _translation_save(
         survey_translation_update(
             survey=survey,
             language=code,
-            texts={n: texts[n] for n in SURVEY_TEXT_FIELDS if n in texts},
+            texts={
+                n: texts[n]
+                for n in (*SURVEY_TEXT_FIELDS, *TEACHING_TEXT_FIELDS)
+                if n in texts
+            },
             questions={
-                q["id"]: {"text": q["text"], "options": q["options"]}
+                q["id"]: {
+                    "text": q["text"],
+                    "options": q["options"],
+                    **({"format": q["format"]} if "format" in q else {}),
+                }
                 for q in texts.get("questions", [])
+            },
+            sections={
+                s["id"]: {k: v for k, v in s.items() if k != "id"}
+                for s in texts.get("sections", [])
             },
             actor=actor,
         )

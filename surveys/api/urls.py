@@ -18,6 +18,11 @@ urlpatterns = [
         public.Submission.as_view(),
         name="submit",
     ),
+    path(
+        "public/surveys/<slug:slug>/access/",
+        public.AccessCheck.as_view(),
+        name="access_check",
+    ),
     path("surveys/", views.SurveyList.as_view(), name="surveys"),
     path("surveys/<int:pk>/", views.SurveyDetail.as_view(), name="survey"),
     path(

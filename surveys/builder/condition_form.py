@@ -8,7 +8,6 @@ from typing import Any
 
 from django import forms
 
-from surveys.display_logic.conditions import AnswerSpace
 from surveys.display_logic.questions import answer_spaces
 from surveys.models import Question, Survey
 
@@ -20,14 +19,15 @@ MATCH_CHOICES = [
 ]
 OP_CHOICES = [
     ("one_of", "answered one of"),
-    ("range", "answered a number from … to …"),
+    ("range", "answered a number from … to … (both included)"),
 ]
 
 
 class ConditionForm(forms.Form):
     """Who is shown the question. Answers are typed as their options'
     labels (or counts), separated by commas; a range takes a minimum, a
-    maximum or both."""
+    maximum or both, each included, and on a number asked plainly reads the
+    number typed (decimals too), not its range."""
 
     match = forms.ChoiceField(
         choices=MATCH_CHOICES,
@@ -35,7 +35,10 @@ class ConditionForm(forms.Form):
         label="Show this question to",
         help_text="Conditions read only earlier questions asked plainly (direct, or "
         "a count asked plainly), never a randomized one: a protected answer must "
-        "not change what the page does.",
+        "not change what the page does. A range includes both of its bounds: on a "
+        "number it reads the number typed (from 18 to 65 shows the question to 18 "
+        "and to 65, and to 40.5 where decimals are allowed), on other questions "
+        "the answer's position, counted from 0.",
     )
 
     def __init__(
@@ -63,8 +66,12 @@ class ConditionForm(forms.Form):
                 max_length=500,
                 label="answers (labels, comma-separated)",
             )
-            self.fields[f"min_{i}"] = forms.FloatField(required=False, label="from")
-            self.fields[f"max_{i}"] = forms.FloatField(required=False, label="to")
+            self.fields[f"min_{i}"] = forms.FloatField(
+                required=False, label="from (included)"
+            )
+            self.fields[f"max_{i}"] = forms.FloatField(
+                required=False, label="to (included)"
+            )
 
     def clause_rows(self) -> list[list[Any]]:
         """Each clause's fields, for the template."""
@@ -127,29 +134,47 @@ def _codes(question: Question, typed: str) -> list[int] | None:
     return sorted({labels.index(part) for part in wanted})
 
 
-def _name(question: Question, refused: str) -> str:
-    marked = f" ({refused}: cannot be used)" if refused else ""
-    return f"{question.position + 1}. {question.text[:60]}{marked}"
+UNUSABLE = {
+    "randomized": " (randomized: cannot be used)",
+    "shuffled": " (same page, shown in a random order: cannot be used)",
+    "free text": " (free text: cannot be used)",
+}
+
+
+def _name(question: Question, unusable: str) -> str:
+    return f"{question.position + 1}. {question.text[:60]}{UNUSABLE.get(unusable, '')}"
 
 
 def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, str]]:
-    """The questions before ``question``, each with why no condition may read
-    it ("randomized", "free text"; "" when one may): offered all, so that
-    choosing one is refused with the reason (surveys/display_logic/conditions.py)
-    rather than silently missing."""
+    """The questions before ``question``, each with why it cannot be read
+    ("randomized", "free text", "shuffled": on the question's own page, shown
+    in a random order) or "": offered all, so that choosing one is refused with the
+    reason (surveys/display_logic/) rather than silently missing."""
     ordered = list(survey.questions.all())
     if question is not None:
         ordered = [
             q for q in ordered if (q.position, q.pk) < (question.position, question.pk)
         ]
     spaces = answer_spaces(survey.questions.all())
-    return [(q, _refused(spaces[q.pk])) for q in ordered]
-
-
-def _refused(space: AnswerSpace) -> str:
-    if space.randomized:
-        return "randomized"
-    return "free text" if space.typed_words else ""
+    page = (
+        question.section
+        if question is not None
+        else survey.sections.order_by("-position", "-id").first()
+    )
+    shuffled = page.pk if page is not None and page.shuffle_questions else None
+    return [
+        (
+            q,
+            "randomized"
+            if spaces[q.pk].randomized
+            else "free text"
+            if spaces[q.pk].typed_words
+            else "shuffled"
+            if shuffled is not None and q.section_id == shuffled
+            else "",
+        )
+        for q in ordered
+    ]
 
 
 def _initial(question: Question | None) -> dict[str, Any]:

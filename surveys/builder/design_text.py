@@ -17,21 +17,22 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from estimation import (
     Design,
-    expected_half_width,
     privacy_band,
     what_an_observer_learns,
 )
-from estimation.inference.general import expected_mean_half_width
+from estimation.planner import DEFAULT_PREVALENCE, expected_precision, planned
 from estimation.words import format_epsilon, percent
 from surveys.kinds import KINDS, kind_module
 from surveys.words import active_translator
 
-# The prevalence the precision sentence assumes: of Yes for yes/no questions,
-# of the least favourable option otherwise.
-ASSUMED_PREVALENCE = 0.10
+# The prevalence the precision sentence assumes unless the researcher names one:
+# of Yes for yes/no questions, of the least favourable option otherwise, of a
+# count of at least 1 for counts (estimation.planner).
+ASSUMED_PREVALENCE = DEFAULT_PREVALENCE
 LEVEL = 0.95
 COMPOSITION = (
     "Epsilons add up: each answer is randomized independently, so what someone "
@@ -57,34 +58,53 @@ def _design_sentences() -> dict[str, Callable[[Any, Sequence[str]], str]]:
     return found
 
 
-def _half_width(design: Design, n: int) -> float:
-    if not design.uniform_plus_diagonal:
-        return expected_mean_half_width(design.matrix, n, LEVEL)
-    return expected_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
+def _half_width(design: Design, n: int, prevalence: float) -> float:
+    """The expected half-width at ``prevalence``: a share, or counts for a
+    count's mean (its kind's meaning of the prevalence, estimation.planner)."""
+    return expected_precision(design, n, prevalence, level=LEVEL)
 
 
-def precision_sentence(design: Design, labels: Sequence[str], n: int) -> str:
-    """The expected 95% interval half-width with ``n`` respondents, in words."""
+def precision_sentence(
+    design: Design,
+    labels: Sequence[str],
+    n: int,
+    prevalence: float = ASSUMED_PREVALENCE,
+) -> str:
+    """The expected 95% interval half-width with ``n`` respondents, in words,
+    at the expected ``prevalence``."""
+    numbers = {
+        "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
+        % {"n": f"{n:,}"},
+        "prevalence": percent(prevalence, active_translator()),
+        "level": percent(LEVEL, active_translator()),
+        "half_width": f"{_half_width(design, n, prevalence):.2f}",
+        "points": f"{100 * _half_width(design, n, prevalence):.1f}",
+        "top": design.k - 1,
+    }
     if not design.uniform_plus_diagonal:
-        people = f"{n:,} respondent{'s' if n != 1 else ''}"
+        numbers["mean"] = f"{planned(design, prevalence).value:.2f}"
         return (
-            f"With {people} whose counts were spread evenly from 0 to "
-            f"{design.k - 1}, the {percent(LEVEL)} interval of the mean count is "
-            f"expected to be about ±{_half_width(design, n):.2f}."
+            gettext(
+                "With %(people)s, if %(prevalence)s of them had a count of at least "
+                "1 (spread evenly from 1 to %(top)s, the others 0: a mean of "
+                "%(mean)s), the %(level)s interval of the mean count is expected to "
+                "be about ±%(half_width)s."
+            )
+            % numbers
         )
-    half_width = expected_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
-    points = f"±{100 * half_width:.1f} percentage points"
-    people = f"{n:,} respondent{'s' if n != 1 else ''}"
     if design.k == 2:
-        return (
-            f"With {people}, if {percent(ASSUMED_PREVALENCE)} would truly answer "
-            f"{labels[1]}, the {percent(LEVEL)} interval is expected to be about "
-            f"{points}."
-        )
+        return gettext(
+            "With %(people)s, if %(prevalence)s would truly answer %(yes)s, the "
+            "%(level)s interval is expected to be about ±%(points)s percentage "
+            "points."
+        ) % {**numbers, "yes": labels[1]}
     return (
-        f"With {people}, an option chosen by {percent(ASSUMED_PREVALENCE)} of them "
-        f"would be estimated to about {points} ({percent(LEVEL)} interval, for the "
-        "least precise option)."
+        gettext(
+            "With %(people)s, an option chosen by %(prevalence)s of them would be "
+            "estimated to about ±%(points)s percentage points (%(level)s interval, "
+            "for the least precise option)."
+        )
+        % numbers
     )
 
 
@@ -134,12 +154,13 @@ def design_summary(
     n: int | None,
     *,
     language: str | None = None,
+    prevalence: float = ASSUMED_PREVALENCE,
 ) -> dict[str, Any]:
-    """Everything the design preview shows; ``n`` is the planned respondents.
-    With the ``language`` of a survey not in English, also what its respondents
-    read, in that language."""
+    """Everything the design preview shows; ``n`` is the planned respondents,
+    ``prevalence`` the one expected. With the ``language`` of a survey not in
+    English, also what its respondents read, in that language."""
     epsilon = design.epsilon
-    planned = n is not None and n >= 1
+    is_planned = n is not None and n >= 1
     band = privacy_band(epsilon)
     return {
         "band": band.key,
@@ -152,10 +173,12 @@ def design_summary(
         "randomized": design.randomized,
         "sentence": design_sentence(design, labels),
         "observer": what_an_observer_learns(epsilon),
-        "n": n if planned else None,
-        "prevalence": ASSUMED_PREVALENCE,
-        "half_width": _half_width(design, n) if planned else None,
-        "precision": precision_sentence(design, labels, n) if planned else None,
+        "n": n if is_planned else None,
+        "prevalence": prevalence,
+        "half_width": _half_width(design, n, prevalence) if is_planned else None,
+        "precision": (
+            precision_sentence(design, labels, n, prevalence) if is_planned else None
+        ),
         "respondent_language": language,
         "respondent_sentence": (
             respondent_sentence(design, labels, language)

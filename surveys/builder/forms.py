@@ -12,7 +12,13 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT
+from surveys.access.services import PANEL_SETTINGS
 from surveys.builder.design_forms import DesignForm, initial_for_question
+from surveys.builder.planning import (
+    Assumptions,
+    assumption_sentence,
+    groups_summary,
+)
 from surveys.builder.published import (
     CLOSES_AT_HELP,
     FROZEN_REASONS,
@@ -172,6 +178,7 @@ class SurveyForm(forms.Form):
         self.candidates: dict[int, Question] = {}
         self.fields["comprehension_check"].choices = [("", "None")]
         self.locked: list[str] = []
+        self.not_shown: frozenset[str] = frozenset()
         # A published survey's close date, which the page shows to the minute:
         # posted back as shown, it is no change (not a new date seconds earlier).
         self.closes_at_kept: Any = None
@@ -189,6 +196,10 @@ class SurveyForm(forms.Form):
         initial["comprehension_check"] = check_choice(survey)
         form = cls(data, initial=initial)
         form.offer_checks(survey)
+        if not survey.is_draft and survey.access_mode != Survey.AccessMode.PANEL:
+            # Its mode is frozen, so panel settings could never apply: not
+            # shown, and the service refuses them if a request sends any.
+            form.not_shown = frozenset(PANEL_SETTINGS)
         form.locked = sorted(survey_locked_fields(survey) & set(form.fields))
         for name in form.locked:
             form.fields[name].disabled = True
@@ -205,11 +216,35 @@ class SurveyForm(forms.Form):
                 consent.help_text = f"{consent.help_text} {why}"
         return form
 
+    def add_error(self, field: str | None, error: Any) -> None:
+        """An error on a field the page does not show is said above the form."""
+        if field in self.not_shown:
+            field = None
+        super().add_error(field, error)
+
+    def panel_settings_shown(self) -> bool:
+        """Whether the page first shows the panel settings: for a panel survey,
+        or when one of them has an error to read (the script hides them when
+        another mode is chosen; without it they all stay visible)."""
+        if self["access_mode"].value() == Survey.AccessMode.PANEL:
+            return True
+        return any(
+            self.has_error(name) for name in PANEL_SETTINGS if name in self.fields
+        )
+
     def editable_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name not in self.locked]
+        return [
+            self[name]
+            for name in self.fields
+            if name not in self.locked and name not in self.not_shown
+        ]
 
     def frozen_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name in self.locked]
+        return [
+            self[name]
+            for name in self.fields
+            if name in self.locked and name not in self.not_shown
+        ]
 
     def posted_locked_values(self) -> dict[str, Any]:
         """What a request posted for read-only fields, parsed, for the service
@@ -318,9 +353,12 @@ def errors_text(form: forms.Form, skip: tuple[str, ...] = ()) -> str:
     return " ".join(parts)
 
 
-def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
+def preview_for(
+    form: DesignForm, n: int | None, assumptions: Assumptions | None = None
+) -> dict[str, Any]:
     """The design preview of a form's values (its initial ones when unbound),
-    or ``{"error": ..., "fields": ...}`` when they do not make a design."""
+    or ``{"error": ..., "fields": ...}`` when they do not make a design; the
+    precision and two groups planned with the researcher's ``assumptions``."""
     if not form.is_bound:
         data = {
             name: form.get_initial_for_field(form.fields[name], name)
@@ -336,5 +374,14 @@ def preview_for(form: DesignForm, n: int | None) -> dict[str, Any]:
             "error": error or "These settings do not make a design.",
             "fields": fields,
         }
+    assumptions = assumptions or Assumptions()
     text = kind_module(form.cleaned_data["kind"], "text")
-    return text.summary(built, form.cleaned_data["labels"], n)
+    summary: dict[str, Any] = text.summary(
+        built, form.cleaned_data["labels"], n, prevalence=assumptions.prevalence
+    )
+    return {
+        **summary,
+        "prevalence_assumed": assumptions.assumed,
+        "assumption": assumption_sentence(assumptions),
+        "groups": groups_summary(built, assumptions),
+    }

@@ -12,11 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from surveys.languages import (
+    SECTION_TEXT_FIELDS,
     SURVEY_TEXT_FIELDS,
     extra_language_choices,
     survey_translation,
 )
-from surveys.models import Survey
+from surveys.models import Section, Survey
 
 # The texts around the questions and the date answers stop: fixing a typo in
 # the introduction, rewording the consent statement, giving the survey a
@@ -133,13 +134,34 @@ def _untranslated(survey: Survey, changes: Mapping[str, Any]) -> dict[str, list[
 
 
 def published_translation_problems(
-    survey: Survey, texts: Mapping[str, str]
+    survey: Survey,
+    texts: Mapping[str, str],
+    sections: Mapping[Section, Mapping[str, str]] | None = None,
 ) -> dict[str, str]:
-    """A published survey's translation keeps every text its own texts have:
-    respondents are offered only complete languages."""
-    return {
+    """A published survey's translation keeps every text its own texts have
+    (its sections' and its practice question's too): respondents are offered
+    only complete languages."""
+    problems = {
         name: f"Cannot be empty: the survey's own {name.replace('_', ' ')} is "
         "not, and respondents read this language."
         for name in SURVEY_TEXT_FIELDS
         if str(getattr(survey, name)).strip() and not texts[name].strip()
     }
+    if (
+        survey.practice
+        and survey.practice_question.strip()
+        and not texts.get("practice_question", "").strip()
+    ):
+        problems["practice_question"] = (
+            "Cannot be empty: the survey's own practice question is not, and "
+            "respondents read this language."
+        )
+    for section, given in (sections or {}).items():
+        for name in SECTION_TEXT_FIELDS:
+            if str(getattr(section, name)).strip() and not given[name].strip():
+                problems.setdefault(
+                    "sections",
+                    f"Cannot be empty: section {section.pk}'s own {name} is not, "
+                    "and respondents read this language.",
+                )
+    return problems

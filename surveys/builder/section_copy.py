@@ -19,6 +19,8 @@ def sections_copy(*, source: Survey, target: Survey) -> None:
             title=section.title,
             text=section.text,
             shuffle_questions=section.shuffle_questions,
+            # The copy offers the same languages: its pages keep their words.
+            translations=section.translations,
         )
         for section in source.sections.all()
     }

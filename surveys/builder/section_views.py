@@ -5,10 +5,13 @@ order drawn per respondent. Each view parses input and calls one service
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from surveys.builder import sections
 from surveys.builder.selectors import survey_for_member
 from surveys.builder.services import SurveyStateError
+from surveys.display_logic.questions import survey_conditions_check
 from surveys.models import Section, Survey
 from surveys.team.roles import Need
 
@@ -69,7 +73,7 @@ def sections_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "survey": survey,
         "sections": [
-            (section, SectionForm(instance=section, prefix=f"s{section.pk}"))
+            (section, _section_form(section, instance=section))
             for section in all_sections
         ],
         "all_sections": all_sections,
@@ -84,6 +88,19 @@ def sections_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _section_form(section: Section, **kwargs: Any) -> SectionForm:
+    """A section's form; published, only its title and text may change (its
+    random order is shown, not sent)."""
+    form = SectionForm(
+        prefix=f"s{section.pk}",
+        initial={"shuffle_questions": section.shuffle_questions},
+        **kwargs,
+    )
+    if not section.survey.is_draft:
+        form.fields["shuffle_questions"].disabled = True
+    return form
+
+
 def _section(request: HttpRequest, pk: int, sid: int) -> Section:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     return get_object_or_404(survey.sections, pk=sid)
@@ -93,7 +110,7 @@ def _section(request: HttpRequest, pk: int, sid: int) -> Section:
 @require_POST
 def section_edit(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     section = _section(request, pk, sid)
-    form = SectionForm(request.POST, prefix=f"s{section.pk}")
+    form = _section_form(section, data=request.POST)
     if not form.is_valid():
         messages.error(
             request, " ".join(str(e) for errors in form.errors.values() for e in errors)
@@ -119,7 +136,7 @@ def section_move(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
         return HttpResponseBadRequest("direction must be up or down.")
     try:
         sections.section_move(section=section, offset=offset, actor=request.user)
-    except SurveyStateError as error:
+    except (SurveyStateError, ValidationError) as error:
         _refused(request, error)
     return _to_page(section.survey, f"section-{section.pk}")
 
@@ -130,7 +147,7 @@ def section_delete(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     section = _section(request, pk, sid)
     try:
         sections.section_delete(section=section, actor=request.user)
-    except SurveyStateError as error:
+    except (SurveyStateError, ValidationError) as error:
         _refused(request, error)
     else:
         messages.success(
@@ -149,24 +166,43 @@ def section_questions(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     by_id = {s.pk: s for s in survey.sections.all()}
     try:
-        for question in survey.questions.all():
-            chosen = request.POST.get(f"section-{question.pk}")
-            if chosen is not None:
-                if not chosen.isdigit() or int(chosen) not in by_id:
-                    return HttpResponseBadRequest(
-                        f"section-{question.pk} must be the id of one of this "
-                        "survey's sections."
-                    )
-                sections.question_section_assign(
-                    question=question, section=by_id[int(chosen)], actor=request.user
-                )
-            wanted = request.POST.get(f"shuffle-{question.pk}") == "on"
-            if wanted != question.shuffle_options:
-                sections.question_shuffle_set(
-                    question=question, shuffle_options=wanted, actor=request.user
-                )
+        _questions_assign(request, survey, by_id)
     except (SurveyStateError, ValidationError) as error:
         _refused(request, error)
+    except _BadSection as error:
+        return HttpResponseBadRequest(str(error))
     else:
         messages.success(request, "Saved the questions' sections and order.")
     return _to_page(survey, "questions-title")
+
+
+class _BadSection(ValueError):
+    """A section id that is not one of the survey's."""
+
+
+@transaction.atomic
+def _questions_assign(
+    request: HttpRequest, survey: Survey, by_id: dict[int, Section]
+) -> None:
+    """Every move and order at once, checked once at the end (the display
+    logic must hold when all are done, not after each), or none."""
+    for question in survey.questions.all():
+        chosen = request.POST.get(f"section-{question.pk}")
+        if chosen is not None:
+            if not chosen.isdigit() or int(chosen) not in by_id:
+                raise _BadSection(
+                    f"section-{question.pk} must be the id of one of this "
+                    "survey's sections."
+                )
+            sections.question_section_assign(
+                question=question,
+                section=by_id[int(chosen)],
+                actor=request.user,
+                check=False,
+            )
+        wanted = request.POST.get(f"shuffle-{question.pk}") == "on"
+        if wanted != question.shuffle_options:
+            sections.question_shuffle_set(
+                question=question, shuffle_options=wanted, actor=request.user
+            )
+    survey_conditions_check(survey, field="section")

@@ -19,14 +19,23 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from surveys.builder.services import survey_require_draft
+from surveys.builder.services import SurveyStateError, survey_require_draft
+from surveys.display_logic.questions import (
+    shuffled_sections_check,
+    survey_conditions_check,
+)
 from surveys.kinds import kind_module
+from surveys.languages import extra_language_choices, section_translation
 from surveys.models import Question, Section, Survey
 from surveys.team.audit import Action, audit_record
 
 SECTIONS_FROZEN = (
-    "Sections, their titles, texts and order are frozen since publishing, like "
-    "the questions' texts: every answer was given on the pages as they were."
+    "Sections, their order, their questions and whether those are shown in a "
+    "random order are frozen since publishing, like the questions: every answer "
+    "was given on the pages as they were. A section's title and short text may "
+    "still be corrected, as the introduction may; each change is audited, and a "
+    "text the section did not have needs its translation in every language "
+    "offered first (the Translations page)."
 )
 
 
@@ -98,6 +107,7 @@ def section_create(
     section.save()
     if last is None:
         survey.questions.update(section=section)
+    shuffled_sections_check(survey, field="shuffle_questions")
     _event(actor, Action.SECTION_CREATE, section)
     return section
 
@@ -111,12 +121,64 @@ def section_update(
     shuffle_questions: bool = False,
     actor: Any = None,
 ) -> Section:
-    survey_require_draft(section.survey, "change sections")
+    if not section.survey.is_draft:
+        return _published_section_update(
+            section=section,
+            title=title,
+            text=text,
+            shuffle_questions=shuffle_questions,
+            actor=actor,
+        )
     section.title, section.text = _clean_words(title, text)
     section.shuffle_questions = shuffle_questions
     section.full_clean()
     section.save()
+    # A condition on a question of the same page, shown in a random order,
+    # could read a question shown after it.
+    shuffled_sections_check(section.survey, field="shuffle_questions")
     _event(actor, Action.SECTION_UPDATE, section)
+    return section
+
+
+def _published_section_update(
+    *, section: Section, title: str, text: str, shuffle_questions: bool, actor: Any
+) -> Section:
+    """A published survey's section: its title and text may be corrected,
+    each language offered staying complete; nothing else may change."""
+    if shuffle_questions != section.shuffle_questions:
+        raise SurveyStateError(SECTIONS_FROZEN)
+    title, text = _clean_words(title, text)
+    changed = {
+        name: value
+        for name, value in (("title", title), ("text", text))
+        if value != getattr(section, name)
+    }
+    if not changed:
+        return section
+    survey = section.survey
+    names = dict(extra_language_choices(survey))
+    for name in changed:
+        missing = [
+            str(names.get(code, code))
+            for code in survey.offered_languages
+            if code != survey.language
+            and changed[name]
+            and not section_translation(section, code)[name]
+        ]
+        if missing:
+            raise ValidationError(
+                {
+                    name: f"Respondents may read this survey in {', '.join(missing)}, "
+                    f"which has no translation of this section's {name}: they "
+                    "would lose their language. Add that translation on the "
+                    "Translations page first, then save this."
+                }
+            )
+    for name, value in changed.items():
+        setattr(section, name, value)
+    section.full_clean()
+    section.save(update_fields=list(changed))
+    _event(actor, Action.SECTION_UPDATE, section, fields=sorted(changed))
     return section
 
 
@@ -137,6 +199,7 @@ def section_delete(*, section: Section, actor: Any = None) -> None:
     section.delete()
     if heir is not None:
         questions_renumber(survey)
+        survey_conditions_check(survey, field="section")
 
 
 @transaction.atomic
@@ -162,6 +225,8 @@ def sections_reorder(
             moved = True
     if moved:
         questions_renumber(survey)
+        # Questions move with their sections: a condition may now read a later one.
+        survey_conditions_check(survey, field="order")
         audit_record(
             actor=actor,
             action=Action.SECTIONS_REORDER,
@@ -219,14 +284,18 @@ def section_set_questions(
         question.section, question.position = section, slot
         question.save(update_fields=["section", "position"])
     questions_renumber(survey)
+    survey_conditions_check(survey, field="questions")
     _event(actor, Action.SECTION_QUESTIONS, section, questions=list(questions))
 
 
 @transaction.atomic
 def question_section_assign(
-    *, question: Question, section: Section, actor: Any = None
+    *, question: Question, section: Section, actor: Any = None, check: bool = True
 ) -> None:
-    """Move a question to the end of ``section`` (a section of its survey)."""
+    """Move a question to the end of ``section`` (a section of its survey).
+    ``check=False`` leaves the display logic's check (surveys/display_logic/)
+    to a caller that moves several questions in one transaction and checks
+    once at the end, where a move half done may not yet hold."""
     survey = question.survey
     survey_require_draft(survey, "change sections")
     if section.survey_id != survey.pk:
@@ -243,6 +312,8 @@ def question_section_assign(
     question.position = (last or 0) + 1
     question.save(update_fields=["section", "position"])
     questions_renumber(survey)
+    if check:
+        survey_conditions_check(survey, field="section")
     _event(actor, Action.SECTION_QUESTIONS, section, question_id=question.pk)
 
 

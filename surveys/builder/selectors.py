@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
@@ -9,7 +11,9 @@ from django.http import Http404
 
 from estimation import survey_epsilon
 from estimation.runs.counting import with_response_count
-from surveys.models import Question, Survey
+from surveys.access.selectors import survey_is_full
+from surveys.models import AuditEvent, Question, Survey
+from surveys.team.audit import Action
 from surveys.team.roles import Need
 from surveys.team.selectors import survey_for, surveys_visible_to
 
@@ -56,3 +60,48 @@ def question_for_member(user: Any, survey_pk: int, pk: int, need: Need) -> Quest
         raise Http404("No such question.") from None
     question.survey = survey  # with its role, without another query
     return question
+
+
+# The events that open or close a survey, newest first: the last one says how
+# a closed survey came to be closed.
+OPENING_AND_CLOSING = [
+    Action.SURVEY_PUBLISH,
+    Action.SURVEY_REOPEN,
+    Action.SURVEY_CLOSE,
+    Action.SURVEY_CLOSE_AT_LIMIT,
+]
+
+
+@dataclass(frozen=True)
+class Closing:
+    """How and when a closed survey closed: by its response limit (``limit``
+    the limit it reached), on its close date, or with Close; ``at`` None when
+    the audit log no longer says (pruned)."""
+
+    at: datetime.datetime | None
+    at_limit: bool = False
+    limit: int | None = None
+    on_its_date: bool = False
+
+
+def survey_closing(survey: Survey) -> Closing | None:
+    """Why the survey is closed now, for its page; None while it is not."""
+    if survey.state != Survey.State.CLOSED:
+        return None
+    if survey.status == Survey.Status.OPEN:  # past its close date
+        return Closing(at=survey.closes_at, on_its_date=True)
+    last = (
+        AuditEvent.objects.filter(
+            survey=survey, action__in=[a.value for a in OPENING_AND_CLOSING]
+        )
+        .order_by("-at", "-id")
+        .first()
+    )
+    if last is not None and last.action == Action.SURVEY_CLOSE_AT_LIMIT:
+        limit = last.detail.get("response_limit", survey.response_limit)
+        return Closing(at=last.at, at_limit=True, limit=limit)
+    if last is not None and last.action == Action.SURVEY_CLOSE:
+        return Closing(at=last.at)
+    if survey_is_full(survey):
+        return Closing(at=None, at_limit=True, limit=survey.response_limit)
+    return Closing(at=None)

@@ -20,7 +20,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from surveys.access.selectors import survey_is_full
-from surveys.access.services import access_ledger_recount, access_settings_check
+from surveys.access.services import (
+    access_ledger_recount,
+    access_settings_check,
+    panel_settings_check,
+    panel_settings_clear,
+)
 from surveys.builder.kinds import YES_NO_KINDS
 from surveys.builder.limits import (
     limit_problems,
@@ -35,6 +40,7 @@ from surveys.builder.section_copy import sections_copy
 from surveys.builder.teaching import teaching_problems
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
+from surveys.mailing.addresses import addresses_delete
 from surveys.models import Question, Survey
 from surveys.team.audit import Action, audit_record
 
@@ -130,6 +136,7 @@ def validate_slug(slug: str, survey: Survey | None = None) -> str:
 
 
 def _save_survey(survey: Survey) -> Survey:
+    panel_settings_clear(survey)
     if survey.opens_at and survey.closes_at and survey.closes_at <= survey.opens_at:
         raise ValidationError(
             {"closes_at": "The close date must be after the open date."}
@@ -148,6 +155,7 @@ def _save_survey(survey: Survey) -> Survey:
 def survey_create(*, owner: Any, title: str, slug: str = "", **fields: Any) -> Survey:
     """A draft survey; its link is random unless the researcher chose one."""
     chosen = validate_slug(slug) if slug else random_slug(title)
+    panel_settings_check(survey=Survey(), given=fields)
     survey = _save_survey(Survey(owner=owner, title=title, slug=chosen, **fields))
     audit_record(actor=owner, action=Action.SURVEY_CREATE, survey=survey)
     return survey
@@ -231,6 +239,7 @@ def survey_update(*, survey: Survey, actor: Any = None, **fields: Any) -> Survey
     if "slug" in fields and fields["slug"] != survey.slug:
         fields["slug"] = validate_slug(fields["slug"], survey)
     _check_limit_above_stored(survey, fields.get("response_limit"))
+    panel_settings_check(survey=survey, given=fields)
     language_before = survey.language
     changed_fields = sorted(n for n, v in fields.items() if v != getattr(survey, n))
     if not survey.is_draft:
@@ -338,6 +347,8 @@ def survey_close(*, survey: Survey, actor: Any = None) -> Survey:
     survey.status = Survey.Status.CLOSED
     survey.save(update_fields=["status"])
     audit_record(actor=actor, action=Action.SURVEY_CLOSE, survey=survey)
+    # Invitation addresses are kept only while the survey is open.
+    addresses_delete(survey=survey, actor=actor, reason="closed")
     return survey
 
 

@@ -22,14 +22,20 @@ from surveys.builder.translations import (
 )
 from surveys.kinds.base import yes_no_options
 from surveys.languages import (
+    SECTION_TEXT_FIELDS,
     SURVEY_TEXT_FIELDS,
     extra_language_choices,
+    format_texts,
+    format_translation,
     offered_language_states,
+    options_made_by_format,
     question_translation,
+    section_translation,
     survey_translation,
+    teaching_translation,
     translation_gaps,
 )
-from surveys.models import Question, Survey
+from surveys.models import Question, Section, Survey
 from surveys.team.roles import Need
 
 GET_POST = require_http_methods(["GET", "POST"])
@@ -77,18 +83,47 @@ class TranslationForm(forms.Form):
                     name, name.replace("_", " ").capitalize(), texts[name], widget
                 )
                 rows.append((getattr(survey, name), name))
+        if survey.practice and survey.practice_question.strip():
+            self._add(
+                "practice_question",
+                "Practice question",
+                teaching_translation(survey, language)["practice_question"],
+            )
+            rows.append((survey.practice_question, "practice_question"))
         self.sections.append(("The survey", rows))
+        self.pages = list(survey.sections.all())
+        for number, section in enumerate(self.pages, start=1):
+            self.sections.append(
+                (f"Page {number}", self._section_rows(section, language))
+            )
         for number, question in enumerate(questions, start=1):
             self.sections.append(
                 (f"Question {number}", self._question_rows(question, language))
             )
+        # Published, the texts around the questions may still change.
+        editable = {*SURVEY_TEXT_FIELDS, "practice_question"}
+        editable |= {
+            f"s{s.pk}_{name}" for s in self.pages for name in SECTION_TEXT_FIELDS
+        }
         for name, field in self.fields.items():
             # Read with the text it translates (the paragraph above it).
             field.widget.attrs.update(
                 attrs, **{"aria-describedby": f"id_{name}-source"}
             )
-            # Published, only the survey's own texts may still change.
-            field.disabled = not survey.is_draft and name not in SURVEY_TEXT_FIELDS
+            field.disabled = not survey.is_draft and name not in editable
+
+    def _section_rows(self, section: Section, language: str) -> list[Any]:
+        given = section_translation(section, language)
+        rows = []
+        for name in SECTION_TEXT_FIELDS:
+            # Published, a text not written yet is translated first, as the
+            # survey's own are (sections.py refuses it until then).
+            if str(getattr(section, name)).strip() or not section.survey.is_draft:
+                widget = forms.Textarea(attrs={"rows": 2}) if name == "text" else None
+                field = f"s{section.pk}_{name}"
+                self._add(field, f"Page {name}", given[name], widget)
+                rows.append((getattr(section, name), field))
+        return rows
 
     def _add(self, name: str, label: str, initial: str, widget: Any = None) -> None:
         self.fields[name] = forms.CharField(
@@ -102,6 +137,16 @@ class TranslationForm(forms.Form):
         self._add(f"q{question.pk}_text", "Question text", text, forms.Textarea)
         self.fields[f"q{question.pk}_text"].widget.attrs["rows"] = 2
         rows = [(question.text, f"q{question.pk}_text")]
+        words = format_translation(question, language)
+        for name, label in format_texts(question).items():
+            source = str(question.answer_format.get(name) or "")
+            if source.strip():
+                self._add(f"q{question.pk}_format_{name}", label, words[name])
+                rows.append((source, f"q{question.pk}_format_{name}"))
+        if options_made_by_format(question):
+            # Its options (a number's ranges) are said in each language from
+            # its format: nothing to type.
+            return rows
         for index, source in enumerate(question.options):
             name = f"q{question.pk}_option_{index}"
             given = options[index] if index < len(options) else ""
@@ -115,17 +160,42 @@ class TranslationForm(forms.Form):
             for heading, rows in self.sections
         ]
 
-    def translation(self) -> tuple[dict[str, str], dict[int, dict[str, Any]]]:
+    def translation(
+        self,
+    ) -> tuple[dict[str, str], dict[int, dict[str, Any]], dict[int, dict[str, str]]]:
+        """The survey's texts, the questions' and the sections', as the
+        translation service takes them."""
         data = self.cleaned_data
-        texts = {n: data[n] for n in SURVEY_TEXT_FIELDS if n in data}
-        questions = {
-            q.pk: {
-                "text": data[f"q{q.pk}_text"],
-                "options": [data[f"q{q.pk}_option_{i}"] for i in range(len(q.options))],
-            }
-            for q in self.questions
+        texts = {
+            n: data[n] for n in (*SURVEY_TEXT_FIELDS, "practice_question") if n in data
         }
-        return texts, questions
+        questions = {q.pk: self._question_given(q) for q in self.questions}
+        sections = {
+            s.pk: {
+                name: data[f"s{s.pk}_{name}"]
+                for name in SECTION_TEXT_FIELDS
+                if f"s{s.pk}_{name}" in data
+            }
+            for s in self.pages
+        }
+        return texts, questions, sections
+
+    def _question_given(self, question: Question) -> dict[str, Any]:
+        data = self.cleaned_data
+        given: dict[str, Any] = {
+            "text": data[f"q{question.pk}_text"],
+            "options": [
+                data[f"q{question.pk}_option_{i}"]
+                for i in range(len(question.options))
+                if f"q{question.pk}_option_{i}" in data
+            ],
+        }
+        words = format_texts(question)
+        if words:
+            given["format"] = {
+                name: data.get(f"q{question.pk}_format_{name}", "") for name in words
+            }
+        return given
 
 
 @login_required
@@ -166,7 +236,7 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
     form = TranslationForm(survey, questions, lang, request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
-        texts, wording = form.translation()
+        texts, wording, pages = form.translation()
         if not survey.is_draft:
             wording = {}  # frozen, shown read-only: nothing to send
         try:
@@ -175,6 +245,7 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
                 language=lang,
                 texts=texts,
                 questions=wording,
+                sections=pages,
                 actor=request.user,
             )
         except SurveyStateError as error:

@@ -21,6 +21,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from estimation import privacy_band
@@ -41,10 +42,12 @@ from surveys.builder.limits import (
     total_epsilon_text,
     unbounded_questions,
 )
+from surveys.builder.planning import PlanningInputError, parse_assumptions
 from surveys.builder.published import QUESTIONS_FROZEN
 from surveys.builder.selectors import (
     epsilon_of,
     question_for_member,
+    survey_closing,
     survey_for_member,
     surveys_for_member,
 )
@@ -203,6 +206,7 @@ def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "share_url": _share_url(request, survey),
         "counted": ledger_count(survey),
         "offered": offered_language_states(survey),
+        "closing": survey_closing(survey),
     }
     return render(request, "surveys/detail.html", context)
 
@@ -329,6 +333,10 @@ def _question_page(
             "n": survey.planned_responses,
             "designsForKind": {k: list(v) for k, v in DESIGNS_FOR_KIND.items()},
             **design_field_config(),
+            "labels": {
+                "assumption": gettext("Expected prevalence"),
+                "groups": gettext("Two groups"),
+            },
         },
     }
     return render(request, "surveys/question_form.html", context)
@@ -487,7 +495,9 @@ def design_preview(request: HttpRequest) -> JsonResponse:
 
     A design that is not valid yet is the normal state of a form being filled
     in, so it is a 200 with ``valid: false`` and an error naming the parameter;
-    only a malformed ``n`` is a 400.
+    only a malformed ``n`` or planning assumption (``prevalence``,
+    ``compared_prevalence``, ``first_group_share``, ``power``, ``alpha``: shares
+    strictly inside their range) is a 400 naming it.
     """
     n = _planned(request.GET.get("n"))
     if n is None:
@@ -499,5 +509,11 @@ def design_preview(request: HttpRequest) -> JsonResponse:
             },
             status=400,
         )
-    preview = preview_for(DesignForm(request.GET), n)
+    try:
+        assumptions = parse_assumptions(request.GET)
+    except PlanningInputError as error:
+        return JsonResponse(
+            {"error": str(error), "fields": {error.field: [str(error)]}}, status=400
+        )
+    preview = preview_for(DesignForm(request.GET), n, assumptions)
     return JsonResponse({"valid": "error" not in preview, **preview})

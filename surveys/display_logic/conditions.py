@@ -7,9 +7,12 @@ The stored form (docs/api.md, "Display logic")::
                  {"question": 12, "op": "one_of", "values": [0, 2]},
                  {"question": 14, "op": "range", "min": 18, "max": 65}]}
 
-A clause compares one answer's stored value (the option's index, a count, or
-a number) with what it names; a question left unanswered or not shown meets
-no clause. Nothing here knows what it is attached to: a question today, a
+A clause compares one answer with what it names: ``equals`` and ``one_of``
+read its stored code (the option's index, a count, a number's range), and
+``range`` reads the number typed when the question takes one (a number asked
+plainly: the number itself, never its range's code), else the code. Both
+bounds of a range are included: ``min <= answer <= max``. A question left
+unanswered or not shown meets no clause. Nothing here knows what it is attached to: a question today, a
 section tomorrow, each validated with the questions that come before it.
 Pure: no Django, so the page's script (static/js/survey.js) and the server
 read the same rules.
@@ -45,6 +48,9 @@ class AnswerSpace:
     # Its answers are words typed, not a set of answers: a condition may not
     # read it either (REFERS_TO_WORDS).
     typed_words: bool = False
+    # Its answer is a number as typed (its codes are the ranges between its
+    # cut points): a range clause reads the number, with any decimals.
+    typed: bool = False
 
 
 REFERS_TO_RANDOMIZED = (
@@ -182,25 +188,40 @@ def condition_questions(condition: Mapping[str, Any] | None) -> list[int]:
 
 
 def condition_met(
-    condition: Mapping[str, Any] | None, answers: Mapping[int, float | None]
+    condition: Mapping[str, Any] | None,
+    answers: Mapping[int, float | None],
+    numbers: Mapping[int, float] | None = None,
 ) -> bool:
-    """Whether ``answers`` (a question's id -> its direct answer, None or
-    absent when not given) meet the condition; no condition is always met."""
+    """Whether ``answers`` (a question's id -> its direct answer's code, None
+    or absent when not given) and ``numbers`` (a question's id -> the number
+    typed, for the questions that take one) meet the condition; no condition
+    is always met. ``conditionMet`` in static/js/conditions.js is the same
+    rule, checked against the same cases (tests/fixtures/conditions.json)."""
     if not condition:
         return True
-    results = (_clause_met(c, answers.get(c["question"])) for c in condition["clauses"])
+    numbers = numbers or {}
+    results = (
+        _clause_met(c, answers.get(c["question"]), numbers.get(c["question"]))
+        for c in condition["clauses"]
+    )
     return all(results) if condition["match"] == "all" else any(results)
 
 
-def _clause_met(clause: Mapping[str, Any], answer: float | None) -> bool:
+def _clause_met(
+    clause: Mapping[str, Any], answer: float | None, number: float | None
+) -> bool:
+    if clause["op"] == "range":
+        # A number typed is read as typed; its range's code only otherwise.
+        value = number if number is not None else answer
+        if value is None:
+            return False
+        low, high = clause["min"], clause["max"]
+        return (low is None or value >= low) and (high is None or value <= high)
     if answer is None:
         return False
     if clause["op"] == "equals":
         return bool(answer == clause["value"])
-    if clause["op"] == "one_of":
-        return answer in clause["values"]
-    low, high = clause["min"], clause["max"]
-    return (low is None or answer >= low) and (high is None or answer <= high)
+    return answer in clause["values"]
 
 
 def condition_words(
@@ -231,8 +252,9 @@ def _clause_words(clause: Mapping[str, Any], space: AnswerSpace | None) -> str:
         labels = [_label(space, v) for v in clause["values"]]
         return f"answered {' or '.join(labels)} to {where}"
     low, high = clause["min"], clause["max"]
+    what = "a number " if space is not None and space.typed else ""
     if high is None:
-        return f"answered at least {low:g} to {where}"
+        return f"answered {what}at least {low:g} to {where}"
     if low is None:
-        return f"answered at most {high:g} to {where}"
-    return f"answered from {low:g} to {high:g} to {where}"
+        return f"answered {what}at most {high:g} to {where}"
+    return f"answered {what}from {low:g} to {high:g} (both included) to {where}"

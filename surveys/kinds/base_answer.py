@@ -14,9 +14,19 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-__all__ = ["TAKES_VALUE", "clean_format", "validated_value"]
+__all__ = [
+    "FORMAT_TEXTS",
+    "TAKES_VALUE",
+    "clean_format",
+    "format_options",
+    "validated_value",
+]
 
 TAKES_VALUE = False
+# The researcher's words in a kind's format (a number's unit), by name with
+# the label the Translations page gives each: translated per language beside
+# the question's text (``{"format": {...}}``), and frozen with it.
+FORMAT_TEXTS: dict[str, str] = {}
 
 
 class ValueRefused(ValueError):
@@ -33,6 +43,12 @@ def clean_format(
             {"answer_format": "Only a question that takes a typed answer has a format."}
         )
     return {}, None
+
+
+def format_options(answer_format: Mapping[str, Any], language: str) -> list[str] | None:
+    """Options typed by the researcher (and translated by them): None. A kind
+    whose options its format makes says them in ``language`` instead."""
+    return None
 
 
 def validated_value(question: Any, value: Any) -> tuple[int, float | str]:

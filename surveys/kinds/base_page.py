@@ -27,9 +27,17 @@ __all__ = [
     "noted",
     "overview",
     "receipt_note",
+    "refusals",
     "transparency",
     "yes_epsilon",
 ]
 
 # Randomized by the randomizer itself: no script of its own.
 SCRIPT = None
+
+
+def refusals() -> dict[str, str]:
+    """The sentences, in the active language, of the reasons the kind's
+    script refuses a spec for, by code (its ``REFUSALS``); none without a
+    script."""
+    return {}

@@ -26,6 +26,9 @@ from surveys.kinds import kind_module
 # question of that kind.
 RANDOMIZER = "js/rr.js"
 PAGE_SCRIPT = "js/survey.js"
+# The page script's display logic (which questions a respondent is shown),
+# imported by it and preloaded with its integrity like the randomizer.
+CONDITIONS_SCRIPT = "js/conditions.js"
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
 """Every word the respondent page's script shows, translated here into the
 survey's language: the script holds no text of its own.
 
-Placeholders in braces (``{number}``) are filled in by the script. Counted
+Placeholders in braces (``{number}``) are filled in by the script. The
+randomizer and the kinds' scripts say why they refuse a spec in English, the
+language the page's words are written in: a page in another language carries
+each reason's translation by its code. Counted
 sentences come as finished sentences per count, so each language's plural rules
 apply without any in the browser. The access messages (invitation, panel) come
 with the access settings, from :func:`surveys.access.selectors.respondent_access`.
@@ -9,14 +12,25 @@ with the access settings, from :func:`surveys.access.selectors.respondent_access
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.conf import settings
+from django.utils.translation import get_language, gettext, ngettext
+
+from surveys.kinds import kind_module
 
 
-def page_messages(*, questions: int) -> dict[str, Any]:
-    """The script's words for a page of ``questions`` questions."""
+def page_messages(*, questions: int, kinds: Iterable[str] = ()) -> dict[str, Any]:
+    """The script's words for a page of ``questions`` questions of ``kinds``."""
     return {
+        # Nothing on a page in the language the scripts speak: the sentences
+        # would repeat theirs.
+        **(
+            {}
+            if get_language() == settings.LANGUAGE_CODE
+            else {"refusals": refusal_sentences(kinds)}
+        ),
         **_question_messages(),
         **_receipt_messages(),
         **_sending_messages(),
@@ -33,6 +47,39 @@ def page_messages(*, questions: int) -> dict[str, Any]:
             for count in range(1, questions + 1)
         },
     }
+
+
+def refusal_sentences(kinds: Iterable[str]) -> dict[str, str]:
+    """Why the randomizer (static/js/rr.js, ``REFUSALS``) or the script of one
+    of ``kinds`` refuses a spec, by code, in the active language."""
+    refusals = {
+        "unreadableArm": gettext(
+            "the page sent an unreadable validation arm ({problem})"
+        ),
+        "armTooLarge": gettext(
+            "it would ask {share}% of respondents directly, without "
+            "protection, above the limit of {limit}%"
+        ),
+        "statedAnswer": gettext(
+            "its design states epsilon {stated} for an answer, but its "
+            "thresholds give {epsilon}"
+        ),
+        "tooLoose": gettext(
+            "its design would protect your answer less than this page allows "
+            "(epsilon {epsilon}, above the limit of {limit})"
+        ),
+        "unreadable": gettext("the page sent an unreadable design ({problem})"),
+        "answersMismatch": gettext(
+            "its design has {k} answers, but the question shows {shown}"
+        ),
+        "unknownProcedure": gettext("the page cannot run the procedure {procedure}"),
+        "producedByYou": gettext(
+            "its design {design} is answered by you, not randomized by this device"
+        ),
+    }
+    for kind in dict.fromkeys(kinds):
+        refusals.update(kind_module(kind, "page").refusals())
+    return refusals
 
 
 def _question_messages() -> dict[str, str]:

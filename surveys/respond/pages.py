@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from surveys.languages import section_wording
 from surveys.models import Survey
 
 
 def page_sections(
-    survey: Survey, questions: Sequence[dict[str, Any]]
+    survey: Survey, questions: Sequence[dict[str, Any]], language: str
 ) -> list[dict[str, Any]]:
     """``questions`` (the page's items, in order) as pages: each with its
-    ``section`` (None on a survey without sections), whether its questions
+    ``section`` (None on a survey without sections), its ``title`` and
+    ``text`` in ``language``, whether its questions
     are shuffled, and its items, each told its ordinal (the number it is shown
     with; a kind's own ``number`` is its typed answer's format) and whether
     its options are shuffled."""
@@ -31,9 +33,12 @@ def page_sections(
         section_id, shuffle_options = placed.get(item["id"], (None, False))
         section = sections.get(section_id) if section_id is not None else None
         if not pages or pages[-1]["section"] is not section:
+            title, text = section_wording(section, language) if section else ("", "")
             pages.append(
                 {
                     "section": section,
+                    "title": title,
+                    "text": text,
                     "shuffle": bool(section and section.shuffle_questions),
                     "questions": [],
                 }

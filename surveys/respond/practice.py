@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from surveys.kinds import KINDS, kind_module
+from surveys.languages import practice_question_in
 from surveys.models import Survey
 from surveys.words import active_translator
 
@@ -37,12 +38,10 @@ def teaching_design() -> Any:
 
 
 def practice_wording(survey: Survey, language: str) -> str:
-    """The question in ``language``: the researcher's wording in the survey's
-    own language, else the default one, translated (a page in another
-    language never mixes in the survey's)."""
-    if survey.practice_question.strip() and language == survey.language:
-        return survey.practice_question
-    return default_practice_question()
+    """The question in ``language``: the researcher's wording, or its
+    translation (surveys/languages.py), else the default one, translated (a
+    page in another language never mixes in the survey's)."""
+    return practice_question_in(survey, language) or default_practice_question()
 
 
 def practice_round(survey: Survey, language: str) -> dict[str, Any] | None:

@@ -13,7 +13,12 @@ from django.http import Http404
 from estimation import privacy_band, survey_epsilon, what_an_observer_learns
 from estimation.words import format_epsilon
 from surveys.kinds import KINDS, kind_module
-from surveys.languages import question_wording, respondent_languages
+from surveys.languages import (
+    language_asked,
+    question_in,
+    question_wording,
+    respondent_languages,
+)
 from surveys.models import Survey
 from surveys.respond.integrity import kind_scripts
 from surveys.words import active_translator, band_name
@@ -35,11 +40,17 @@ def published_survey(slug: str) -> Survey:
         raise Http404("No such survey.") from None
 
 
-def page_language(survey: Survey, language: str | None) -> str:
-    """The language a respondent page is asked in: the survey's own when none
-    is named in the path, else one it offers complete, or 404."""
+def page_language(
+    survey: Survey, language: str | None, accept_language: str | None = None
+) -> str:
+    """The language a respondent page is asked in: one it offers complete, or
+    404. With none named in the path, the first of ``accept_language`` (the
+    browser's ``Accept-Language``, read and never stored) that the survey
+    offers, else the survey's own; with no header given, the survey's own."""
     if language is None:
-        return survey.language
+        if not accept_language:
+            return survey.language
+        return language_asked(accept_language, respondent_languages(survey))
     if language not in respondent_languages(survey):
         raise Http404("This survey is not offered in that language.")
     return language
@@ -60,12 +71,14 @@ def respondent_questions(
         design = question.get_design()
         spec = question.spec or question.client_spec()
         page = kind_module(question.kind, "page")
+        # Its format's words (a number's unit) in the page's language too.
+        shown = question_in(question, language or survey.language)
         items.append(
             {
                 "id": question.pk,
                 "text": text,
                 "kind": question.kind,
-                **page.item(question, design, options, tr),
+                **page.item(shown, design, options, tr),
                 "spec": spec,
                 "spec_version": question.spec_version,
                 # Display logic, read by the page (static/js/survey.js).

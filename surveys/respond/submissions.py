@@ -207,15 +207,20 @@ def _not_accepting_controlled(survey: Survey) -> SubmissionError:
     return SubmissionError(409, message, redirect=survey.screen_out_url)
 
 
-def _validated_key(payload: Any) -> str:
+def json_object_check(payload: Any, fields: Sequence[str]) -> None:
+    """Refuse a payload that is not a JSON object of ``fields`` only."""
     if not isinstance(payload, dict):
         raise SubmissionError(400, _("The submission must be a JSON object."))
-    unknown = set(payload) - {"respondent_key", "answers", *ACCESS_FIELDS}
+    unknown = set(payload) - set(fields)
     if unknown:
         raise SubmissionError(
             400,
             _("Unknown field(s): %(fields)s.") % {"fields": ", ".join(sorted(unknown))},
         )
+
+
+def _validated_key(payload: Any) -> str:
+    json_object_check(payload, ("respondent_key", "answers", *ACCESS_FIELDS))
     key = payload.get("respondent_key")
     if not isinstance(key, str) or not RESPONDENT_KEY.match(key):
         raise SubmissionError(
@@ -286,7 +291,7 @@ def _validated_answers(
                 f"answers[{index}]",
             )
         seen[question.pk] = (question, report)
-    hidden = _hidden_questions(questions, seen)
+    hidden = _hidden_questions(questions, seen, values)
     missing = [q.pk for q in questions.values() if seen.get(q.pk, (q, None))[1] is None]
     required = [pk for pk in missing if not questions[pk].optional and pk not in hidden]
     if required:
@@ -306,17 +311,21 @@ def _validated_answers(
 
 
 def _hidden_questions(
-    questions: dict[int, Question], seen: dict[int, tuple[Question, int | None]]
+    questions: dict[int, Question],
+    seen: dict[int, tuple[Question, int | None]],
+    values: Mapping[int, float | str],
 ) -> set[int]:
     """The questions whose display logic this submission's own direct answers
     do not meet: not shown, so not missing; an answer to one is refused, as
     the page sends none (a condition reads only direct questions, so the
-    reports it reads are the answers)."""
+    reports it reads are the answers, and the numbers typed their values)."""
     answers = {pk: report for pk, (_, report) in seen.items()}
+    # Words typed are read by no condition (conditions.py refuses them).
+    numbers = {pk: v for pk, v in values.items() if not isinstance(v, str)}
     hidden = {
         q.pk
         for q in questions.values()
-        if q.condition and not condition_met(q.condition, answers)
+        if q.condition and not condition_met(q.condition, answers, numbers)
     }
     answered = sorted(pk for pk in hidden if seen.get(pk, (None, None))[1] is not None)
     if answered:

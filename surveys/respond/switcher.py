@@ -19,9 +19,11 @@ class LanguageLink:
 
 
 def respondent_path(survey: Survey, language: str, *, page: str = "page") -> str:
-    """A respondent page's path: the bare link in the survey's own language,
-    the language in the path (never a query string) for the others."""
-    if language == survey.language:
+    """A respondent page's path in ``language``: the language in the path
+    (never a query string). The bare link, which opens in the browser's
+    preferred language among those offered, serves a survey in one language
+    only: where there are several, a chosen one must stay chosen."""
+    if language == survey.language and len(chosen_languages(survey)) < 2:
         return reverse(f"respond:{page}", args=[survey.slug])
     return reverse(f"respond:{page}_in", args=[survey.slug, language])
 

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
@@ -18,7 +19,13 @@ from surveys.access.selectors import (
 )
 from surveys.languages import survey_texts
 from surveys.models import Survey
-from surveys.respond.integrity import PAGE_SCRIPT, RANDOMIZER, integrity, kind_scripts
+from surveys.respond.integrity import (
+    CONDITIONS_SCRIPT,
+    PAGE_SCRIPT,
+    RANDOMIZER,
+    integrity,
+    kind_scripts,
+)
 from surveys.respond.messages import page_messages
 from surveys.respond.pages import page_sections
 from surveys.respond.practice import practice_round
@@ -59,9 +66,14 @@ def _render_survey_page(
         # Sent back as Accept-Language, so a refusal speaks the page's language.
         "language": language,
         "submitUrl": reverse("api:submit", args=[survey.slug]),
+        # Where an invitation or panel id is checked when the page opens.
+        "accessUrl": reverse("api:access_check", args=[survey.slug]),
         "preview": preview,
         "consent": bool(survey.consent),
-        "messages": page_messages(questions=len(questions)),
+        "messages": page_messages(
+            questions=len(questions),
+            kinds=[q.kind for q in survey.questions.all()],
+        ),
         "access": respondent_access(survey),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
@@ -100,7 +112,7 @@ def _render_survey_page(
         "transparency_path": respondent_path(survey, language, page="transparency"),
         "questions": questions,
         "practice": practice,
-        "pages": page_sections(survey, questions),
+        "pages": page_sections(survey, questions, language),
         "access_notice": respondent_access_notice(survey),
         "closed_text": "" if accepting else respondent_closed_text(survey),
         "screen_out_url": survey.screen_out_url
@@ -114,6 +126,7 @@ def _render_survey_page(
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "conditions_script": integrity(CONDITIONS_SCRIPT),
         "kind_scripts": kind_scripts(survey).values(),
         "receipt_days": settings.RECEIPT_DAYS,
     }
@@ -132,8 +145,11 @@ def survey_page(
     request: HttpRequest, slug: str, lang: str | None = None
 ) -> HttpResponse:
     survey = published_survey(slug)
-    language = page_language(survey, lang)
-    return render_survey_page(request, survey, preview=False, language=language)
+    language = page_language(survey, lang, request.headers.get("Accept-Language", ""))
+    response = render_survey_page(request, survey, preview=False, language=language)
+    if lang is None:
+        patch_vary_headers(response, ["Accept-Language"])
+    return response
 
 
 @gzip_page
@@ -145,9 +161,12 @@ def transparency_page(
     each design's exact matrix, epsilon and client spec, and the hashes of the
     scripts the page loads, in the page's language."""
     survey = published_survey(slug)
-    language = page_language(survey, lang)
+    language = page_language(survey, lang, request.headers.get("Accept-Language", ""))
     with translation.override(language):
-        return _render_transparency_page(request, survey, language)
+        response = _render_transparency_page(request, survey, language)
+    if lang is None:
+        patch_vary_headers(response, ["Accept-Language"])
+    return response
 
 
 def _render_transparency_page(
@@ -162,6 +181,7 @@ def _render_transparency_page(
         "fragments": summary_fragments(survey.questions.all()),
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "conditions_script": integrity(CONDITIONS_SCRIPT),
         "kind_scripts": kind_scripts(survey).values(),
         "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),

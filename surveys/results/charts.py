@@ -7,7 +7,7 @@ lives in researcher.css classes (no ``style`` attributes, for a strict CSP).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -207,4 +207,190 @@ def daily_chart(days: Sequence[tuple[datetime.date, int]]) -> DailyChart | None:
             f"Responses per day, {period}: {total:,} in total, at most {peak:,} "
             f"on one day ({_day(busiest)})."
         ),
+    )
+
+
+# -- breakdowns ------------------------------------------------------------------
+
+PANEL_HEAD = 22.0
+AXIS_TITLE = 18.0
+# A group's row: its label, its numbers (or why none) below, then its bar, so
+# that long labels and numbers never overlap on a phone.
+GROUP_ROW_HEIGHT = 62.0
+
+
+@dataclass(frozen=True)
+class ChartItem:
+    """One group's estimate and interval, or why it is not shown."""
+
+    label: str
+    estimate: float | None = None
+    ci_lower: float | None = None
+    ci_upper: float | None = None
+    # Not shown: the words drawn in its place (a withheld cell), no marks.
+    withheld: str = ""
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The horizontal axis: ``low`` to ``high``, its ticks and its title."""
+
+    low: float
+    high: float
+    ticks: tuple[tuple[float, str], ...]
+    title: str
+    bounds: contract.Bounds
+    text: Callable[[float | None], str]
+
+    def x(self, value: float) -> float:
+        share = (min(max(value, self.low), self.high) - self.low) / (
+            self.high - self.low
+        )
+        return round(PAD_X + share * (WIDTH - 2 * PAD_X), 2)
+
+
+def share_scale(title: str) -> Scale:
+    """0-100%, ticks every 25%."""
+    return Scale(
+        0.0,
+        1.0,
+        tuple((t, percent(t)) for t in TICKS),
+        title,
+        contract.SHARE,
+        contract.percent_text,
+    )
+
+
+def count_scale(maximum: int, title: str) -> Scale:
+    """0 to the largest count, five ticks (whole counts where they fall)."""
+    ticks = tuple(
+        (maximum * t, f"{maximum * t:g}" if (maximum * t) % 1 else f"{maximum * t:.0f}")
+        for t in TICKS
+    )
+    return Scale(
+        0.0,
+        float(maximum),
+        ticks,
+        title,
+        contract.count_bounds(maximum),
+        contract.count_text,
+    )
+
+
+@dataclass(frozen=True)
+class ChartMark:
+    label: str
+    value_text: str
+    y_label: float
+    y_value: float
+    y: float
+    cap_top: float
+    cap_bottom: float
+    # None without a point (withheld) or without an interval (not estimable).
+    x_point: float | None
+    x_lower: float | None
+    x_upper: float | None
+
+
+@dataclass(frozen=True)
+class ChartPanel:
+    title: str
+    y_title: float
+    rows: tuple[ChartMark, ...]
+
+
+@dataclass(frozen=True)
+class GroupChart:
+    width: float
+    height: float
+    x_left: float
+    x_right: float
+    grid_top: float
+    grid_bottom: float
+    tick_y: float
+    axis_title_y: float
+    axis_title: str
+    ticks: tuple[Tick, ...]
+    panels: tuple[ChartPanel, ...]
+
+    @property
+    def marks(self) -> int:
+        """Points drawn: one per group shown in each panel."""
+        return sum(1 for p in self.panels for r in p.rows if r.x_point is not None)
+
+
+def _mark(item: ChartItem, top: float, scale: Scale) -> ChartMark:
+    y_label, y_value, y = top + 16, top + 34, top + 50
+    if item.withheld or item.estimate is None:
+        return ChartMark(
+            label=item.label,
+            y_label=y_label,
+            y_value=y_value,
+            y=y,
+            value_text=item.withheld,
+            cap_top=y,
+            cap_bottom=y,
+            x_point=None,
+            x_lower=None,
+            x_upper=None,
+        )
+    reading = contract.read(
+        estimate=item.estimate,
+        ci_lower=item.ci_lower,
+        ci_upper=item.ci_upper,
+        bounds=scale.bounds,
+    )
+    assert reading.estimate is not None
+    interval = contract.interval_text(reading, scale.text, separator="–")
+    return ChartMark(
+        label=item.label,
+        y_label=y_label,
+        y_value=y_value,
+        y=y,
+        value_text=f"{scale.text(reading.estimate)} ({interval})",
+        cap_top=y - CAP,
+        cap_bottom=y + CAP,
+        x_point=scale.x(reading.estimate),
+        x_lower=scale.x(reading.ci_lower) if reading.ci_lower is not None else None,
+        x_upper=scale.x(reading.ci_upper) if reading.ci_upper is not None else None,
+    )
+
+
+def group_chart(
+    panels: Sequence[tuple[str, Sequence[ChartItem]]], scale: Scale
+) -> GroupChart:
+    """A breakdown as points with interval bars, one row per group, in one
+    panel per option (or one for a mean), over one labelled axis."""
+    drawn, top = [], TOP
+    for title, items in panels:
+        head = top
+        top += PANEL_HEAD if title else 0.0
+        rows = []
+        for item in items:
+            rows.append(_mark(item, top, scale))
+            top += GROUP_ROW_HEIGHT
+        drawn.append(ChartPanel(title=title, y_title=head + 15, rows=tuple(rows)))
+    return GroupChart(
+        width=WIDTH,
+        height=top + AXIS_HEIGHT + AXIS_TITLE,
+        x_left=scale.x(scale.low),
+        x_right=scale.x(scale.high),
+        grid_top=TOP,
+        grid_bottom=top,
+        tick_y=top + AXIS_HEIGHT - 6,
+        axis_title_y=top + AXIS_HEIGHT + AXIS_TITLE - 4,
+        axis_title=scale.title,
+        ticks=tuple(
+            Tick(
+                x=scale.x(value),
+                label=label,
+                anchor="start"
+                if i == 0
+                else "end"
+                if i == len(TICKS) - 1
+                else "middle",
+            )
+            for i, (value, label) in enumerate(scale.ticks)
+        ),
+        panels=tuple(drawn),
     )

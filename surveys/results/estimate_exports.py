@@ -16,6 +16,7 @@ from django.conf import settings
 
 from estimation import survey_epsilon
 from estimation.runs.breakdowns import NO_ANSWER, group_labels
+from estimation.runs.crossed import Crossing
 from estimation.runs.group_comparisons import Group, comparer_for, comparison_export
 from estimation.runs.models import EstimateRun, QuestionEstimate
 from estimation.runs.readings import (
@@ -32,6 +33,7 @@ from surveys.models import Question, Survey
 from surveys.respond.report_labels import report_codes, reported_labels
 from surveys.results.cells import csv_line
 from surveys.results.codebook import answer_columns, teaching
+from surveys.results.crossed_exports import crossed_csv, crossing_head, question_crossed
 
 EXPORT_FORMAT = 1
 NO_RUN = (
@@ -104,7 +106,8 @@ def _options(
     ]
 
 
-def _estimate(row: QuestionEstimate | None, question: Question) -> dict[str, Any]:
+def _estimate(row: Any, question: Question) -> dict[str, Any]:
+    """A saved row (or a crossed cell's unsaved one, which reads the same)."""
     if row is None:
         return {"n": 0, "epsilon": None, "warnings": [], "flags": [], "options": []}
     reported = reported_labels(question, question.survey.language)
@@ -244,9 +247,14 @@ def _run(run: EstimateRun, total: float) -> dict[str, Any]:
     }
 
 
-def estimates_export(survey: Survey) -> dict[str, Any]:
-    """The latest finished run's saved estimates, overall and by subgroup."""
+def estimates_export(
+    survey: Survey, crossing: Crossing | None = None
+) -> dict[str, Any]:
+    """The latest finished run's saved estimates, overall and by subgroup,
+    and in the cells of two direct questions crossed when ``crossing`` has
+    them (surveys/results/crossed_exports.py)."""
     columns = answer_columns(survey)
+    crossed = crossing is not None and crossing.chosen
     min_size = settings.DASHBOARD_MIN_GROUP_SIZE
     _, finished = latest_runs(survey)
     head: dict[str, Any] = {
@@ -279,6 +287,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
         # group_question_id and group_option_code), as in the codebook.
         "comprehension_check": _passed_groups(survey, columns),
     }
+    if crossed:
+        assert crossing is not None
+        head["crossed"] = crossing_head(crossing, {q.pk: c for c, q in columns})
     if finished is None:
         return {**head, "run": None, "message": NO_RUN, "questions": []}
     rows = saved_rows(finished)
@@ -319,6 +330,9 @@ def estimates_export(survey: Survey) -> dict[str, Any]:
                 ),
             }
         )
+        if crossed and by_groups:
+            assert crossing is not None
+            questions[-1]["crossed"] = question_crossed(crossing, question, _estimate)
     return {
         **head,
         "run": _run(finished, total),
@@ -347,14 +361,18 @@ def _passed_groups(
     }
 
 
-def estimates_csv(survey: Survey) -> Iterator[str]:
-    """One CSV row per option, overall (empty group columns) and per subgroup.
+def estimates_csv(survey: Survey, crossing: Crossing | None = None) -> Iterator[str]:
+    """One CSV row per option, overall (empty group columns) and per subgroup;
+    with a ``crossing``, the crossed cells' rows instead (crossed_exports.py).
 
     Text cells are neutralised (a label such as ``=1+1`` gets a leading
     ``'``); numbers are written as numbers, a negative unbiased estimate as
     ``-0.01``, so that R, Stata and spreadsheets read them as numbers.
     """
-    data = estimates_export(survey)
+    data = estimates_export(survey, crossing)
+    if crossing is not None and crossing.chosen:
+        yield from crossed_csv(data, CSV_HEADER, _question_lines)
+        return
     yield csv_line(CSV_HEADER)
     run = data["run"]
     if run is None:

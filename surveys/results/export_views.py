@@ -12,14 +12,21 @@ import json
 from collections.abc import Callable, Iterable
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from estimation.runs.crossed import CrossingError
 from surveys.builder.selectors import survey_plain
 from surveys.models import Survey
 from surveys.results import bundle, exports, stat_files
 from surveys.results.codebook import page_questions
+from surveys.results.crossed_exports import requested_crossing
 from surveys.results.file_names import download_name
 from surveys.team.audit import Action, audit_record
 from surveys.team.roles import Need
@@ -111,14 +118,25 @@ def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def estimates_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+def estimates_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The estimates; with ``cross_rows`` and ``cross_columns``, the cells of
+    those two direct questions crossed (estimates-crossed.csv)."""
     survey = survey_plain(request.user, pk, Need.VIEW)
-    return download(survey, "estimates.csv", exports.estimates_csv(survey), CSV)
+    try:
+        crossing = requested_crossing(survey, request.GET)
+    except CrossingError as error:
+        return HttpResponseBadRequest(f"{error.parameter}: {error}")
+    name = "estimates-crossed.csv" if crossing.chosen else "estimates.csv"
+    return download(survey, name, exports.estimates_csv(survey, crossing), CSV)
 
 
 @login_required
 @require_GET
-def estimates_json(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+def estimates_json(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_plain(request.user, pk, Need.VIEW)
-    data = exports.estimates_export(survey)
+    try:
+        crossing = requested_crossing(survey, request.GET)
+    except CrossingError as error:
+        return HttpResponseBadRequest(f"{error.parameter}: {error}")
+    data = exports.estimates_export(survey, crossing)
     return download(survey, "estimates.json", _json(data), JSON)

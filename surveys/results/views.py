@@ -15,10 +15,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from estimation.runs.comprehension import passed_reading
+from estimation.runs.crossed import crossing_for
 from estimation.runs.dashboard import survey_dashboard
 from estimation.runs.plans import DEFAULT_TARGET, parse_target
 from estimation.runs.scheduling import estimate_run_request
 from estimation.runs.selectors import results_status, run_for_reader, run_progress
+from estimation.runs.services import strata_questions
 from surveys.builder.design_text import COMPOSITION
 from surveys.builder.forms import errors_text
 from surveys.builder.selectors import survey_plain
@@ -48,6 +50,10 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
     )
     latest = dashboard.latest_run
     finished = dashboard.finished_run
+    crossing, crossing_error = crossing_for(
+        survey, finished, request.GET, min_size=settings.DASHBOARD_MIN_GROUP_SIZE
+    )
+    crossable = strata_questions(survey)
     progress = (
         {
             "url": reverse("surveys:run_progress", args=[pk, latest.pk]),
@@ -78,6 +84,11 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
             "progress": progress,
         },
         "delay_seconds": settings.ESTIMATE_DELAY_SECONDS,
+        # Two direct questions crossed (estimation/runs/crossed.py).
+        "crossing": crossing,
+        "crossing_error": crossing_error,
+        "crossable": crossable if len(crossable) > 1 else (),
+        "min_size": settings.DASHBOARD_MIN_GROUP_SIZE,
         **model_context(survey),
     }
     return render(request, "surveys/results.html", context)

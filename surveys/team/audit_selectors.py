@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from surveys.models import AuditEvent, Role, Survey
 from surveys.results.cells import csv_line
@@ -57,6 +58,37 @@ def _invitations(d: dict[str, Any]) -> str:
     return f"made {count} invitation links" if count else "made invitation links"
 
 
+def _addresses_add(d: dict[str, Any]) -> str:
+    return _("added e-mail addresses for invitations (%(n)s)") % {
+        "n": d.get("added", 0)
+    }
+
+
+def _addresses_delete(d: dict[str, Any]) -> str:
+    if d.get("reason") == "closed":
+        return _("deleted the invitation addresses when the survey closed (%(n)s)") % {
+            "n": d.get("deleted", 0)
+        }
+    return _("deleted the invitation addresses (%(n)s)") % {"n": d.get("deleted", 0)}
+
+
+def _message_update(d: dict[str, Any]) -> str:
+    return _("changed the %(kind)s message in %(language)s") % {
+        "kind": d.get("kind", "?"),
+        "language": d.get("language", "?"),
+    }
+
+
+def _mailing_start(d: dict[str, Any]) -> str:
+    if d.get("kind") == "reminder":
+        return _("started sending a reminder (%(n)s messages)") % {
+            "n": d.get("recipients", 0)
+        }
+    return _("started sending invitations (%(n)s messages)") % {
+        "n": d.get("recipients", 0)
+    }
+
+
 def _member_add(d: dict[str, Any]) -> str:
     return f"added {d.get('member', '?')} as {_role(d.get('role'))}"
 
@@ -99,6 +131,13 @@ def _publish(d: dict[str, Any]) -> str:
         f"published the survey, confirming that respondents will be told that "
         f"{which} {'has' if len(numbers) == 1 else 'have'} no finite epsilon"
     )
+
+
+def _close_at_limit(d: dict[str, Any]) -> str:
+    limit = d.get("response_limit")
+    if limit is None:
+        return "closed the survey: it reached its response limit"
+    return f"closed the survey: it reached its limit of {limit} responses"
 
 
 def _model_fit(d: dict[str, Any]) -> str:
@@ -150,6 +189,11 @@ WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.AUDIT_PRUNE: _prune,
     Action.MODEL_FIT: _model_fit,
     Action.SURVEY_PUBLISH: _publish,
+    Action.ADDRESSES_ADD: _addresses_add,
+    Action.ADDRESSES_DELETE: _addresses_delete,
+    Action.MESSAGE_UPDATE: _message_update,
+    Action.MAILING_START: _mailing_start,
+    Action.SURVEY_CLOSE_AT_LIMIT: _close_at_limit,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from surveys.models import Membership, Role, Survey
 
@@ -25,9 +26,21 @@ class MemberAddForm(PlainLabels):
         label="Username or email",
         help_text="They need a researcher account on this site already.",
     )
+    # The least privileged role unless the owner chooses more: aggregates
+    # only, never an answer row (docs/teams.md).
     role = forms.ChoiceField(
-        choices=MEMBER_ROLE_CHOICES, initial=Role.ANALYST.value, label="Role"
+        choices=MEMBER_ROLE_CHOICES,
+        initial=Role.VIEWER.value,
+        required=False,
+        label="Role",
+        help_text=_(
+            "Aggregates-only viewer unless you choose more; the table above "
+            "says what each role may do."
+        ),
     )
+
+    def clean_role(self) -> str:
+        return str(self.cleaned_data.get("role") or Role.VIEWER.value)
 
 
 class MemberRoleForm(PlainLabels):

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import enum
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 from surveys.models import Role
 
 
@@ -39,6 +42,14 @@ NEEDED = {
     Need.ANALYSE: "analyst, editor or owner",
     Need.EDIT: "editor or owner",
     Need.OWN: "owner",
+}
+# Who may do what a need allows, as the subject of a sentence on a page that
+# tells a reader without the role who can (tests check it against RANK).
+WHO_MAY: dict[Need, Promise] = {
+    Need.VIEW: _("Any member"),
+    Need.ANALYSE: _("An analyst, an editor or the owner"),
+    Need.EDIT: _("An editor or the owner"),
+    Need.OWN: _("The owner"),
 }
 WHAT = {
     Need.VIEW: "seeing this survey",

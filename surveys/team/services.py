@@ -87,7 +87,9 @@ def _label(role: str) -> str:
 
 
 @transaction.atomic
-def member_add(*, survey: Survey, actor: Any, who: str, role: Any) -> Membership:
+def member_add(
+    *, survey: Survey, actor: Any, who: str, role: Any = Role.VIEWER
+) -> Membership:
     """Give the account named ``who`` (username or email) ``role`` on ``survey``."""
     chosen = member_role(role)
     user = researcher_named(who)

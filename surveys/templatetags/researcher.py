@@ -13,12 +13,14 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from estimation import contract
 from estimation.runs.group_comparisons import GroupComparison
 from estimation.words import format_epsilon
 from surveys.results.charts import Interval, interval_chart
-from surveys.team.roles import Need, allows
+from surveys.results.group_charts import breakdown_chart, withheld_text
+from surveys.team.roles import WHO_MAY, Need, allows
 from surveys.team.selectors import role_of
 
 register = template.Library()
@@ -33,6 +35,13 @@ def may(survey: Any, need: str) -> bool:
     "analyse", "edit", "own"): which buttons a page shows. The views enforce
     it; this only keeps a page from offering what would be refused."""
     return allows(role_of(survey), Need[need.upper()])
+
+
+@register.filter
+def who_may(need: str) -> str:
+    """Who may do what ``need`` allows, for a page that tells a reader
+    without that role who can: "An analyst, an editor or the owner"."""
+    return str(WHO_MAY[Need[need.upper()]])
 
 
 @register.filter
@@ -174,3 +183,57 @@ def group_comparison(context: template.Context, comparison: GroupComparison) -> 
     request = context.get("request")
     target = request.GET.get("target") if request is not None else None
     return _comparison_html(comparison, target, translation.get_language())
+
+
+@register.simple_tag
+def breakdown_svg(
+    group: Any, overall: Any, level: float, title: str, *id_parts: Any
+) -> SafeString:
+    """A breakdown (one-way or crossed) as an inline SVG: each group's point
+    and interval on a labelled axis, withheld cells said as such, with a
+    title and a description for screen readers; the table beside it stays
+    the full account."""
+    chart_id = "-".join(["chart", *(str(p) for p in id_parts)])
+    key = (group, overall, level, title, chart_id, translation.get_language())
+    try:
+        hash(key)
+    except TypeError:  # a crossed table's rows: drawn each time (cached upstream)
+        return _breakdown_svg.__wrapped__(*key)
+    return _breakdown_svg(*key)
+
+
+@lru_cache(maxsize=1024)
+def _breakdown_svg(
+    group: Any,
+    overall: Any,
+    level: float,
+    title: str,
+    chart_id: str,
+    language: str | None,
+) -> SafeString:
+    # A run's breakdowns are frozen and never change: each is drawn once per
+    # process, as the comparisons are, and for each language.
+    chart, description = breakdown_chart(group, overall, level)
+    if chart is None:
+        return mark_safe("")
+    heading = _("%(question)s: estimates by group with %(level)s intervals") % {
+        "question": title,
+        "level": contract.percent_text(level),
+    }
+    return mark_safe(  # the template escaped what it drew
+        render_to_string(
+            "surveys/_group_chart.html",
+            {
+                "chart": chart,
+                "title": heading,
+                "description": description,
+                "chart_id": chart_id,
+            },
+        )
+    )
+
+
+@register.simple_tag
+def withheld(why: str, min_size: int) -> str:
+    """Why a crossed cell is withheld, in words."""
+    return withheld_text(why, min_size)

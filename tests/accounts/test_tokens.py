@@ -3,11 +3,15 @@ token and browser sessions stop working at once."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from django.conf import settings
+from django.urls import resolve
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from surveys.accounts.token_scope import READ_ONLY_MESSAGE
 from surveys.accounts.tokens import api_token_is_read_only, api_token_replace
 from surveys.models import Survey
 
@@ -36,7 +40,7 @@ def test_a_read_only_token_reads_and_downloads_but_changes_nothing(owner, draft_
     ]:
         reply = getattr(api, method)(path, {"title": "Changed"}, format="json")
         assert reply.status_code == 403, (method, path)
-        assert reply.json() == {"error": READ_ONLY_MESSAGE}
+        assert reply.json()["error"].startswith("This API token is read-only")
     draft_survey.refresh_from_db()
     assert draft_survey.title == "Sensitive habits"
     assert Survey.objects.count() == 1
@@ -87,3 +91,54 @@ def test_a_locked_accounts_token_and_session_stop_working(client, owner):
     assert page["Location"].startswith("/accounts/login/")
     assert client.get("/api/v1/surveys/").status_code == 401
     assert not client.login(username="owner", password="owner-pass-1")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_read_only_refusal_names_the_page_where_tokens_are_made(owner, client):
+    api = with_token(api_token_replace(user=owner, read_only=True).key)
+    error = api.post("/api/v1/surveys/", {"title": "X"}, format="json").json()["error"]
+    [address] = re.findall(r"https?://\S+/", error)
+    path = address.removeprefix("http://testserver")
+    assert resolve(path).url_name == "api-token"
+    assert "“API token”" in error
+    client.force_login(owner)
+    page = client.get(path).content.decode()
+    assert "<h1>API token</h1>" in page
+    header = page[page.index('class="site-header"') : page.index("</header>")]
+    assert f'href="{path}">API token</a>' in header
+
+
+def test_no_reader_is_sent_to_an_account_page_that_does_not_exist():
+    """The page that manages tokens is the *API token* page: the docs, the
+    pages, the code and the API schema call it that."""
+    read = [
+        *ROOT.glob("docs/*.md"),
+        ROOT / "README.md",
+        *ROOT.glob("templates/**/*.html"),
+        *ROOT.glob("surveys/**/*.py"),
+        *ROOT.glob("config/*.py"),
+    ]
+    for path in read:
+        text = path.read_text(encoding="utf-8")
+        assert "Account page" not in text, path
+        assert ">Account<" not in text, path
+    described = settings.SPECTACULAR_SETTINGS["DESCRIPTION"]
+    assert "API token page, `/accounts/token/`" in described
+    assert resolve("/accounts/token/").url_name == "api-token"
+
+
+def test_the_new_words_are_in_spanish(rf):
+    from django.utils import translation
+    from rest_framework.request import Request
+
+    from surveys.accounts.token_scope import read_only_message
+    from surveys.team.roles import WHO_MAY, Need
+
+    with translation.override("es"):
+        error = read_only_message(Request(rf.post("/api/v1/surveys/")))
+        who = str(WHO_MAY[Need.ANALYSE])
+    assert "solo lectura" in error
+    assert "http://testserver/accounts/token/" in error
+    assert who == "Un analista, un editor o el propietario"

@@ -36,6 +36,13 @@ def test_every_role_lists_the_members(survey, as_colleague):
     assert only["role"] == "analyst"
 
 
+def test_a_member_added_without_a_role_is_a_viewer(survey, as_owner, stranger):
+    response = as_owner.post(members(survey), {"who": "stranger"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["role"] == "viewer"
+    assert survey.memberships.get(user=stranger).role == Role.VIEWER
+
+
 def test_a_stranger_gets_404(survey, stranger):
     as_stranger = token_client(stranger)
     assert as_stranger.get(members(survey)).status_code == 404

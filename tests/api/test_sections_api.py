@@ -122,7 +122,7 @@ def test_published_sections_are_frozen(as_owner, owner):
     first = survey.sections.first().pk
     for method, tail, body in [
         ("post", "", {"title": "More"}),
-        ("patch", f"{first}/", {"title": "Renamed"}),
+        ("patch", f"{first}/", {"shuffle_questions": True}),
         ("delete", f"{first}/", None),
         (
             "post",
@@ -133,6 +133,12 @@ def test_published_sections_are_frozen(as_owner, owner):
         response = getattr(as_owner, method)(url(survey, tail), body, format="json")
         assert response.status_code == 409, (method, tail, response.json())
         assert "frozen" in response.json()["error"]
+    # Its title and text may be corrected, as the introduction may.
+    renamed = as_owner.patch(
+        url(survey, f"{first}/"), {"title": "Renamed"}, format="json"
+    )
+    assert renamed.status_code == 200, renamed.json()
+    assert renamed.json()["title"] == "Renamed"
 
 
 def test_another_researcher_cannot_see_them(as_colleague, owner):

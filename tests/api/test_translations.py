@@ -146,7 +146,7 @@ def test_the_public_definition_comes_in_each_offered_language(client, draft_surv
     survey = survey_publish(survey=draft_survey)
     english = client.get(f"/api/v1/public/surveys/{survey.slug}/").json()
     assert english["languages"] == [
-        {"code": "en", "page_url": f"/s/{survey.slug}/"},
+        {"code": "en", "page_url": f"/s/{survey.slug}/en/"},
         {"code": "es", "page_url": f"/s/{survey.slug}/es/"},
     ]
     spanish = client.get(f"/api/v1/public/surveys/{survey.slug}/es/").json()

@@ -13,7 +13,7 @@ from surveys.builder.services import survey_publish
 from surveys.models import Answer, Survey
 from tests.browser.helpers import choose, page_path, send_button
 from tests.browser.test_accessibility import axe_source, violations
-from tests.surveys.display_logic.data import filtered_survey
+from tests.surveys.display_logic.data import filtered_survey, numeric_filtered
 
 __all__ = ["axe_source"]  # the fixture, shared with test_accessibility
 
@@ -98,3 +98,37 @@ def test_the_builder_refuses_a_condition_on_a_randomized_answer_and_says_why(
     expect(page.get_by_role("status").first).to_contain_text("Question added")
     added = survey.questions.get(text="Taken money?")
     assert added.condition["clauses"][0]["question"] == worked.pk
+
+
+def test_a_range_on_a_number_reads_the_number_typed(visit, owner):
+    # A height from 1.6 to 1.75 m, both included: 1.59 and 1.61 share a
+    # range code (1.5 to below 1.8), so only the number can tell them apart.
+    survey = numeric_filtered(owner)
+    height, lie = survey.questions.all()
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(page_path(survey))
+    conditional = page.locator(".question").nth(1)
+    field = page.locator(f".number-answer[data-question='{height.pk}'] input").first
+    expect(conditional).to_be_hidden()
+    for typed, shown in [
+        ("1.59", False),
+        ("1.6", True),
+        ("1.61", True),
+        ("1.75", True),
+        ("1.76", False),
+        ("1.79", False),
+    ]:
+        field.fill(typed)
+        if shown:
+            expect(conditional).to_be_visible()
+        else:
+            expect(conditional).to_be_hidden()
+
+    field.fill("1.7")
+    choose(page, lie, "No")
+    send_button(page).click()
+    expect(page.locator("#receipt")).to_be_visible()
+    (post,) = respondent.posts
+    assert [a["question"] for a in post.json()["answers"]] == [height.pk, lie.pk]
+    respondent.assert_clean()

@@ -15,6 +15,7 @@ from tests.browser.helpers import (
     page_path,
     radio,
     receipt_items,
+    submit_path,
 )
 from tests.browser.test_accessibility import axe_source, violations  # noqa: F401
 from tests.browser.test_languages import assert_no_english
@@ -87,7 +88,27 @@ def test_the_switcher_keeps_an_invitation_held_in_the_fragment(visit, draft_surv
         radio(group, (options or ["No", "Sí"])[-1]).click()
     page.get_by_role("button", name="Enviar mis respuestas").click()
     expect(page.locator("#receipt")).to_be_visible()
-    (post,) = respondent.posts
+    (post,) = [r for r in respondent.posts if r.path == submit_path(survey)]
     assert post.json()["invitation"] == token
     assert not [r.url for r in respondent.requests if token in r.url]
     assert Response.objects.filter(survey=survey).count() == 1
+
+
+def test_a_spanish_browser_opens_the_bare_link_in_spanish_and_can_leave_it(
+    visit, draft_survey
+):
+    """The browser's preferred language picks the page's; the switcher's choice
+    of the survey's own language then stays chosen (its link names it)."""
+    offer_spanish(draft_survey)
+    survey = survey_publish(survey=draft_survey)
+    respondent = visit(locale="es-ES")
+    page = respondent.page
+    respondent.goto(page_path(survey))
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page).to_have_title(SPANISH_TITLE)
+    assert_no_english(page.locator("main").inner_text())
+    page.get_by_role("link", name="English").click()
+    expect(page).to_have_url(f"{respondent.origin}{page_path(survey)}en/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("button", name="Send my answers")).to_be_visible()
+    respondent.assert_clean()

@@ -59,8 +59,8 @@ KINDS: dict[str, dict[str, Any]] = {
 }
 
 
-def survey_of(owner: Any, kind: str) -> Survey:
-    survey = survey_create(owner=owner, title=f"Tampered {kind}")
+def survey_of(owner: Any, kind: str, language: str = "en") -> Survey:
+    survey = survey_create(owner=owner, title=f"Tampered {kind}", language=language)
     question_create(survey=survey, text="Have you ever done it?", **KINDS[kind])
     # A site that allows designs without a finite epsilon (refused by default).
     with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
@@ -183,7 +183,7 @@ def understate_count_epsilon(spec: Spec) -> Spec:
 CASES: list[tuple[str, str, Callable[[Spec], Spec], str]] = [
     ("epsilon", "yes_no", understate_epsilon, "but its thresholds give"),
     ("epsilon", "yes_no", overstate_epsilon, "states epsilon 12"),
-    ("thresholds", "yes_no", give_answers_away, "epsilon unbounded"),
+    ("thresholds", "yes_no", give_answers_away, "epsilon ∞"),
     ("thresholds", "yes_no", decreasing_thresholds, "unreadable design"),
     ("procedure", "yes_no", crosswise_label, "cannot be asked as a crosswise pairing"),
     ("procedure", "crosswise", drop_procedure, "not randomized by this device"),
@@ -200,7 +200,7 @@ CASES: list[tuple[str, str, Callable[[Spec], Spec], str]] = [
     ("unary parameters", "multi_select", fewer_items, "3 items, but the question"),
     ("unary parameters", "multi_select", louder_items, "for all items together"),
     ("unary parameters", "multi_select", understate_items_epsilon, "states epsilon"),
-    ("count thresholds", "count", count_gives_one_away, "epsilon unbounded"),
+    ("count thresholds", "count", count_gives_one_away, "epsilon ∞"),
     ("count thresholds", "count", count_shorter_range, "30 answers, but the question"),
     ("count thresholds", "count", understate_count_epsilon, "states epsilon 0.5"),
 ]
@@ -277,3 +277,37 @@ def test_the_untampered_page_through_the_same_rewriting_is_answerable(
     expect(page.locator("#survey")).to_be_visible()
     expect(send_button(page)).to_be_visible()
     expect(page.locator("#refusal")).to_be_hidden()
+
+
+SPANISH_CASES: list[tuple[str, Callable[[Spec], Spec], str]] = [
+    ("yes_no", overstate_epsilon, "su diseño declara un épsilon de 12 para una"),
+    ("yes_no", give_answers_away, "(épsilon ∞, por encima del límite de 10)"),
+    ("crosswise", drop_procedure, "no lo aleatoriza este dispositivo"),
+    ("multi_select", fewer_items, "su diseño tiene 3 opciones, pero la pregunta"),
+    ("instructed", nearly_always_yes, "su diseño protegería un Sí menos"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "change", "reason"),
+    SPANISH_CASES,
+    ids=[f"{kind}-{change.__name__}" for kind, change, _ in SPANISH_CASES],
+)
+def test_a_refusal_on_a_spanish_page_says_why_in_spanish(
+    visit, owner, kind, change, reason
+):
+    """The scripts refuse in English, by code; the page says the reason in
+    its own language, particulars and all."""
+    survey = survey_of(owner, kind, language="es")
+    respondent = visit()
+    serve_with(respondent, survey, change)
+    respondent.goto(page_path(survey))
+    refusal = respondent.page.locator("#refusal")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("La pregunta 1 no puede responderse de forma")
+    expect(refusal).to_contain_text(reason)
+    expect(refusal).to_contain_text("No se ha enviado nada")
+    text = refusal.inner_text()
+    for english in ("its design", "the page", "epsilon ", "answers, but"):
+        assert english not in text, english
+    assert_nothing_sent(respondent, survey)

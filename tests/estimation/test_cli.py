@@ -140,3 +140,18 @@ def test_plan_works_for_a_design_whose_report_can_be_certain():
     result = run("plan", "--design", '{"name": "direct", "k": 2}', "--n", "100")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["epsilon"] is None
+
+
+def test_plan_prints_the_responses_to_tell_two_groups_apart():
+    result = run(
+        "plan", "--design", json.dumps({"name": "warner", "p": 0.75}),
+        "--n", "500", "--prevalence", "0.1", "--compare", "0.2",
+        "--group-share", "0.4", "--power", "0.9",
+    )  # fmt: skip
+    groups = json.loads(result.stdout)["two_groups"]
+    # (1.95996 + 1.28155)^2 (0.84 / 0.4 + 0.91 / 0.6) / 0.1^2 = 3800.18 in all,
+    # each group rounded up from its share: 1520.07 and 2280.11.
+    assert groups["in_first"] == 1521
+    assert groups["in_second"] == 2281
+    assert groups["total"] == 3802
+    assert groups["power"] == 0.9

@@ -278,9 +278,9 @@ describe("count thresholds (geometric)", () => {
   test("a count whose middle row gives the answer away is refused", () => {
     const s = spec("geometric", 2);
     const middle = Math.floor(s.k / 2);
-    // Everyone with this count reports it: epsilon unbounded.
+    // Everyone with this count reports it: epsilon ∞ (unbounded).
     s.thresholds[middle] = s.thresholds[middle].map((_, r) => (r < middle ? 0 : D));
-    refused(() => checkSpec(s), /epsilon unbounded/);
+    refused(() => checkSpec(s), /epsilon ∞/);
   });
 
   test("a count row that decreases is refused", () => {

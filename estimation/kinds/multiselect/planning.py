@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from estimation.designs import _option_count, _positive_epsilon
 from estimation.inference.intervals import anytime_sample_size, validate_level
 from estimation.kinds.multiselect.designs import UnaryEncoding
-from estimation.planning import expected_half_width, sample_size
+from estimation.planning import Planned, expected_half_width, sample_size
+from estimation.planning import planned as matrix_planned
 
 
 def _band_level(design: UnaryEncoding, level: float, simultaneous: bool) -> float:
@@ -69,6 +70,14 @@ def item_half_width(
     """Expected half-width of one item's interval (or of the band) with ``n``."""
     band = _band_level(design, level, simultaneous)
     return expected_half_width(design.bit_design, n, prevalence, level=band, option=1)
+
+
+def planned(design: UnaryEncoding, prevalence: float) -> Planned:
+    """The planner's role (:mod:`estimation.planner`): the prevalence is the
+    share who would tick the item of interest. Each item's bit is randomized
+    on its own, so its estimate's variance depends on that share alone, not on
+    the other items."""
+    return matrix_planned(design.bit_design, prevalence, option=1)
 
 
 def responses_needed(

@@ -19,6 +19,7 @@ from surveys.languages import question_wording
 from surveys.respond.report_labels import crosswise_choices
 
 __all__ = [
+    "refusals",
     "NOTES",
     "NOTE_RANK",
     "SCRIPT",
@@ -86,3 +87,14 @@ def overview(
     designs: Sequence[Design], yes_total: float, tr: Translator
 ) -> dict[str, Any]:
     return {"crosswise": sum(1 for design in designs if noted(design))}
+
+
+def refusals() -> dict[str, str]:
+    """Why this kind's script refuses a spec, by the code of its
+    ``REFUSALS``, in the active language ({name} is a particular)."""
+    return {
+        "notCrosswise": gettext(
+            "the design {design} cannot be asked as a crosswise pairing"
+        ),
+        "crosswiseDirect": gettext("a crosswise pairing cannot be asked directly"),
+    }

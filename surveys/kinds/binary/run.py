@@ -4,9 +4,9 @@ and in every subgroup, as most kinds have (estimation/runs/option_rows.py)."""
 from __future__ import annotations
 
 from estimation.runs.estimate_views import EstimateTable
-from estimation.runs.option_rows import question_rows, save_row
+from estimation.runs.option_rows import question_rows, save_row, unsaved_row
 
-__all__ = ["MODEL_ROLE", "TABLE", "question_rows", "save_row"]
+__all__ = ["MODEL_ROLE", "TABLE", "question_rows", "save_row", "unsaved_row"]
 
 # A randomized yes/no question is the outcome a logistic model takes
 # (model_fits.py).

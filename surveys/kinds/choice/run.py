@@ -3,6 +3,6 @@ and in every subgroup, as most kinds have (estimation/runs/option_rows.py)."""
 
 from __future__ import annotations
 
-from estimation.runs.option_rows import question_rows, save_row
+from estimation.runs.option_rows import question_rows, save_row, unsaved_row
 
-__all__ = ["question_rows", "save_row"]
+__all__ = ["question_rows", "save_row", "unsaved_row"]

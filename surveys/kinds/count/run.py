@@ -9,12 +9,19 @@ from functools import partial
 from estimation.kinds.count.arms import compare_count_arms
 from estimation.runs.models import EstimateRun
 from estimation.runs.option_rows import question_rows as option_question_rows
-from estimation.runs.option_rows import save_row
+from estimation.runs.option_rows import save_row, unsaved_row
 from estimation.runs.validation_arm import ValidationArm
 from surveys.kinds.count.comparisons import COMPARER
 from surveys.models import Question
 
-__all__ = ["COMPARER", "MODEL_ROLE", "question_rows", "save_row", "validation_arm"]
+__all__ = [
+    "COMPARER",
+    "MODEL_ROLE",
+    "question_rows",
+    "save_row",
+    "unsaved_row",
+    "validation_arm",
+]
 
 # A count asked plainly is a numeric covariate of a model (model_fits.py).
 MODEL_ROLE = "numeric"

@@ -6,12 +6,11 @@ page: they are in the analysts' downloads only (docs/teams.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
-from django.db.models import Count
-
-from surveys.display_logic.conditions import condition_met
+from surveys.display_logic.conditions import condition_met, condition_questions
 from surveys.models import Answer, Question, Response
-from surveys.respond.strata import stratum_decode, stratum_size
 
 FRAGMENT = "kinds/freetext/summary.html"
 
@@ -42,27 +41,23 @@ def text_summary(question: Question) -> TextSummary:
 
 
 def _shown_count(question: Question) -> int:
-    """Responses whose direct answers meet the question's condition, read from
-    the strata their answers carry (one grouped query): a response's stratum
-    holds its answers to every question a condition may read."""
-    direct = sorted(
-        (q for q in question.survey.questions.all() if q.in_strata),
-        key=lambda q: (q.position, q.pk),
-    )
-    sizes = [stratum_size(len(q.options), q.optional) for q in direct]
-    by_stratum = (
-        Answer.objects.filter(response__survey_id=question.survey_id)
-        .values_list("stratum")
-        .annotate(n=Count("response_id", distinct=True))
-        .order_by()
+    """Responses whose answers meet the question's condition, read from the
+    answers to the questions it names (a number's clause reads the number as
+    typed, as the page and the server do)."""
+    condition = question.condition
+    rows = (
+        Answer.objects.filter(question_id__in=condition_questions(condition))
+        .order_by("response_id")
+        .values_list("response_id", "question_id", "report", "number")
+        .iterator(chunk_size=5000)
     )
     shown = 0
-    for stratum, n in by_stratum:
-        levels = stratum_decode(stratum, sizes)
-        answers = {
-            q.pk: (None if level >= len(q.options) else level)
-            for q, level in zip(direct, levels, strict=True)
-        }
-        if condition_met(question.condition, answers):
-            shown += n
+    for _, answers in groupby(rows, key=itemgetter(0)):
+        reports: dict[int, float | None] = {}
+        numbers: dict[int, float] = {}
+        for _, question_id, report, number in answers:
+            reports[question_id] = report
+            if number is not None:
+                numbers[question_id] = number
+        shown += condition_met(condition, reports, numbers)
     return shown

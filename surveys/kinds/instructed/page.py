@@ -18,6 +18,7 @@ from surveys.kinds import base
 from surveys.words import band_name
 
 __all__ = [
+    "refusals",
     "FRAGMENTS",
     "NOTES",
     "NOTE_RANK",
@@ -123,5 +124,20 @@ def overview(
             what_an_observer_learns(yes_total, whole_response=True, translator=tr)
             if designs
             else ""
+        ),
+    }
+
+
+def refusals() -> dict[str, str]:
+    """Why this kind's script refuses a spec, by the code of its
+    ``REFUSALS``, in the active language ({name} is a particular)."""
+    return {
+        "tooLooseYes": gettext(
+            "its design would protect a Yes less than this page allows "
+            "(epsilon {epsilon}, above the limit of {limit})"
+        ),
+        "statedYes": gettext(
+            "its design states epsilon {stated} for a Yes, but its "
+            "thresholds give {epsilon}"
         ),
     }

@@ -15,17 +15,20 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from estimation import privacy_band, what_an_observer_learns
 from estimation.kinds.instructed.designs import InstructedDesign
+from estimation.kinds.instructed.planning import assumed_shares
+from estimation.planner import DEFAULT_PREVALENCE, expected_precision
 from estimation.words import format_epsilon, percent
 from surveys.builder.design_text import LEVEL
 from surveys.words import active_translator
 
-# The respondents the precision sentence assumes: 10% honest Yes and, for
-# cheating detection, 5% who answer No whatever they are told; for the lie
-# detector 10% carriers of whom 80% answer truthfully.
-ASSUMED = {"cheating_detection": (0.10, 0.85), "lie_detector": (0.08, 0.90)}
+# What the precision sentence assumes besides the prevalence (pi), as the
+# planner does (estimation/kinds/instructed/planning.py): under cheating
+# detection 5% of those who are not honest Yes answer No whatever they are
+# told; under the lie detector 80% of carriers answer truthfully.
 
 
 def instructed_sentence(design: InstructedDesign) -> str:
@@ -64,38 +67,38 @@ def instructed_observer(design: InstructedDesign) -> str:
     )
 
 
-def expected_pi_half_width(design: InstructedDesign, n: int) -> float:
-    """The 95% half-width of pi at the assumed shares, from the estimator's
-    own standard error at the expected counts of ``n`` respondents."""
-    a, b = ASSUMED[design.name]
-    counts = []
-    for group, share in enumerate((design.group_share, 1 - design.group_share)):
-        yes = a + design.forced_yes[group] * b
-        counts += [n * share * (1 - yes), n * share * yes]
-    scale = 1000.0 / min(counts)
-    # The information is linear in the counts: estimate at whole counts large
-    # enough to be inside the triangle, then scale the standard error to n.
-    rounded = [round(c * scale) for c in counts]
-    estimate = design.estimate(rounded, level=LEVEL)
-    std_error = estimate["pi"].std_error * math.sqrt(sum(rounded) / n)
-    return 1.959963984540054 * std_error
+def expected_pi_half_width(
+    design: InstructedDesign, n: int, prevalence: float = DEFAULT_PREVALENCE
+) -> float:
+    """The 95% half-width of pi at the expected ``prevalence``, from pi's
+    variance per response (the estimator's own, at the expected counts)."""
+    return expected_precision(design, n, prevalence, level=LEVEL)
 
 
-def instructed_precision(design: InstructedDesign, n: int) -> str:
-    a, b = ASSUMED[design.name]
-    people = f"{n:,} respondent{'s' if n != 1 else ''}"
-    if design.name == "cheating_detection":
-        assumed = (
-            f"{percent(a)} honest Yes and {percent(1 - a - b)} answering No "
-            "whatever they are told"
-        )
+def instructed_precision(
+    design: InstructedDesign, n: int, prevalence: float = DEFAULT_PREVALENCE
+) -> str:
+    a, b = assumed_shares(design, prevalence)
+    tr = active_translator()
+    numbers = {
+        "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
+        % {"n": f"{n:,}"},
+        "level": percent(LEVEL, tr),
+        "points": f"{100 * expected_pi_half_width(design, n, prevalence):.1f}",
+    }
+    if design.model == "cdm":
+        assumed = gettext(
+            "%(yes)s honest Yes and %(cheaters)s answering No whatever they are told"
+        ) % {"yes": percent(a, tr), "cheaters": percent(1 - a - b, tr)}
     else:
-        assumed = f"{percent(1 - b)} carriers, {percent(a / (1 - b))} of them truthful"
-    return (
-        f"With {people}, {assumed}, the {percent(LEVEL)} interval of pi is "
-        f"expected to be about ±{100 * expected_pi_half_width(design, n):.1f} "
-        "percentage points."
-    )
+        assumed = gettext("%(carriers)s carriers, %(truthful)s of them truthful") % {
+            "carriers": percent(1 - b, tr),
+            "truthful": percent(a / (1 - b), tr),
+        }
+    return gettext(
+        "With %(people)s, %(assumed)s, the %(level)s interval of pi is expected to "
+        "be about ±%(points)s percentage points."
+    ) % {**numbers, "assumed": assumed}
 
 
 def instructed_warning(design: InstructedDesign, limit: float) -> str | None:
@@ -115,10 +118,15 @@ def instructed_warning(design: InstructedDesign, limit: float) -> str | None:
 
 
 def instructed_summary(
-    design: InstructedDesign, n: int | None, *, language: str | None = None
+    design: InstructedDesign,
+    n: int | None,
+    *,
+    language: str | None = None,
+    prevalence: float = DEFAULT_PREVALENCE,
 ) -> dict[str, Any]:
     """Everything the design preview shows for a question with a device
-    instruction; ``epsilon`` is None (unbounded), ``yes_epsilon`` is a Yes's."""
+    instruction; ``epsilon`` is None (unbounded), ``yes_epsilon`` is a Yes's,
+    ``prevalence`` the pi expected."""
     planned = n is not None and n >= 1
     band = privacy_band(design.yes_epsilon)
     respondent = None
@@ -139,7 +147,8 @@ def instructed_summary(
         "sentence": instructed_sentence(design),
         "observer": instructed_observer(design),
         "n": n if planned else None,
-        "precision": instructed_precision(design, n) if planned else None,
+        "prevalence": prevalence,
+        "precision": (instructed_precision(design, n, prevalence) if planned else None),
         "respondent_language": language,
         "respondent_sentence": respondent,
     }
@@ -156,9 +165,10 @@ def summary(
     n: int | None,
     *,
     language: str | None = None,
+    prevalence: float = DEFAULT_PREVALENCE,
 ) -> dict[str, Any]:
     """The builder's preview: the answers are always No and Yes."""
-    return instructed_summary(design, n, language=language)
+    return instructed_summary(design, n, language=language, prevalence=prevalence)
 
 
 def epsilon_text(design: InstructedDesign) -> str:

@@ -15,6 +15,7 @@ from estimation.words import Translator, percent
 from surveys.kinds import base
 
 __all__ = [
+    "refusals",
     "FRAGMENTS",
     "SCRIPT",
     "SCRIPT_ID",
@@ -61,3 +62,30 @@ def transparency(
     or not | ticked or not)."""
     truths = [gettext("Not ticked"), gettext("Ticked")]
     return {"matrix_rows": base.probability_rows(truths, design.bit_design.matrix, tr)}
+
+
+def refusals() -> dict[str, str]:
+    """Why this kind's script refuses a spec, by the code of its
+    ``REFUSALS``, in the active language ({name} is a particular)."""
+    return {
+        "itemsDirect": gettext(
+            "a check-all-that-apply question cannot be asked directly"
+        ),
+        "itemsAsTicked": gettext("its items would be sent exactly as ticked"),
+        "itemsMismatch": gettext(
+            "its design has {m} items, but the question shows {shown}"
+        ),
+        "tooLooseItems": gettext(
+            "its design would protect your answer less than this page "
+            "allows (epsilon {epsilon} for all items together, above the "
+            "limit of {limit})"
+        ),
+        "statedItems": gettext(
+            "its design states epsilon {stated} for all items together, but "
+            "its thresholds give {epsilon}"
+        ),
+        "statedItem": gettext(
+            "its design states epsilon {stated} for one item, but its "
+            "thresholds give {epsilon}"
+        ),
+    }

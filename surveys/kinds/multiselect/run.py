@@ -25,6 +25,7 @@ __all__ = [
     "items_row",
     "question_rows",
     "save_row",
+    "unsaved_row",
 ]
 
 SOLVER = {"method": "per_item_closed_form", "converged": True}
@@ -117,14 +118,26 @@ def question_rows(
 def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
     """Save ``row`` with its notices; its items' rows are returned for one
     bulk insert. Without answers it is saved as any kind's empty row."""
+    saved, items = unsaved_row(run, row)
+    saved.save()
+    for item in items:
+        item.question_estimate = saved
+    return items
+
+
+def unsaved_row(
+    run: EstimateRun, row: dict[str, Any]
+) -> tuple[QuestionEstimate, list[OptionEstimate]]:
+    """The rows :func:`save_row` saves, left unsaved (a crossed breakdown's
+    cells, estimation/runs/crossed.py)."""
     if row["result"] is None:
-        return option_rows.save_row(run, row)
-    result = row.pop("result")
-    row.pop("reported")
-    saved = QuestionEstimate.objects.create(
+        return option_rows.unsaved_row(run, row)
+    result = row["result"]
+    fields = {k: v for k, v in row.items() if k not in ("result", "reported")}
+    saved = QuestionEstimate(
         run=run,
         warnings=item_warnings(result, row["question"].options),
         solver=SOLVER,
-        **row,
+        **fields,
     )
-    return item_option_rows(saved, result)
+    return saved, item_option_rows(saved, result)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from estimation import privacy_band, what_an_observer_learns
 from estimation.designs import MAX_EPSILON
@@ -50,19 +51,27 @@ def unary_sentence(design: UnaryEncoding) -> str:
     )
 
 
-def unary_precision_sentence(design: UnaryEncoding, n: int) -> str:
-    """Expected half-widths for one item and for the band over all items."""
-    one = item_half_width(design, n, ASSUMED_PREVALENCE, level=LEVEL)
-    band = item_half_width(
-        design, n, ASSUMED_PREVALENCE, level=LEVEL, simultaneous=True
-    )
-    people = f"{n:,} respondent{'s' if n != 1 else ''}"
-    return (
-        f"With {people}, an item ticked by {percent(ASSUMED_PREVALENCE)} of them "
-        f"would be estimated to about ±{100 * one:.1f} percentage points "
-        f"({percent(LEVEL)} interval), and all {design.m} items at once to about "
-        f"±{100 * band:.1f} (the simultaneous band)."
-    )
+def unary_precision_sentence(
+    design: UnaryEncoding, n: int, prevalence: float = ASSUMED_PREVALENCE
+) -> str:
+    """Expected half-widths for the item of interest, ticked by ``prevalence``,
+    and for the band over all items at that prevalence."""
+    one = item_half_width(design, n, prevalence, level=LEVEL)
+    band = item_half_width(design, n, prevalence, level=LEVEL, simultaneous=True)
+    tr = active_translator()
+    return gettext(
+        "With %(people)s, an item ticked by %(prevalence)s of them would be "
+        "estimated to about ±%(one)s percentage points (%(level)s interval), and "
+        "all %(m)s items at once to about ±%(band)s (the simultaneous band)."
+    ) % {
+        "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
+        % {"n": f"{n:,}"},
+        "prevalence": percent(prevalence, tr),
+        "one": f"{100 * one:.1f}",
+        "level": percent(LEVEL, tr),
+        "m": design.m,
+        "band": f"{100 * band:.1f}",
+    }
 
 
 def recommendation_sentence(design: UnaryEncoding) -> str:
@@ -107,8 +116,10 @@ def unary_summary(
     n: int | None,
     *,
     language: str | None = None,
+    prevalence: float = ASSUMED_PREVALENCE,
 ) -> dict[str, Any]:
-    """Everything the design preview shows for a check-all-that-apply question."""
+    """Everything the design preview shows for a check-all-that-apply question;
+    ``prevalence`` is the share expected to tick the item of interest."""
     planned = n is not None and n >= 1
     band = privacy_band(design.epsilon)
     respondent = None
@@ -135,8 +146,10 @@ def unary_summary(
         "recommendation": recommendation_sentence(design),
         "observer": what_an_observer_learns(design.epsilon),
         "n": n if planned else None,
-        "prevalence": ASSUMED_PREVALENCE,
-        "precision": unary_precision_sentence(design, n) if planned else None,
+        "prevalence": prevalence,
+        "precision": (
+            unary_precision_sentence(design, n, prevalence) if planned else None
+        ),
         "respondent_language": language,
         "respondent_sentence": respondent,
     }

@@ -10,21 +10,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from django.utils.translation import gettext
 
 from surveys.kinds.base import MAX_OPTIONS
 from surveys.kinds.base_answer import ValueRefused
 
 __all__ = [
+    "FORMAT_TEXTS",
     "MAX_DECIMALS",
     "TAKES_VALUE",
     "bin_labels",
     "clean_format",
+    "format_options",
     "number_text",
     "validated_value",
 ]
 
 TAKES_VALUE = True
+# The unit is the researcher's word ("years"), translated as the question's
+# text is; the ranges' labels are then said in each language with it.
+FORMAT_TEXTS = {"unit": "Unit"}
 MAX_DECIMALS = 6
 MAX_UNIT = 30
 # Large enough for any count of people or money; small enough that every
@@ -53,15 +59,23 @@ def number_text(value: float, decimals: int) -> str:
 
 
 def bin_labels(fmt: Mapping[str, Any]) -> list[str]:
-    """The bins' labels: below the first cut, between cuts, the last cut or more."""
+    """The bins' labels in the active language: below the first cut, between
+    cuts, the last cut or more, each with the unit."""
     cuts = [number_text(c, fmt["decimals"]) for c in fmt["cuts"]]
     unit = f" {fmt['unit']}" if fmt["unit"] else ""
-    labels = [f"Below {cuts[0]}{unit}"]
+    labels = [gettext("Below %(number)s") % {"number": f"{cuts[0]}{unit}"}]
     labels += [
-        f"{lo} to below {hi}{unit}" for lo, hi in zip(cuts, cuts[1:], strict=False)
+        gettext("%(low)s to below %(high)s") % {"low": lo, "high": f"{hi}{unit}"}
+        for lo, hi in zip(cuts, cuts[1:], strict=False)
     ]
-    labels.append(f"{cuts[-1]}{unit} or more")
+    labels.append(gettext("%(number)s or more") % {"number": f"{cuts[-1]}{unit}"})
     return labels
+
+
+def format_options(fmt: Mapping[str, Any], language: str) -> list[str]:
+    """The ranges' labels in ``language``, with the unit given for it."""
+    with translation.override(language):
+        return bin_labels(fmt)
 
 
 def clean_format(
@@ -129,7 +143,7 @@ def clean_format(
         "unit": unit,
         "cuts": cuts,
     }
-    return fmt, bin_labels(fmt)
+    return fmt, format_options(fmt, language)
 
 
 def _has_decimals(value: float, decimals: int) -> bool:

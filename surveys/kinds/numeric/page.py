@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from estimation.words import Translator
 from surveys.kinds import base
@@ -15,6 +15,7 @@ from surveys.kinds.base import randomized_item, randomized_receipt_note
 from surveys.kinds.numeric.answer import number_text
 
 __all__ = [
+    "refusals",
     "FRAGMENTS",
     "SCRIPT",
     "SCRIPT_ID",
@@ -46,3 +47,13 @@ def item(
         "cuts": " ".join(repr(c) for c in fmt["cuts"]),
     }
     return shown
+
+
+def refusals() -> dict[str, str]:
+    """Why this kind's script refuses a spec, by the code of its
+    ``REFUSALS``, in the active language ({name} is a particular)."""
+    return {
+        "numberRandomized": gettext(
+            "a number is asked plainly, but its spec randomizes it"
+        ),
+    }

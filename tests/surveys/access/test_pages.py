@@ -49,8 +49,21 @@ def test_the_survey_form_sets_a_panel_with_its_settings(as_owner):
     ("overrides", "field", "words"),
     [
         ({"access_mode": "panel"}, "completion_url", "needs the panel"),
-        ({"completion_url": "ftp://x.example/done"}, "completion_url", "valid URL"),
-        ({"panel_id_parameter": "id with spaces"}, "panel_id_parameter", "letters"),
+        (
+            {"access_mode": "panel", "completion_url": "ftp://x.example/done"},
+            "completion_url",
+            "valid URL",
+        ),
+        (
+            {"access_mode": "panel", "panel_id_parameter": "id with spaces"},
+            "panel_id_parameter",
+            "letters",
+        ),
+        (
+            {"completion_url": "https://x.example/done"},
+            "completion_url",
+            "applies only to panel surveys",
+        ),
         ({"response_limit": "0"}, "response_limit", "greater than or equal to 1"),
         ({"access_mode": "everyone"}, "access_mode", "valid choice"),
     ],
@@ -162,3 +175,180 @@ def test_the_detail_page_says_how_to_share_an_invitation_survey(
     page = as_owner.get(url("detail", invitation_survey.pk)).content.decode()
     assert "Send each person their own link" in page
     assert url("invitations", invitation_survey.pk) in page
+
+
+def closes_fact(page):
+    """The survey page's fact about when it closes, or how it closed."""
+    start = page.index("<dt>Close")
+    return page[start : page.index("</dd>", start)]
+
+
+def test_a_survey_full_at_its_limit_says_so_and_when(as_owner, quota_survey):
+    from django.test import Client
+
+    from surveys.models import AuditEvent
+
+    respondent = Client()
+    for _ in range(3):
+        assert post(respondent, quota_survey, body(quota_survey)).status_code == 201
+    page = as_owner.get(url("detail", quota_survey.pk)).content.decode()
+    event = AuditEvent.objects.get(action="survey.close_at_limit")
+    when = event.at.strftime("%-d %B %Y")
+    fact = closes_fact(page)
+    assert fact.startswith('<dt>Closed</dt><dd id="survey-closed">Closed on ')
+    assert when in fact
+    assert fact.endswith("when it reached its limit of 3 responses")
+    assert "when you close it" not in page
+    audit = as_owner.get(url("audit", quota_survey.pk)).content.decode()
+    assert "closed the survey: it reached its limit of 3 responses" in audit
+    assert '<td data-label="Who">system</td>' in audit
+
+
+def test_an_open_survey_with_a_limit_says_it_closes_there_too(as_owner, quota_survey):
+    fact = closes_fact(as_owner.get(url("detail", quota_survey.pk)).content.decode())
+    assert fact.endswith(
+        "when you close it, or when it reaches its limit of 3 responses"
+    )
+
+
+def test_a_survey_closed_by_hand_says_so(as_owner, quota_survey):
+    from surveys.builder.services import survey_close
+
+    survey_close(survey=quota_survey)
+    fact = closes_fact(as_owner.get(url("detail", quota_survey.pk)).content.decode())
+    assert "Closed on " in fact
+    assert fact.endswith("with “Close survey”")
+    assert "limit" not in fact
+
+
+def test_a_survey_past_its_close_date_says_it_closed_on_it(as_owner, open_survey):
+    import datetime
+
+    from django.utils import timezone
+
+    past = timezone.now() - datetime.timedelta(days=1)
+    Survey.objects.filter(pk=open_survey.pk).update(closes_at=past)
+    fact = closes_fact(as_owner.get(url("detail", open_survey.pk)).content.decode())
+    assert fact.endswith("its close date")
+
+
+# -- panel settings only for panel surveys ------------------------------------------
+
+
+def panel_block(page):
+    start = page.index('id="panel-settings"')
+    return page[page.rindex("<div", 0, start) : start]
+
+
+def test_a_new_survey_form_starts_with_the_panel_settings_hidden(as_owner):
+    page = as_owner.get(url("create")).content.decode()
+    assert "is-inactive" in panel_block(page)
+    assert 'name="completion_url"' in page  # there, for a reader without scripts
+    assert "css/no-script.css" in page.split("</head>")[0]
+    assert "js/access-fields.js" in page
+
+
+def test_a_panel_draft_shows_its_panel_settings_from_the_first_paint(
+    as_owner, draft_survey
+):
+    from surveys.builder.services import survey_update
+
+    survey_update(
+        survey=draft_survey,
+        access_mode="panel",
+        completion_url="https://panel.example.org/done",
+    )
+    page = as_owner.get(url("edit", draft_survey.pk)).content.decode()
+    assert "is-inactive" not in panel_block(page)
+
+
+def test_a_panel_setting_with_an_error_is_shown_whatever_the_mode(as_owner):
+    reply = as_owner.post(
+        url("create"), survey_form(completion_url="https://panel.example.org/x")
+    )
+    assert reply.status_code == 200
+    assert "is-inactive" not in panel_block(reply.content.decode())
+    assert not Survey.objects.exists()
+
+
+def test_a_draft_that_stops_being_a_panel_drops_its_panel_settings(
+    as_owner, draft_survey
+):
+    from surveys.builder.services import survey_update
+
+    survey_update(
+        survey=draft_survey,
+        access_mode="panel",
+        panel_id_parameter="workerId",
+        completion_url="https://panel.example.org/done",
+        completion_code="C0DE",
+    )
+    # As a page without scripts posts it: the panel's values still in place.
+    reply = as_owner.post(
+        url("edit", draft_survey.pk),
+        survey_form(
+            access_mode="invitation",
+            panel_id_parameter="workerId",
+            completion_url="https://panel.example.org/done",
+            completion_code="C0DE",
+        ),
+    )
+    assert reply.status_code == 302
+    draft_survey.refresh_from_db()
+    assert draft_survey.access_mode == "invitation"
+    assert (draft_survey.panel_id_parameter, draft_survey.completion_url) == (
+        "PROLIFIC_PID",
+        "",
+    )
+    assert draft_survey.completion_code == ""
+
+
+def test_the_api_refuses_panel_settings_for_a_survey_that_is_not_a_panel(as_owner):
+    refused = as_owner.post(
+        "/api/v1/surveys/",
+        {
+            "title": "T",
+            "access_mode": "invitation",
+            "completion_url": "https://panel.example.org/done",
+            "screen_out_url": "https://panel.example.org/out",
+        },
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert "The completion URL applies only to panel surveys" in error
+    assert 'access_mode "panel"' in error or "access_mode “panel”" in error
+    assert not Survey.objects.exists()
+
+
+def test_the_api_takes_a_survey_sent_back_whole(as_owner, open_survey):
+    path = f"/api/v1/surveys/{open_survey.pk}/"
+    whole = as_owner.get(path).json()
+    whole["title"] = "Renamed"
+    reply = as_owner.put(path, whole, content_type="application/json")
+    assert reply.status_code == 200, reply.json()
+
+
+def test_a_published_panel_survey_still_shows_its_panel_settings(
+    as_owner, panel_survey
+):
+    page = as_owner.get(url("edit", panel_survey.pk)).content.decode()
+    assert 'name="completion_url"' in page
+    assert 'name="screen_out_url"' in page
+
+
+def test_a_published_open_survey_refuses_a_crafted_panel_setting(
+    as_owner, quota_survey
+):
+    reply = as_owner.post(
+        url("edit", quota_survey.pk),
+        {
+            "title": quota_survey.title,
+            "response_limit": "3",
+            "completion_url": "https://panel.example.org/done",
+        },
+    )
+    assert reply.status_code == 200
+    assert "applies only to panel surveys" in reply.content.decode()
+    quota_survey.refresh_from_db()
+    assert quota_survey.completion_url == ""

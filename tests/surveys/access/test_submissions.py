@@ -5,7 +5,7 @@ import pytest
 
 from surveys.access.services import invitations_create
 from surveys.builder.services import survey_close
-from surveys.models import AccessLedger, Response, Survey
+from surveys.models import AccessLedger, AuditEvent, Response, Survey
 from tests.surveys.access.conftest import SCREEN_OUT, body, new_key, post
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def test_an_invitation_answers_once(client, invitation_survey):
     )
     again = post(client, invitation_survey, body(invitation_survey, invitation=token))
     assert again.status_code == 409
-    assert again.json()["error"] == "This invitation has already been used."
+    assert again.json()["error"].startswith("This invitation has already been used.")
     assert Response.objects.count() == 1
 
 
@@ -142,6 +142,59 @@ def test_a_quota_closes_the_survey_at_exactly_its_limit(client, quota_survey):
     assert quota_survey.status == Survey.Status.CLOSED
     page = client.get(f"/s/{quota_survey.slug}/").content.decode()
     assert "This survey is full" in page
+
+
+def closes_at_limit(survey):
+    return AuditEvent.objects.filter(survey=survey, action="survey.close_at_limit")
+
+
+def test_closing_at_the_limit_is_in_the_audit_log_once_the_system_as_actor(
+    client, quota_survey
+):
+    for _ in range(5):
+        post(client, quota_survey, body(quota_survey))
+    [event] = closes_at_limit(quota_survey)
+    assert event.actor is None
+    assert event.actor_name == ""
+    assert event.detail == {"response_limit": 3}
+    assert event.survey_title == quota_survey.title
+
+
+def test_a_survey_reopened_with_a_higher_limit_records_its_second_close(
+    client, quota_survey
+):
+    from surveys.builder.services import survey_reopen, survey_update
+
+    for _ in range(3):
+        post(client, quota_survey, body(quota_survey))
+    quota_survey.refresh_from_db()
+    survey_update(survey=quota_survey, response_limit=4)
+    survey_reopen(survey=quota_survey)
+    post(client, quota_survey, body(quota_survey))
+    assert [e.detail["response_limit"] for e in closes_at_limit(quota_survey)] == [
+        4,
+        3,
+    ]
+
+
+def test_a_limit_lowered_to_the_responses_stored_closes_the_survey_at_once(
+    client, quota_survey
+):
+    from surveys.builder.services import survey_update
+
+    post(client, quota_survey, body(quota_survey))
+    post(client, quota_survey, body(quota_survey))
+    saved = survey_update(survey=quota_survey, response_limit=2)
+    assert saved.status == Survey.Status.CLOSED
+    assert Survey.objects.get(pk=quota_survey.pk).status == Survey.Status.CLOSED
+    [event] = closes_at_limit(quota_survey)
+    assert event.detail == {"response_limit": 2}
+
+
+def test_a_survey_that_is_not_full_records_no_automatic_close(client, quota_survey):
+    post(client, quota_survey, body(quota_survey))
+    survey_close(survey=quota_survey)
+    assert not closes_at_limit(quota_survey).exists()
 
 
 def test_a_quota_set_after_responses_counts_them(client, open_survey):

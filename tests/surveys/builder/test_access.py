@@ -79,7 +79,7 @@ def test_logging_in_leads_to_the_survey_list(client, owner):
 
 def test_the_header_names_the_researcher_and_logs_out_with_a_post(as_owner):
     page = as_owner.get(url("list")).content.decode()
-    assert "Signed in as <strong>owner</strong>" in page
+    assert 'Signed in as </span><strong title="owner">owner</strong>' in page
     assert f'<form method="post" action="{reverse("logout")}">' in page
     assert "Log out</button>" in page
 

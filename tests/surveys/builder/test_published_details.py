@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from surveys.access.services import PANEL_SETTINGS
 from surveys.builder.published import FROZEN_REASONS
 from surveys.builder.services import (
     EDITABLE_AFTER_PUBLISHING,
@@ -126,7 +127,10 @@ def test_the_page_refuses_a_crafted_change_to_a_locked_field(
     )
     assert response.status_code == 400
     form = response.context["form"]
-    assert form.errors[field] == ["Cannot change after publishing."]
+    if field in PANEL_SETTINGS:  # not shown for an open link: said above the form
+        assert "Cannot change after publishing." in form.non_field_errors()
+    else:
+        assert form.errors[field] == ["Cannot change after publishing."]
     why = form.non_field_errors()[0]
     assert "after publishing" in why
     assert field in why or field == "slug"  # the link's message names it in words
@@ -149,15 +153,21 @@ def test_the_api_refuses_the_same_change(owner, open_survey, field):
 @pytest.mark.parametrize("field", LOCKED)
 def test_both_accept_every_field_while_a_draft(as_owner, owner, draft_survey, field):
     before = snapshot(draft_survey)[field]
+    # A panel's settings apply to a panel survey only.
+    panel = (
+        {"access_mode": "panel", "completion_url": CHANGES["completion_url"][1]}
+        if field in PANEL_SETTINGS
+        else {}
+    )
     response = as_owner.post(
         url("edit", draft_survey.pk),
-        form_data(draft_survey, **{field: CHANGES[field][0]}),
+        form_data(draft_survey, **{**panel, field: CHANGES[field][0]}),
     )
     assert response.status_code == 302, response.context["form"].errors
     assert snapshot(draft_survey)[field] != before
     api = token_client(owner).patch(
         f"/api/v1/surveys/{draft_survey.pk}/",
-        {field: CHANGES[field][1] if field != "slug" else "third-link"},
+        {**panel, field: CHANGES[field][1] if field != "slug" else "third-link"},
         format="json",
     )
     assert api.status_code == 200, api.json()
@@ -195,19 +205,22 @@ def test_the_published_form_shows_locked_fields_read_only_and_says_why(
 ):
     page = as_owner.get(url("edit", open_survey.pk)).content.decode()
     form = page.split('<form method="post"', 1)[1]
-    for field in LOCKED:
+    # An open link's survey: the panel's settings could never apply to it.
+    for field in PANEL_SETTINGS:
+        assert f'name="{field}"' not in form, field
+    for field in set(LOCKED) - set(PANEL_SETTINGS):
         tag = form.split(f'name="{field}"', 1)[0].rsplit("<", 1)[1]
         rest = form.split(f'name="{field}"', 1)[1].split(">", 1)[0]
         assert "disabled" in tag + rest, field
-    for field in STILL_EDITABLE:
+    for field in STILL_EDITABLE - set(PANEL_SETTINGS):
         tag = form.split(f'name="{field}"', 1)[1].split(">", 1)[0]
         assert "disabled" not in tag, field
     assert "stay as respondents met them" in page
     assert "duplicate the survey" in page
     assert survey_locked_fields(open_survey) == set(ALL_LOCKED)
     frozen = page.split('id="frozen-details"', 1)[1]
-    for reason in FROZEN_REASONS.values():
-        assert reason in frozen
+    for field, reason in FROZEN_REASONS.items():
+        assert (reason in frozen) == (field not in PANEL_SETTINGS), field
     assert "a changed question would pool the answers" in frozen
 
 

@@ -100,7 +100,7 @@ def test_a_published_translation_changes_only_its_survey_texts(as_owner, draft_s
     survey = survey_publish(survey=draft_survey)
     page = as_owner.get(url("translation_edit", survey.pk, "es")).content.decode()
     assert "Save translation" in page
-    assert "questions and their options are frozen" in page
+    assert "their options and a number's unit are frozen" in page
     form = TranslationForm(survey, list(survey.questions.all()), "es")
     assert {n for n, f in form.fields.items() if not f.disabled} == {
         "title",

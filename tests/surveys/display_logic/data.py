@@ -5,7 +5,7 @@ plainly."""
 from __future__ import annotations
 
 from surveys.builder.questions import question_create
-from surveys.builder.services import survey_create
+from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question, Survey
 
 WARNER = {"name": "warner", "p": 0.75}
@@ -37,3 +37,39 @@ def shown_if_yes(question: Question) -> dict:
         "match": "all",
         "clauses": [{"question": question.pk, "op": "equals", "value": 1}],
     }
+
+
+HEIGHT = {
+    "minimum": 0.5,
+    "maximum": 2.5,
+    "decimals": 2,
+    "unit": "m",
+    "cuts": [1.5, 1.8],
+}
+
+
+def numeric_filtered(owner, *, low=1.6, high=1.75):
+    """A height typed in metres, then a randomized yes/no shown only to those
+    from ``low`` to ``high`` metres tall, both included."""
+    survey = survey_create(owner=owner, title="Heights")
+    height = question_create(
+        survey=survey,
+        text="How tall are you?",
+        kind="numeric",
+        design={"name": "direct", "k": 3},
+        answer_format=HEIGHT,
+        optional=True,
+    )
+    question_create(
+        survey=survey,
+        text="Have you ever lied about your height?",
+        kind="yes_no",
+        design={"name": "warner", "p": 0.75},
+        condition={
+            "match": "all",
+            "clauses": [
+                {"question": height.pk, "op": "range", "min": low, "max": high}
+            ],
+        },
+    )
+    return survey_publish(survey=survey)

@@ -12,6 +12,7 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
+from estimation.contract import percent_text
 from estimation.kinds.instructed.comparisons import (
     compare_pi,
     pi_from_compliance,
@@ -29,6 +30,7 @@ from surveys.builder.services import survey_create, survey_publish
 from surveys.kinds.instructed.compliance import compliance_view
 from surveys.respond.submissions import response_record
 from surveys.results import exports
+from surveys.templatetags.researcher import span
 
 pytestmark = pytest.mark.django_db
 CDM = {"name": "cheating_detection", "p1": 0.3, "p2": 0.7, "group_share": 0.5}
@@ -45,9 +47,10 @@ def survey(owner, settings):
     return build_survey(owner)
 
 
-def build_survey(owner):
+def build_survey(owner, *, passing=None):
     """Four regions: two estimable, one with pi at 0, one too small to show;
-    the run finished."""
+    the run finished. With ``passing``, the region question is the
+    comprehension check, passed by that region."""
     survey = survey_create(owner=owner, title="Work")
     question_create(
         survey=survey,
@@ -55,13 +58,16 @@ def build_survey(owner):
         kind="instructed",
         design=CDM,
     )
-    question_create(
+    region = question_create(
         survey=survey,
         text="Where do you work?",
         kind="direct",
         options=REGIONS,
         design={"name": "direct", "k": 4},
     )
+    if passing is not None:
+        survey.comprehension_check, survey.comprehension_pass = region, passing
+        survey.save()
     # Also built by the browser tests, outside this directory's conftest.
     with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
         survey = survey_publish(survey=survey, confirm_unbounded=True)
@@ -276,3 +282,42 @@ def test_answers_from_one_group_only_say_why_there_is_no_estimate(as_owner, owne
         "No responses to this question in these estimates: both groups need "
         "answers before honest answers can be told from cheating." in block
     )
+
+
+@pytest.mark.parametrize(("passing", "shown"), [(0, True), (3, False)])
+def test_the_reading_among_those_who_passed_has_its_row(
+    as_owner, owner, settings, passing, shown
+):
+    # The passers' group of the breakdown by the check, as every kind's row:
+    # its parameters with their intervals, or hidden when too small.
+    settings.DASHBOARD_MIN_GROUP_SIZE = 20
+    survey = build_survey(owner, passing=passing)
+    instructed, _ = survey.questions.all()
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk])).content.decode()
+    block = page.split('id="passed-reading"')[1].split("</section>")[0]
+    row = block.split(f'id="passed-{instructed.pk}"')[1].split("</tr>")[0]
+    if not shown:
+        assert "Hidden: fewer than 20 responses passed the check" in row
+        return
+    saved = group_rows(survey)[passing]
+    view = compliance_view(saved.compliance)
+    assert f">{saved.n}</td>" in row
+    for parameter in view.parameters:
+        said = f"{parameter.symbol} ({parameter.meaning}): "
+        assert said + percent_text(parameter.estimate) in row
+        assert span(parameter.ci_lower, parameter.ci_upper, "pct", "–") in row
+
+
+def test_the_breakdown_has_a_chart_with_a_panel_per_parameter(as_owner, survey):
+    """Every breakdown has a chart: here one panel per parameter (π, γ, β),
+    a point for each shown group whose parameter has a number."""
+    instructed, direct = survey.questions.all()
+    page = as_owner.get(reverse("surveys:results", args=[survey.pk]))
+    block = article(page, instructed)
+    svg = block.split(f'id="chart-{instructed.pk}-{direct.pk}"')[1].split("</svg>")[0]
+    rows = group_rows(survey)
+    views = [compliance_view(rows[i].compliance) for i in range(3)]
+    assert svg.count('class="panel-title"') == len(views[0].parameters)
+    drawn = sum(1 for v in views for p in v.parameters if p.estimate is not None)
+    assert svg.count("<circle") == drawn
+    assert "Online" not in svg  # hidden below the smallest size, as in the table

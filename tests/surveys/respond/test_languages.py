@@ -148,7 +148,8 @@ def test_a_used_invitation_is_refused_in_spanish(client, draft_survey):
     assert post(client, survey, body(survey, invitation=token)).status_code == 201
     again = post(client, survey, body(survey, invitation=token))
     assert again.status_code == 409
-    assert again.json()["error"] == "Esta invitación ya se ha utilizado."
+    assert again.json()["error"].startswith("Esta invitación ya se ha utilizado.")
+    assert "pida un enlace nuevo" in again.json()["error"]
 
 
 def test_a_full_quota_is_refused_in_spanish(client, draft_survey):

@@ -73,11 +73,64 @@ def test_the_page_in_another_language_sends_no_referer_either(client, bilingual)
     assert reply["Referrer-Policy"] == "no-referrer"
 
 
-def test_the_bare_link_stays_in_the_survey_language(client, bilingual):
+def test_the_bare_link_without_a_preference_is_in_the_survey_language(
+    client, bilingual
+):
     page = get(client, f"/s/{bilingual.slug}/")
     assert '<html lang="en">' in page
     assert "Send my answers" in page
     assert config_of(page)["language"] == "en"
+
+
+@pytest.mark.parametrize(
+    ("preference", "language"),
+    [
+        ("es", "es"),
+        ("es-MX,es;q=0.9,en;q=0.5", "es"),
+        ("fr-CA,fr;q=0.9,es;q=0.4", "es"),
+        ("en-GB,es;q=0.8", "en"),
+        ("fr,de", "en"),
+        ("*", "en"),
+        ("not a header;;q=x", "en"),
+    ],
+)
+def test_the_bare_link_opens_in_the_browsers_preferred_language(
+    client, bilingual, preference, language
+):
+    """The first of the browser's languages the survey offers, else its own;
+    the answer depends on the header, so caches are told so."""
+    reply = client.get(f"/s/{bilingual.slug}/", headers={"Accept-Language": preference})
+    assert reply.status_code == 200
+    page = reply.content.decode()
+    assert f'<html lang="{language}">' in page
+    assert config_of(page)["language"] == language
+    assert "Accept-Language" in reply["Vary"]
+
+
+def test_a_language_in_the_path_outweighs_the_browsers_preference(client, bilingual):
+    reply = client.get(f"/s/{bilingual.slug}/en/", headers={"Accept-Language": "es"})
+    assert '<html lang="en">' in reply.content.decode()
+    assert "Accept-Language" not in reply.get("Vary", "")
+    reply = client.get(f"/s/{bilingual.slug}/es/", headers={"Accept-Language": "en"})
+    assert '<html lang="es">' in reply.content.decode()
+
+
+def test_the_bare_transparency_link_follows_the_preference_too(client, bilingual):
+    reply = client.get(
+        f"/s/{bilingual.slug}/transparency/", headers={"Accept-Language": "es"}
+    )
+    page = reply.content.decode()
+    assert '<html lang="es">' in page
+    assert f'<a href="/s/{bilingual.slug}/es/">' in page
+    assert "Accept-Language" in reply["Vary"]
+
+
+def test_a_language_not_complete_is_never_chosen_by_preference(client, draft_survey):
+    """Offered but untranslated: publishing refuses it, so a published survey
+    never has one; the preference cannot pick what the page cannot show."""
+    survey = survey_publish(survey=draft_survey)
+    reply = client.get(f"/s/{survey.slug}/", headers={"Accept-Language": "es"})
+    assert '<html lang="en">' in reply.content.decode()
 
 
 def test_the_switcher_names_each_language_in_itself_and_marks_the_current(
@@ -86,7 +139,7 @@ def test_the_switcher_names_each_language_in_itself_and_marks_the_current(
     nav = switcher(get(client, f"/s/{bilingual.slug}/es/"))
     assert nav == (
         '<nav class="languages" aria-label="Idiomas de esta encuesta"><ul>'
-        f'<li><a href="/s/{bilingual.slug}/" lang="en" hreflang="en">English</a></li>'
+        f'<li><a href="/s/{bilingual.slug}/en/" lang="en" hreflang="en">English</a></li>'
         f'<li><a href="/s/{bilingual.slug}/es/" lang="es" hreflang="es" '
         'aria-current="page">español</a></li></ul></nav>'
     )

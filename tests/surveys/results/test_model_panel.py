@@ -13,6 +13,7 @@ from estimation.runs.model_fits import model_fit_execute
 from estimation.runs.models import ModelFit
 from estimation.runs.scheduling import model_fit_request
 from surveys.models import Membership, Role
+from surveys.team.roles import WHO_MAY, Need, allows
 from tests.estimation.runs.model_data import model_survey, parts, store
 from tests.surveys.results.test_dashboard import MAX_QUERIES
 
@@ -232,3 +233,29 @@ def test_a_survey_without_a_direct_question_says_a_model_needs_one(
     page = results(client, owner, open_survey)
     assert "no direct question" in page
     assert 'class="model-form"' not in page
+
+
+def test_a_viewer_is_not_told_to_recompute_but_who_can(client, viewer, survey):
+    page = results(client, viewer, survey)
+    assert "Recompute" not in page
+    assert "ask for them below" not in page
+    assert (
+        '<p class="hint" id="recompute-who">An analyst, an editor or the owner can '
+        "recompute the estimates with another method or level.</p>"
+    ) in page
+    assert "An analyst, an editor or the owner can fit a model" in page
+
+
+def test_an_analyst_is_told_to_recompute_and_has_the_button(client, analyst, survey):
+    page = results(client, analyst, survey)
+    assert "Recompute to change them." in page
+    assert '<button type="submit" class="primary">Recompute</button>' in page
+    assert 'id="recompute-who"' not in page
+    assert 'id="model-who"' not in page
+
+
+@pytest.mark.parametrize("need", [Need.ANALYSE, Need.EDIT, Need.OWN])
+def test_who_may_names_exactly_the_roles_the_need_allows(need):
+    named = str(WHO_MAY[need]).lower()
+    for role in Role:
+        assert (role.value in named) == allows(role, need), role

@@ -139,11 +139,11 @@ def test_it_refuses_a_title_left_empty_and_option_order_on_a_randomized_question
         question_shuffle_set(question=warner, shuffle_options=True)
 
 
-def test_published_sections_are_frozen(owner):
+def test_published_sections_are_frozen_but_their_words(owner):
     survey = survey_publish(survey=sectioned_survey(owner))
     section = survey.sections.first()
-    with pytest.raises(SurveyStateError, match="published"):
-        section_update(section=section, title="New", text="")
+    with pytest.raises(SurveyStateError, match="frozen since publishing"):
+        section_update(section=section, title="New", text="", shuffle_questions=True)
     with pytest.raises(SurveyStateError):
         section_create(survey=survey, title="Another")
     with pytest.raises(SurveyStateError):
@@ -151,8 +151,14 @@ def test_published_sections_are_frozen(owner):
     Response.objects.create(
         survey=survey, respondent_key="0" * 32, received_on="2026-01-01"
     )
-    section.title = "Changed behind the services' back"
-    with pytest.raises(FrozenDesignError, match="title"):
+    # Its title and text frame its questions: corrected, audited.
+    section_update(section=section, title="About yourself", text="A few words.")
+    section.refresh_from_db()
+    assert (section.title, section.text) == ("About yourself", "A few words.")
+    event = AuditEvent.objects.filter(action="section.update").latest("pk")
+    assert event.detail["fields"] == ["text", "title"]
+    section.shuffle_questions = True
+    with pytest.raises(FrozenDesignError, match="shuffle_questions"):
         section.save()
     question = survey.questions.first()
     question.section = survey.sections.last()

@@ -99,6 +99,20 @@ def test_the_owner_adds_a_member(as_owner, team, stranger):
     assert member(team, stranger).role == "editor"
 
 
+def test_the_add_form_offers_the_least_privileged_role_first(as_owner, team):
+    page = as_owner.get(url("team", team)).content.decode()
+    add_form = page[page.index('id="add-title"') :]
+    select = add_form[add_form.index('name="role"') : add_form.index("</select>")]
+    assert '<option value="viewer" selected>' in select
+    assert select.count("selected") == 1
+
+
+def test_an_add_without_a_role_makes_a_viewer(as_owner, team, stranger):
+    response = as_owner.post(url("team_add", team), {"who": "stranger"})
+    assert response.status_code == 302
+    assert member(team, stranger).role == "viewer"
+
+
 def test_an_add_that_is_refused_is_a_400_saying_why(as_owner, team):
     response = as_owner.post(url("team_add", team), {"who": "nobody", "role": "editor"})
     assert response.status_code == 400

@@ -14,6 +14,12 @@
 // own would resolve differently on disk and by URL.
 
 const CROSSWISE = "crosswise";
+// Why this kind refuses a spec, by code, in English (rr.js's REFUSALS says
+// how a page in another language translates them).
+const REFUSALS = Object.freeze({
+  notCrosswise: "the design {design} cannot be asked as a crosswise pairing",
+  crosswiseDirect: "a crosswise pairing cannot be asked directly",
+});
 
 /**
  * The kind's code, over the randomizer's checks.
@@ -22,7 +28,7 @@ const CROSSWISE = "crosswise";
  * @returns {object} its procedures, and the functions the tests call
  */
 export default function binaryKind(rr) {
-  const { SpecRefused, checkMechanism, show } = rr;
+  const { REFUSALS: RR_REFUSALS, checkMechanism, refusal, show } = rr;
 
   /**
    * The crosswise report from the two answers it pairs (the coding the
@@ -52,13 +58,13 @@ export default function binaryKind(rr) {
     const { procedure, design, direct_arm: arm, ...thresholds } = spec;
     // A Warner spec relabelled crosswise would send the true answer as given.
     if (design !== CROSSWISE) {
-      throw new SpecRefused(`the design ${show(design)} cannot be asked as a crosswise pairing`);
+      throw refusal(REFUSALS, "notCrosswise", { design: show(design) });
     }
     if (arm !== undefined) {
-      throw new SpecRefused("a crosswise pairing cannot be asked directly");
+      throw refusal(REFUSALS, "crosswiseDirect");
     }
     if (checkMechanism(thresholds, answers) !== "randomized" || thresholds.k !== 2) {
-      throw new SpecRefused("the page sent an unreadable design (crosswise)");
+      throw refusal(RR_REFUSALS, "unreadable", { problem: CROSSWISE });
     }
     return procedure;
   }
@@ -75,6 +81,7 @@ export default function binaryKind(rr) {
         report: (question, truth) => truth,
       }),
     }),
+    refusals: REFUSALS,
     crosswiseReport,
     checkCrosswiseSpec,
   });

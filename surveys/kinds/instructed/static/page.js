@@ -19,6 +19,13 @@ const EPSILON_SLACK = 1e-9;
 // otherwise, given the procedure to send its true answer, is refused.
 const DESIGNS = Object.freeze(["cheating_detection", "lie_detector"]);
 const PROCEDURE = "instructed";
+// Why this kind refuses a spec, by code, in English (rr.js's REFUSALS says
+// how a page in another language translates them).
+const REFUSALS = Object.freeze({
+  tooLooseYes:
+    "its design would protect a Yes less than this page allows (epsilon {epsilon}, above the limit of {limit})",
+  statedYes: "its design states epsilon {stated} for a Yes, but its thresholds give {epsilon}",
+});
 
 /**
  * The kind's code, over the randomizer's draws.
@@ -27,7 +34,8 @@ const PROCEDURE = "instructed";
  * @returns {object} its procedure, and the functions the tests call
  */
 export default function instructedKind(rr) {
-  const { MAX_EPSILON, SpecRefused, cryptoSource, uniformBelow } = rr;
+  const { MAX_EPSILON, REFUSALS: RR_REFUSALS, checkStated, cryptoSource, refusal, tooLoose, uniformBelow } =
+    rr;
   let sharedSource = null;
   const defaultSource = () => (sharedSource ??= cryptoSource())();
 
@@ -77,24 +85,13 @@ export default function instructedKind(rr) {
     try {
       epsilon = yesEpsilon(spec);
     } catch (error) {
-      throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
+      throw refusal(RR_REFUSALS, "unreadable", { problem: error.message });
     }
     if (answers !== undefined && answers !== spec.k) {
-      throw new SpecRefused(`its design has ${spec.k} answers, but the question shows ${answers}`);
+      throw refusal(RR_REFUSALS, "answersMismatch", { k: spec.k, shown: answers });
     }
-    if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
-      throw new SpecRefused(
-        `its design would protect a Yes less than this page allows ` +
-          `(epsilon ${epsilon.toFixed(2)}, above the limit of ${MAX_EPSILON})`,
-      );
-    }
-    const stated = spec.yes_epsilon;
-    if (stated !== undefined && !(Math.abs(stated - epsilon) <= EPSILON_SLACK * Math.max(1, epsilon))) {
-      throw new SpecRefused(
-        `its design states epsilon ${JSON.stringify(stated)} for a Yes, ` +
-          `but its thresholds give ${epsilon.toFixed(2)}`,
-      );
-    }
+    if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) throw tooLoose(epsilon, REFUSALS, "tooLooseYes");
+    checkStated(spec.yes_epsilon, epsilon, REFUSALS, "statedYes");
     return PROCEDURE;
   }
 
@@ -153,6 +150,7 @@ export default function instructedKind(rr) {
         report: (question, truth) => instructedReport(question.kept, truth),
       }),
     }),
+    refusals: REFUSALS,
     checkInstructedSpec,
     instruct,
     instructedReport,

@@ -17,6 +17,17 @@
 
 // As estimation/kinds/multiselect/designs.py MAX_ITEMS: masks are stored in a 31-bit column.
 const MAX_ITEMS = 30;
+// Why this kind refuses a spec, by code, in English (rr.js's REFUSALS says
+// how a page in another language translates them).
+const REFUSALS = Object.freeze({
+  itemsDirect: "a check-all-that-apply question cannot be asked directly",
+  itemsAsTicked: "its items would be sent exactly as ticked",
+  itemsMismatch: "its design has {m} items, but the question shows {shown}",
+  tooLooseItems:
+    "its design would protect your answer less than this page allows (epsilon {epsilon} for all items together, above the limit of {limit})",
+  statedItems: "its design states epsilon {stated} for all items together, but its thresholds give {epsilon}",
+  statedItem: "its design states epsilon {stated} for one item, but its thresholds give {epsilon}",
+});
 
 /**
  * The kind's code, over the randomizer's checks and draws.
@@ -30,7 +41,9 @@ export default function multiselectKind(rr) {
     EPSILON_SLACK,
     MAX_EPSILON,
     SPEC_FORMAT,
+    REFUSALS: RR_REFUSALS,
     SpecRefused,
+    refusal,
     checkSpec,
     checkStated,
     randomize,
@@ -105,29 +118,29 @@ export default function multiselectKind(rr) {
    */
   function checkUnarySpec(spec, items = undefined, kinds = []) {
     if (spec?.procedure !== undefined) {
-      throw new SpecRefused(`the page cannot run the procedure ${show(spec.procedure)}`);
+      throw refusal(RR_REFUSALS, "unknownProcedure", { procedure: show(spec.procedure) });
     }
     if (spec?.direct_arm != null || spec?.bit?.direct_arm != null) {
-      throw new SpecRefused("a check-all-that-apply question cannot be asked directly");
+      throw refusal(REFUSALS, "itemsDirect");
     }
     let epsilon;
     try {
       if (checkSpec(spec.bit, undefined, kinds) !== "randomized") {
-        throw new SpecRefused("its items would be sent exactly as ticked");
+        throw refusal(REFUSALS, "itemsAsTicked");
       }
       epsilon = unaryEpsilon(spec);
     } catch (error) {
       if (error instanceof SpecRefused) throw error;
-      throw new SpecRefused(`the page sent an unreadable design (${error.message})`);
+      throw refusal(RR_REFUSALS, "unreadable", { problem: error.message });
     }
     if (items !== undefined && spec.m !== items) {
-      throw new SpecRefused(`its design has ${show(spec.m)} items, but the question shows ${show(items)}`);
+      throw refusal(REFUSALS, "itemsMismatch", { m: show(spec.m), shown: show(items) });
     }
     if (!(epsilon <= MAX_EPSILON + EPSILON_SLACK)) {
-      throw tooLoose(epsilon, " for all items together");
+      throw tooLoose(epsilon, REFUSALS, "tooLooseItems");
     }
-    checkStated(spec.epsilon, epsilon, "all items together");
-    checkStated(spec.epsilon_item, epsilon / spec.m, "one item");
+    checkStated(spec.epsilon, epsilon, REFUSALS, "statedItems");
+    checkStated(spec.epsilon_item, epsilon / spec.m, REFUSALS, "statedItem");
     return "randomized";
   }
 
@@ -146,6 +159,7 @@ export default function multiselectKind(rr) {
 
   return Object.freeze({
     procedures: Object.freeze({}),
+    refusals: REFUSALS,
     // Every question of this kind: its spec is a unary one, with no procedure.
     check: checkUnarySpec,
     report: (truth, spec) => randomizeItems(truth, spec),

@@ -20,12 +20,17 @@ const NO_ANSWER = "none";
  * @returns {object} its check, report, value and the page's hooks
  */
 export default function numericKind(rr) {
-  const { SpecRefused, checkSpec } = rr;
+  const { checkSpec, refusal } = rr;
+  // Why this kind refuses a spec, by code, in English (rr.js's REFUSALS says
+  // how a page in another language translates them).
+  const REFUSALS = Object.freeze({
+    numberRandomized: "a number is asked plainly, but its spec randomizes it",
+  });
 
   // The box shows no options: only a spec that sends its bins as given fits.
   function check(spec, answers, kinds) {
     if (checkSpec(spec, undefined, kinds) !== "plain") {
-      throw new SpecRefused("a number is asked plainly, but its spec randomizes it");
+      throw refusal(REFUSALS, "numberRandomized");
     }
     return "plain";
   }
@@ -82,6 +87,7 @@ export default function numericKind(rr) {
   }
 
   return Object.freeze({
+    refusals: REFUSALS,
     check,
     // The report is the bin, worked out when the number was read.
     report: (truth) => truth.report,
