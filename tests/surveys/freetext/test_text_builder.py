@@ -10,7 +10,11 @@ import pytest
 from django.urls import reverse
 
 from estimation.runs.model_fits import covariate_choices
-from estimation.runs.services import estimate_run_now, survey_counts
+from estimation.runs.services import (
+    estimate_run_now,
+    strata_questions,
+    survey_counts,
+)
 from surveys.builder.questions import question_update
 from surveys.builder.services import SurveyStateError, survey_publish
 from surveys.builder.teaching import check_candidates
@@ -133,6 +137,8 @@ def test_no_breakdown_covariate_or_check_is_made_of_free_text(answered):
     assert {group for _, group in groups} == {direct.pk}
     assert words not in covariate_choices(answered.questions.all())
     assert check_candidates(answered) == [direct]
+    # Nor a group of the crossed breakdowns.
+    assert strata_questions(answered) == [direct]
     run = answered.estimate_runs.latest("pk")
     assert not run.question_estimates.filter(question=words).exists()
     assert not run.question_estimates.filter(group_question=words).exists()
