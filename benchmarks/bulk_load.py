@@ -242,7 +242,7 @@ def _answers_block(
     # (surveys/respond/strata.py: mixed radix over the direct questions in order).
     stratum, scale = np.zeros(m, dtype=np.int64), 1
     for j, question in enumerate(questions):
-        if not question.is_sensitive:
+        if question.in_strata:
             stratum += rows["report"][:, j].astype(np.int64) * scale
             scale *= len(question.options)
     rows["stratum"] = stratum[:, None]

@@ -159,10 +159,11 @@ QUESTIONS: list[dict[str, Any]] = [
         "design": {"name": "direct", "k": 5},
     },
     {
-        "text": "What is the highest level of education you have completed?",
-        "kind": "direct",
-        "options": ["Primary", "Secondary", "Vocational", "University"],
-        "design": {"name": "direct", "k": 4},
+        "text": "Is there anything you would like to add about your work?",
+        "kind": "free_text",
+        "design": {"name": "direct"},
+        "answer_format": {"max_length": 500},
+        "optional": True,
     },
     {
         "text": "Have you ever lied to your employer about a qualification?",

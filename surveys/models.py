@@ -279,8 +279,9 @@ class Question(models.Model):
     position = models.PositiveIntegerField(default=0)
     text = models.TextField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
+    # Empty for a kind whose answers are typed words: it has no options.
     options = models.JSONField(
-        help_text="Option labels in order; [No, Yes] for yes/no."
+        blank=True, help_text="Option labels in order; [No, Yes] for yes/no."
     )
     design = models.JSONField(help_text='The design as {"name": ..., **params}.')
     # Frozen at publication: the exact data the browser randomizes with, and a
@@ -356,6 +357,13 @@ class Question(models.Model):
     @property
     def is_sensitive(self) -> bool:
         return self.kind_entry.sensitive
+
+    @property
+    def in_strata(self) -> bool:
+        """Asked plainly with answers a response can be grouped by: it makes
+        the strata, and so the subgroups, breakdowns, covariates and display
+        conditions (a kind whose answers are typed words does not)."""
+        return not self.kind_entry.sensitive and self.kind_entry.stratifies
 
     @property
     def is_count(self) -> bool:
@@ -474,6 +482,12 @@ class Answer(models.Model):
     # A number typed to a question asked plainly that takes one (its kind's
     # ``answer`` role): the answer itself, beside ``report``, its bin.
     number = models.FloatField(null=True, blank=True)
+    # Words typed to a question asked plainly that takes them (its kind's
+    # ``answer`` role): stored exactly as typed, within the question's limit,
+    # beside ``report`` (0, answered). Not protected, and the page says so.
+    # NULL, as ``number``, for every answer of a kind that takes no words: an
+    # empty text is never stored, and the one-statement insert passes NULL.
+    text = models.TextField(null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         constraints = [

@@ -187,6 +187,9 @@ def read_codebook(data: Any) -> list[Column]:
         where = f"codebook question {index + 1}"
         if not isinstance(entry, dict) or not isinstance(entry.get("column"), str):
             raise UsageError(f"{where} has no column name")
+        if entry.get("estimated") is False:
+            # Words typed as they are: nothing to estimate, no subgroups.
+            continue
         try:
             design = any_design_from_dict(entry["design"])
             labels = tuple(str(o["label"]) for o in entry["options"])

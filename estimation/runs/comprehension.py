@@ -47,7 +47,7 @@ def sound_check(survey: Survey) -> tuple[Question, int] | None:
     when it has none or the check no longer fits (a changed question)."""
     check: Any = survey.comprehension_check
     code = survey.comprehension_pass
-    if check is None or code is None or check.is_sensitive:
+    if check is None or code is None or not check.in_strata:
         return None
     if not 0 <= code < len(check.options):
         return None

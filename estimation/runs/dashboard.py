@@ -294,7 +294,8 @@ def survey_dashboard(
     designs = {q.pk: q.get_design() for q in questions}
     latest, finished = latest_runs(survey)
     rows = saved_rows(finished) if finished is not None else {}
-    direct = [q for q in questions if not q.is_sensitive]
+    # The questions the strata are made of: every breakdown's groups.
+    direct = [q for q in questions if q.in_strata]
     privacy = tuple(_privacy_row(q, designs[q.pk]) for q in questions)
     total = math.fsum(d.epsilon for d in designs.values() if d.randomized)
     yes_total = math.fsum(d.limit_epsilon for d in designs.values() if d.randomized)
@@ -336,14 +337,14 @@ def survey_dashboard(
         results=results,
         target=target,
         answered=answered,
-        plain=plain_summaries(direct),
+        plain=plain_summaries([q for q in questions if not q.is_sensitive]),
     )
 
 
 def plain_summaries(direct: Sequence[Question]) -> tuple[Any, ...]:
     """What the page shows of the questions asked plainly whose kind
     summarises its answers (a number's mean and quartiles, a scale's count
-    at each point): its run role's ``summary(question)``, drawn by the
+    at each point, how many typed an answer in their own words): its run role's ``summary(question)``, drawn by the
     fragment the summary names; None (left out) before any answer."""
     found = []
     for question in direct:

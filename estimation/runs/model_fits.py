@@ -64,7 +64,7 @@ def covariate_choices(questions: Iterable[Question]) -> list[Question]:
     return [
         q
         for q in questions
-        if (not q.is_sensitive and len(q.options) >= 2) or is_plain_count(q)
+        if (q.in_strata and len(q.options) >= 2) or is_plain_count(q)
     ]
 
 
@@ -251,7 +251,7 @@ def model_counts(
     """The outcome's reports per covariate pattern, from one GROUP BY."""
     if any(is_plain_count(q) for q in covariates):
         return _counts_with_values(outcome, covariates)
-    direct = [q for q in survey.questions.all() if not q.is_sensitive]
+    direct = [q for q in survey.questions.all() if q.in_strata]
     index = {q.pk: i for i, q in enumerate(direct)}
     rows = (
         # Randomized reports only: a validation arm's direct answers (codes

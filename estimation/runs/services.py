@@ -53,8 +53,9 @@ def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
 
 
 def strata_questions(survey: Survey) -> list[Question]:
-    """The questions a response's stratum codes, in the order it codes them."""
-    return [q for q in survey.questions.all() if not q.is_sensitive]
+    """The questions a response's stratum codes, in the order it codes them:
+    those asked plainly whose answers are categories (not free text)."""
+    return [q for q in survey.questions.all() if q.in_strata]
 
 
 CellCounts = dict[int, dict[tuple[int, int], dict[int, int]]]
@@ -178,7 +179,7 @@ def _compute(survey: Survey, run: EstimateRun) -> list[dict[str, Any]]:
     counts, groups = survey_counts(survey)
     per_day = responses_per_day(survey)
     questions = list(survey.questions.all())
-    direct = [q for q in questions if not q.is_sensitive]
+    direct = [q for q in questions if q.in_strata]
     rows: list[dict[str, Any]] = []
     for done, question in enumerate(questions, start=1):
         subgroups = [

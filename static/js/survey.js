@@ -300,7 +300,8 @@ function markDirect(question) {
 // Whether a sent answer is a direct one: told by its code (k..2k-1), so a
 // reload that finds answers drawn before tells them apart too.
 function isDirect(question, answer) {
-  if (question.procedure) return false;
+  // Only a randomized question has a validation arm's direct answers.
+  if (question.procedure || question.plain) return false;
   return answer.report !== null && answer.report >= question.options.length;
 }
 
@@ -610,21 +611,21 @@ function onSend() {
   const typed = invalid >= 0 ? kindOf(config.questions[invalid]) : {};
   if (typed.boxes) {
     const box = form.querySelector(`${typed.boxes}[data-question="${config.questions[invalid].id}"]`);
-    say(fill(words.numberInvalid, { number: invalid + 1, ...typed.invalid(box) }), true);
-    box.querySelector("input").focus();
+    say(fill(words[typed.invalidWords ?? "numberInvalid"], { number: invalid + 1, ...typed.invalid(box) }), true);
+    box.querySelector("input, textarea").focus();
     return;
   }
   if (invalid >= 0) {
     const box = form.querySelector(`.count-answer[data-question="${config.questions[invalid].id}"]`);
     say(fill(words.countInvalid, { number: invalid + 1, max: box.dataset.max }), true);
-    box.querySelector("input").focus();
+    box.querySelector("input, textarea").focus();
     return;
   }
   const missing = config.questions.filter((q) => !q.hidden && truths[q.id] === null && !q.optional);
   if (missing.length) {
     say(words.questionsLeft[missing.length], true);
     const group = form.querySelector(
-      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, .number-answer[data-question="${missing[0].id}"] input`,
+      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, .number-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,
     );
     group?.focus();
     return;
@@ -1061,15 +1062,15 @@ function pageComplete(page) {
   if (typed.boxes) {
     const box = form.querySelector(`${typed.boxes}[data-question="${invalid.id}"]`);
     const number = box.closest("section.question").querySelector(".q-number").textContent;
-    say(fill(words.numberInvalid, { number, ...typed.invalid(box) }), true);
-    box.querySelector("input").focus();
+    say(fill(words[typed.invalidWords ?? "numberInvalid"], { number, ...typed.invalid(box) }), true);
+    box.querySelector("input, textarea").focus();
     return false;
   }
   if (invalid) {
     const box = form.querySelector(`.count-answer[data-question="${invalid.id}"]`);
     const number = box.closest("section.question").querySelector(".q-number").textContent;
     say(fill(words.countInvalid, { number, max: box.dataset.max }), true);
-    box.querySelector("input").focus();
+    box.querySelector("input, textarea").focus();
     return false;
   }
   const missing = open.filter((q) => truths[q.id] === null && !q.optional);
@@ -1077,7 +1078,7 @@ function pageComplete(page) {
     say(words.questionsLeft[missing.length], true);
     form
       .querySelector(
-        `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input`,
+        `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,
       )
       ?.focus();
     return false;

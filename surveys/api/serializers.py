@@ -244,10 +244,13 @@ class QuestionSerializer(serializers.ModelSerializer):
     shown_to = serializers.SerializerMethodField()
     answer_format = serializers.DictField(
         required=False,
-        help_text="A typed answer's format, for a number (kind numeric) only: "
+        help_text="A typed answer's format. For a number (kind numeric): "
         '{"minimum": 0, "maximum": 120, "decimals": 0, "unit": "years", '
         '"cuts": [30, 45, 65]}; its options are the ranges the cut points make '
-        "(below 30, 30 to below 45, ...), made for it. {} for every other kind.",
+        "(below 30, 30 to below 45, ...), made for it. For free text (kind "
+        'free_text, asked plainly and not protected): {"max_length": 500}, the '
+        "most characters an answer may have, 1 to 2000 (500 when not given); "
+        "it has no options. {} for every other kind.",
     )
     epsilon = serializers.SerializerMethodField()
     yes_epsilon = serializers.SerializerMethodField()

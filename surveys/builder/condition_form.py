@@ -137,6 +137,7 @@ def _codes(question: Question, typed: str) -> list[int] | None:
 UNUSABLE = {
     "randomized": " (randomized: cannot be used)",
     "shuffled": " (same page, shown in a random order: cannot be used)",
+    "free text": " (free text: cannot be used)",
 }
 
 
@@ -146,8 +147,8 @@ def _name(question: Question, unusable: str) -> str:
 
 def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, str]]:
     """The questions before ``question``, each with why it cannot be read
-    ("randomized", "shuffled": on the question's own page, shown in a random
-    order) or "": offered all, so that choosing one is refused with the
+    ("randomized", "free text", "shuffled": on the question's own page, shown
+    in a random order) or "": offered all, so that choosing one is refused with the
     reason (surveys/display_logic/) rather than silently missing."""
     ordered = list(survey.questions.all())
     if question is not None:
@@ -166,6 +167,8 @@ def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, 
             q,
             "randomized"
             if spaces[q.pk].randomized
+            else "free text"
+            if spaces[q.pk].typed_words
             else "shuffled"
             if shuffled is not None and q.section_id == shuffled
             else "",

@@ -14,7 +14,7 @@ from surveys.models import Question, Survey
 def check_candidates(survey: Survey) -> list[Question]:
     """The questions that may be the comprehension check: those asked plainly
     with options to choose from (a passing answer is one of them)."""
-    return [q for q in survey.questions.all() if not q.is_sensitive and q.options]
+    return [q for q in survey.questions.all() if q.in_strata and q.options]
 
 
 def teaching_problems(survey: Survey) -> dict[str, str]:
@@ -31,7 +31,7 @@ def teaching_problems(survey: Survey) -> dict[str, str]:
         return {}
     if check.survey_id != survey.pk:
         return {"comprehension_check": "The check must be a question of this survey."}
-    if check.is_sensitive or not check.options:
+    if not check.in_strata or not check.options:
         return {
             "comprehension_check": "The check must be a direct question with "
             "options (asked plainly): a randomized report says little about "
@@ -54,7 +54,7 @@ def check_question_problems(question: Question) -> dict[str, str]:
     if not is_check(survey, question):
         return {}
     passing = survey.comprehension_pass
-    if question.is_sensitive or not question.options:
+    if not question.in_strata or not question.options:
         why = (
             "a randomized question says little about whether one person understood"
             if question.is_sensitive

@@ -45,6 +45,9 @@ class AnswerSpace:
     labels: tuple[str, ...] = ()
     # Randomized: a condition may not read it (REFERS_TO_RANDOMIZED).
     randomized: bool = False
+    # Its answers are words typed, not a set of answers: a condition may not
+    # read it either (REFERS_TO_WORDS).
+    typed_words: bool = False
     # Its answer is a number as typed (its codes are the ranges between its
     # cut points): a range clause reads the number, with any decimals.
     typed: bool = False
@@ -55,6 +58,14 @@ REFERS_TO_RANDOMIZED = (
     "change what the page does (a question shown or hidden would give it away), "
     "and its randomized report says little about one person. Use questions "
     "asked plainly (direct)."
+)
+
+
+REFERS_TO_WORDS = (
+    "a condition cannot read an answer typed in the respondent's own words: "
+    "it is not one of a set of answers to compare with, and a page that "
+    "changed on what someone wrote would act on free words. Use a question "
+    "asked plainly with options, or a number."
 )
 
 
@@ -127,6 +138,11 @@ def _clause_clean(
     if space.randomized:
         raise ConditionError(
             f"{where}: question {question} is randomized, and {REFERS_TO_RANDOMIZED}"
+        )
+    if space.typed_words:
+        raise ConditionError(
+            f"{where}: question {question} is answered in free words, and "
+            f"{REFERS_TO_WORDS}"
         )
     if op == "equals":
         return {

@@ -37,6 +37,7 @@ def answer_spaces(questions: Iterable[Question]) -> dict[int, AnswerSpace]:
             labels=tuple(q.options),
             randomized=any_design_from_dict(q.design).randomized,
             typed=q.kind_entry.typed_number,
+            typed_words=not q.is_sensitive and not q.in_strata,
         )
         for index, q in enumerate(ordered)
     }

@@ -42,6 +42,11 @@ class KindEntry:
     # Answered with a number typed as it is (its options are ranges of it):
     # a model takes the number, not the range.
     typed_number: bool = False
+    # Its answers are levels a response can be grouped by: a kind asked
+    # plainly whose answers are its respondents' own words is no category,
+    # so it never makes a stratum, a subgroup, a covariate, a breakdown, a
+    # display condition's source or a comprehension check.
+    stratifies: bool = True
 
 
 # Every question kind, in the order the builder has always listed them (the
@@ -74,6 +79,13 @@ KIND_TABLE: tuple[KindEntry, ...] = (
         "numeric",
         sensitive=False,
         typed_number=True,
+    ),
+    KindEntry(
+        "free_text",
+        "Free text, typed in the respondent's own words (asked plainly, not protected)",
+        "freetext",
+        sensitive=False,
+        stratifies=False,
     ),
 )
 

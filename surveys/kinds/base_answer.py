@@ -51,6 +51,7 @@ def format_options(answer_format: Mapping[str, Any], language: str) -> list[str]
     return None
 
 
-def validated_value(question: Any, value: Any) -> tuple[int, float]:
-    """A kind without a typed answer takes no value."""
+def validated_value(question: Any, value: Any) -> tuple[int, float | str]:
+    """A kind without a typed answer takes no value (a kind with one returns
+    its report and the value to store: a number, or a text)."""
     raise ValueRefused("this question takes no value, only a report")

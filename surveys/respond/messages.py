@@ -109,6 +109,10 @@ def _question_messages() -> dict[str, str]:
         "numberInvalid": gettext(
             "Question {number} asks for a number from {min} to {max}, as its box says."
         ),
+        "textInvalid": gettext(
+            "Question {number} takes at most {max} characters, with no control "
+            "characters."
+        ),
         "instructYes": gettext(
             "Your device put you in group {group} and says: answer Yes."
         ),

@@ -58,9 +58,18 @@ class NewResponse:
     stratum: int
     # (question id, report, spec version) per answer.
     answers: Sequence[tuple[int, int, str]]
-    # The typed answer (a number) of each question whose kind takes one, by
-    # question id, stored beside its report.
-    values: Mapping[int, float] = field(default_factory=dict)
+    # The typed answer of each question whose kind takes one, by question id,
+    # stored beside its report: a number in ``Answer.number``, words in
+    # ``Answer.text``.
+    values: Mapping[int, float | str] = field(default_factory=dict)
+
+    def number(self, question: int) -> float | None:
+        value = self.values.get(question)
+        return None if isinstance(value, str) else value
+
+    def text(self, question: int) -> str | None:
+        value = self.values.get(question)
+        return value if isinstance(value, str) else None
 
 
 def response_store(new: NewResponse, *, now: datetime.datetime) -> Stored:
@@ -90,9 +99,9 @@ def _statement() -> str:
         RETURNING id
     ), answers AS (
         INSERT INTO {answer} (id, response_id, question_id, report, spec_version,
-                              stratum, number)
+                              stratum, number, text)
         SELECT (a->>3)::bigint, response.id, (a->>0)::bigint, (a->>1)::integer,
-               a->>2, %(stratum)s, (a->>4)::double precision
+               a->>2, %(stratum)s, (a->>4)::double precision, a->>5
         FROM response, json_array_elements(%(answers)s::json) AS a
     ), stale AS (
         UPDATE {survey} SET estimates_stale_since = %(now)s
@@ -129,7 +138,10 @@ def _store_in_one_statement(new: NewResponse, now: datetime.datetime) -> Stored:
         # One JSON text, not three arrays: psycopg adapts a text parameter in
         # a fraction of the time it takes to adapt lists, element by element.
         "answers": json.dumps(
-            [(*row, random_id(), new.values.get(row[0])) for row in new.answers]
+            [
+                (*row, random_id(), new.number(row[0]), new.text(row[0]))
+                for row in new.answers
+            ]
         ),
     }
     try:
@@ -195,7 +207,8 @@ def response_insert(new: NewResponse, now: datetime.datetime) -> Stored:
             report=report,
             spec_version=version,
             stratum=new.stratum,
-            number=new.values.get(question),
+            number=new.number(question),
+            text=new.text(question),
         )
         for question, report, version in new.answers
     )

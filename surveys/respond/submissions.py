@@ -18,6 +18,7 @@ from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -173,11 +174,12 @@ def _response_record(survey: Survey, payload: Any) -> tuple[Receipt, bool]:
     existing = Response.objects.filter(survey=survey, respondent_key=key).first()
     if existing is not None:
         rows = existing.answers.values_list("question_id", "report", "spec_version")
-        stored_values = dict(
-            existing.answers.filter(number__isnull=False).values_list(
-                "question_id", "number"
-            )
-        )
+        stored_values: dict[int, float | str] = {
+            question_id: text if text is not None else number
+            for question_id, number, text in existing.answers.filter(
+                Q(number__isnull=False) | Q(text__isnull=False)
+            ).values_list("question_id", "number", "text")
+        }
         receipt = response_receipt(
             survey, key, existing.received_on, list(rows), stored_values
         )
@@ -265,7 +267,7 @@ def _forget(slug: str) -> None:
 
 def _validated_answers(
     survey: Survey, answers: Any
-) -> tuple[list[tuple[Question, int | None]], dict[int, float]]:
+) -> tuple[list[tuple[Question, int | None]], dict[int, float | str]]:
     """Every question with its report, in the order sent; ``None`` for an
     optional question left out or sent with ``"report": null`` (missing);
     and the typed value of each question that takes one, by question id."""
@@ -275,7 +277,7 @@ def _validated_answers(
         )
     questions = frozen_questions(survey)
     seen: dict[int, tuple[Question, int | None]] = {}
-    values: dict[int, float] = {}
+    values: dict[int, float | str] = {}
     for index, entry in enumerate(answers):
         question, report = _validated_entry(questions, entry, f"answers[{index}]")
         value = typed_value(question, entry, report, f"answers[{index}]")
@@ -311,17 +313,19 @@ def _validated_answers(
 def _hidden_questions(
     questions: dict[int, Question],
     seen: dict[int, tuple[Question, int | None]],
-    values: dict[int, float],
+    values: Mapping[int, float | str],
 ) -> set[int]:
     """The questions whose display logic this submission's own direct answers
     do not meet: not shown, so not missing; an answer to one is refused, as
     the page sends none (a condition reads only direct questions, so the
     reports it reads are the answers, and the numbers typed their values)."""
     answers = {pk: report for pk, (_, report) in seen.items()}
+    # Words typed are read by no condition (conditions.py refuses them).
+    numbers = {pk: v for pk, v in values.items() if not isinstance(v, str)}
     hidden = {
         q.pk
         for q in questions.values()
-        if q.condition and not condition_met(q.condition, answers, values)
+        if q.condition and not condition_met(q.condition, answers, numbers)
     }
     answered = sorted(pk for pk in hidden if seen.get(pk, (None, None))[1] is not None)
     if answered:
@@ -400,9 +404,9 @@ def _validated_entry(
 
 def typed_value(
     question: Question, entry: dict[str, Any], report: int | None, where: str
-) -> float | None:
+) -> float | str | None:
     """The value sent for a question whose kind takes a typed answer (a
-    number), checked by its kind's ``answer`` role; its report must be the
+    number, words), checked by its kind's ``answer`` role; its report must be the
     value's bin. None for a missing answer; refused for a kind that takes no
     value, or a value missing or wrong."""
     role = kind_module(question.kind, "answer")
@@ -455,9 +459,7 @@ def response_stratum(answers: Sequence[tuple[Question, int | None]]) -> int:
     stored before optional questions existed keep their meaning.
     """
     direct = sorted(
-        (q.position, q.pk, q.options, q.optional, r)
-        for q, r in answers
-        if not q.is_sensitive
+        (q.position, q.pk, q.options, q.optional, r) for q, r in answers if q.in_strata
     )
     return stratum_encode(
         [len(options) if r is None else r for _, _, options, _, r in direct],
@@ -484,7 +486,7 @@ def response_receipt(
     respondent_key: str,
     received_on: datetime.date,
     rows: Sequence[tuple[int, int, str]],
-    values: Mapping[int, float] | None = None,
+    values: Mapping[int, float | str] | None = None,
 ) -> Receipt:
     """The receipt of a response to ``survey``: its (question id, report,
     spec version) rows in question order, with each report's label, and a

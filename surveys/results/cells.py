@@ -30,8 +30,11 @@ def neutralise(value: Any) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def csv_line(values: Iterable[Any]) -> str:
-    """One CSV line of neutralised cells (numbers as they are), ending in ``\\n``."""
+def csv_line(values: Iterable[Any], *, guard: bool = True) -> str:
+    """One CSV line of neutralised cells (numbers as they are), ending in
+    ``\\n``; ``guard`` False writes text as it is, for a reader that is no
+    spreadsheet (the SPSS and Stata files are made from it)."""
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(neutralise(v) for v in values)
+    cells = (neutralise(v) for v in values) if guard else values
+    csv.writer(buffer, lineterminator="\n").writerow(cells)
     return buffer.getvalue()

@@ -73,6 +73,11 @@ def item_column(column: str, code: int) -> str:
 TYPED_VALUE = -1
 
 
+# The ``item`` of an export column that holds words as typed (free text) in
+# place of a code: a string, exactly as stored.
+TYPED_TEXT = -2
+
+
 def value_column(column: str) -> str:
     """The export column of a typed answer (a number) of the question in
     ``column``: beside its code, ``qN`` (its range), ``qN_value``."""
@@ -115,6 +120,9 @@ def layout(survey: Survey) -> dict[str, Any]:
             else f"question {number[q.pk]}: the number as typed (a decimal "
             "number, not a code)"
             if item == TYPED_VALUE
+            else f"question {number[q.pk]}: the words as typed (text, not "
+            "protected; empty when not answered)"
+            if item == TYPED_TEXT
             else f"question {number[q.pk]}, item {item + 1}: 1 if the item was "
             "sent ticked, 0 if not (a randomized report, not the tick)",
         }

@@ -294,9 +294,13 @@ def estimates_export(
         return {**head, "run": None, "message": NO_RUN, "questions": []}
     rows = saved_rows(finished)
     total = survey_epsilon(q.get_design() for _, q in columns)
-    direct = [(name, q) for name, q in columns if not q.is_sensitive]
+    direct = [(name, q) for name, q in columns if q.in_strata]
     questions = []
     for column, question in columns:
+        if not question.is_sensitive and not question.in_strata:
+            # Words typed as they are: nothing is estimated from them (their
+            # count is on the results page, the words in the answers export).
+            continue
         # As on the dashboard: every randomized question by every direct one
         # (check all that apply per item, a count with its mean, a question
         # with a device instruction with its compliance estimates and pi).

@@ -22,8 +22,9 @@ from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from surveys.models import Question, Response, Survey
-from surveys.results.cells import csv_line
+from surveys.results.cells import FORMULA_STARTS, csv_line
 from surveys.results.codebook import (
+    TYPED_TEXT,
     TYPED_VALUE,
     answer_columns,
     codebook,
@@ -67,16 +68,21 @@ def _header(cells: Sequence[Cell]) -> list[str]:
     return ["response", "received_on", *(name for name, _, _ in cells)]
 
 
-def answers_csv(survey: Survey) -> Iterator[bytes]:
-    """The answers as CSV (UTF-8, ``\\n`` line ends), header first."""
+def answers_csv(survey: Survey, *, guard: bool = True) -> Iterator[bytes]:
+    """The answers as CSV (UTF-8, ``\\n`` line ends), header first; words
+    typed that a spreadsheet would run get a leading apostrophe unless
+    ``guard`` is False (for the SPSS and Stata files, made from this CSV)."""
     questions, cells = _cells(survey)
     yield csv_line(_header(cells)).encode()
     reader = _reader()
     if reader.vendor == "postgresql":
-        yield from _copy_chunks(reader, _pivot_sql(survey, questions, cells, "csv"))
+        fmt = "csv" if guard else "raw csv"
+        yield from _copy_chunks(reader, _pivot_sql(survey, questions, cells, fmt))
         return
     rows = _portable_rows(reader, survey, questions, cells)
-    yield from _batched_lines(rows, _csv_row)
+    yield from _batched_lines(
+        rows, _csv_row if guard else lambda row: csv_line(row, guard=False)[:-1]
+    )
 
 
 def answers_jsonl(survey: Survey) -> Iterator[bytes]:
@@ -119,6 +125,13 @@ def _pivot_sql(
         f"{int(questions[i - 1].pk)}) AS n{i}"
         for i in typed
     )
+    # Words typed (free text) in place of a code.
+    texts = sorted({i + 1 for _, i, item in cells if item == TYPED_TEXT})
+    columns += "".join(
+        f", max(a.text) FILTER (WHERE a.question_id = "
+        f"{int(questions[i - 1].pk)}) AS t{i}"
+        for i in texts
+    )
     pivot = (
         f"SELECT r.id AS response_id, r.received_on{columns} "
         "FROM surveys_response r LEFT JOIN surveys_answer a ON a.response_id = r.id "
@@ -130,13 +143,15 @@ def _pivot_sql(
         if item is None
         else _number_sql(f"p.n{i + 1}")
         if item == TYPED_VALUE
+        else _text_sql(f"p.t{i + 1}", fmt)
+        if item == TYPED_TEXT
         else f"((p.q{i + 1} >> {int(item)}) & 1)"
         for _, i, item in cells
     ]
     names = [name for name, _, _ in cells]
     number = "row_number() OVER (ORDER BY p.response_id)"
     day = "to_char(p.received_on, 'YYYY-MM-DD')"
-    if fmt == "csv":
+    if fmt in ("csv", "raw csv"):
         select = ", ".join([number, day, *values])
         options = "(FORMAT csv)"
     else:
@@ -150,7 +165,10 @@ def _pivot_sql(
             for n, v in zip(names, values, strict=True)
         ]
         select = " || ".join(parts) + " || '}'"
-        options = "(FORMAT text)"
+        # Each line as built: text COPY would escape the backslashes of a
+        # JSON string, and no JSON text holds these two control characters,
+        # so CSV COPY with them as delimiter and quote never quotes a line.
+        options = "(FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02')"
     return (
         f"COPY (SELECT {select} FROM ({pivot}) p "
         f"ORDER BY p.response_id) TO STDOUT {options}"
@@ -165,6 +183,29 @@ def _number_sql(column: str) -> str:
         f"CASE WHEN {column} = trunc({column}) THEN trunc({column})::bigint::text "
         f"ELSE {column}::text END"
     )
+
+
+def _text_sql(column: str, fmt: str) -> str:
+    """Words as typed: in CSV as :func:`~surveys.results.cells.neutralise`
+    writes them (a leading apostrophe where a spreadsheet would read a
+    formula; COPY quotes commas, quotes and line breaks), in JSON a string."""
+    if fmt == "raw csv":
+        return column
+    if fmt != "csv":
+        return f"to_json({column})::text"
+    starts = ", ".join(_sql_text(c) for c in FORMULA_STARTS)
+    return (
+        f"CASE WHEN left({column}, 1) IN ({starts}) "
+        f"THEN {_sql_text(chr(39))} || {column} ELSE {column} END"
+    )
+
+
+def _sql_text(text: str) -> str:
+    """A constant as an escaped SQL string (E'...'), control characters too."""
+    escaped = "".join(
+        f"\\x{ord(c):02x}" if ord(c) < 32 or c in "'\\" else c for c in text
+    )
+    return f"E'{escaped}'"
 
 
 def _copy_chunks(reader: BaseDatabaseWrapper, sql: str) -> Iterator[bytes]:
@@ -204,6 +245,7 @@ def _portable_rows(
             "answers__question_id",
             "answers__report",
             "answers__number",
+            "answers__text",
         )
         .iterator(chunk_size=FETCH_ROWS)
     )
@@ -211,15 +253,19 @@ def _portable_rows(
         answers_of_one = list(group)
         codes: list[Any] = [None] * len(questions)
         numbers: list[Any] = [None] * len(questions)
-        for _, _, question_id, report, typed in answers_of_one:
+        texts: list[str | None] = [None] * len(questions)
+        for _, _, question_id, report, typed, words in answers_of_one:
             if question_id is not None:
                 codes[index[question_id]] = report
                 numbers[index[question_id]] = _number_text(typed)
+                texts[index[question_id]] = words
         values = [
             codes[i]
             if item is None or codes[i] is None
             else numbers[i]
             if item == TYPED_VALUE
+            else texts[i]
+            if item == TYPED_TEXT
             else codes[i] >> item & 1
             for _, i, item in cells
         ]

@@ -191,6 +191,11 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
             continue
         column = entry["column"]
         labels.variable_labels[column] = _variable_label(entry, limits)
+        if "text_answer" in entry:
+            # Words as typed: a string variable, no codes to label.
+            labels.code_types[column] = "str"
+            labels.measures[column] = "nominal"
+            continue
         # Every code as the respondent saw it: a crosswise pairing, group
         # and answer, a validation arm's direct answers (codebook.py).
         codes = entry["report_codes"]
@@ -255,6 +260,13 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
         if "item_columns" in entry:
             items = entry["item_columns"]
             where = f"{items[0]['column']}..{items[-1]['column']} (1 = sent ticked)"
+        if "text_answer" in entry:
+            notes.append(
+                f"{where} = question {entry['number']}: free text as typed, up "
+                f"to {entry['text_answer']['max_length']} characters; not "
+                "protected, nothing estimated."
+            )
+            continue
         privacy = "not private" if epsilon is None else f"epsilon {epsilon:.4g}"
         if entry.get("yes_epsilon") is not None:
             # A device instruction: the cell is 2 * group + answer.
@@ -318,6 +330,9 @@ def answers_frame(
     import pandas as pd
 
     dtypes = {"response": "int32", "received_on": "str", **code_types}
+    # Words typed: a missing one is the empty string, as SPSS and Stata keep
+    # a string's missing value.
+    texts = [name for name, dtype in code_types.items() if dtype == "str"]
     days: dict[str, datetime.date] = {}
 
     def day(text: str) -> datetime.date:
@@ -328,8 +343,17 @@ def answers_frame(
 
     stream = io.BufferedReader(_ChunkStream(chunks), buffer_size=CHUNK_BYTES)
     parts = []
-    for part in pd.read_csv(stream, dtype=dtypes, chunksize=PARSE_ROWS):
+    # Only an empty cell is missing: words typed such as "NA" stay words.
+    for part in pd.read_csv(
+        stream,
+        dtype=dtypes,
+        chunksize=PARSE_ROWS,
+        keep_default_na=False,
+        na_values=[""],
+    ):
         part["received_on"] = part["received_on"].map(day).astype(object)
+        for column in texts:
+            part[column] = part[column].fillna("")
         parts.append(part)
     if not parts:
         return pd.DataFrame(
@@ -376,9 +400,13 @@ def write_file(
 def answers_file(survey: Survey, file_format: str) -> Iterator[bytes]:
     """The survey's answers as a labelled ``.sav`` or ``.dta`` file, in chunks."""
     labels = labels_for(survey, file_format)
+    # Words typed are read as stored (no spreadsheet guard), and a missing
+    # one is the empty string, as SPSS and Stata keep string missing values.
     # No name holds the table here: write_file drops it once written.
     yield from write_file(
-        answers_frame(answers_csv(survey), labels.code_types), labels, file_format
+        answers_frame(answers_csv(survey, guard=False), labels.code_types),
+        labels,
+        file_format,
     )
 
 

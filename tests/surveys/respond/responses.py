@@ -16,12 +16,17 @@ def randomized_codes(question: Question) -> int:
     arm's direct codes); with a device instruction, 2 * group + answer."""
     if question.kind in (Question.Kind.MULTI_SELECT, Question.Kind.INSTRUCTED):
         return question.code_count
+    if question.kind == Question.Kind.FREE_TEXT:
+        return 1  # answered; the words are its value
     return len(question.options)
 
 
 def with_value(question: Question, answer: dict[str, Any]) -> dict[str, Any]:
     """A number's answer carries a value in its report's range: the range's
-    lowest number (a whole number: the format's bounds and cuts are)."""
+    lowest number (a whole number: the format's bounds and cuts are); free
+    text carries words with what every export must keep as typed."""
+    if question.kind == Question.Kind.FREE_TEXT:
+        return {**answer, "value": '=1+1, "quoted"\nand <b>marked</b>'}
     if question.kind != Question.Kind.NUMERIC:
         return answer
     fmt = question.answer_format

@@ -94,10 +94,13 @@ def test_nothing_identifying_is_stored_with_a_response(client, open_survey):
         f.name for f in Answer._meta.get_fields()
     }
     # "counted": whether the saved counts hold it yet (docs/methodology.md);
-    # "number": a number typed to a question asked plainly, as typed.
+    # "number": a number typed to a question asked plainly, as typed;
+    # "text": words typed to a free-text question, as typed (not protected,
+    # and the page says so).
     assert fields == {
         "id", "survey", "respondent_key", "received_on", "counted", "answers",
         "response", "question", "report", "spec_version", "stratum", "number",
+        "text",
     }  # fmt: skip
     row = json.dumps(
         list(Response.objects.values()) + list(Answer.objects.values()), default=str

@@ -74,6 +74,13 @@ def _survey(owner, responses, seed):
         options=["North", "South", "Online"],
         design={"name": "direct", "k": 3},
     )
+    question_create(
+        survey=survey,
+        text="Anything to add?",
+        kind=Question.Kind.FREE_TEXT,
+        design={"name": "direct"},
+        answer_format={"max_length": 100},
+    )
     survey = survey_publish(survey=survey)
     add_multiselect(survey, ["Item A", "Item B", "Item C"])
     submit(survey, np.random.default_rng(seed), responses)

@@ -1,0 +1,124 @@
+// Free text's own code on the respondent page: asked plainly, not protected.
+//
+// The respondent types in a box with no name, in no form; this module counts
+// the characters as they are typed (the box's maxlength stops at the limit),
+// reads the text with its line breaks as "\n" and without the blank space
+// around it, and gives the page the text to send as typed, with the report 0
+// (answered). The server checks the limit and the characters again
+// (surveys/kinds/freetext/answer.py). Nothing is drawn: the spec must send
+// every answer as given, or the page refuses the question. Text is only ever
+// written into the page as text (textContent), never as markup.
+//
+// Loaded by the respondent page (static/js/survey.js) with its integrity and
+// given the randomizer (rr.js), as every kind's module is.
+
+const NO_ANSWER = "none";
+const ANSWERED = 0;
+// Control characters other than a tab and a line break: refused by the server.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+// The count read out by screen readers waits for a pause in typing.
+const SAY_AFTER_MS = 800;
+
+/**
+ * The kind's code.
+ *
+ * @param {object} rr the randomizer's module (static/js/rr.js)
+ * @returns {object} its check, report, value and the page's hooks
+ */
+export default function freetextKind(rr) {
+  const { SpecRefused, checkSpec } = rr;
+
+  function check(spec, answers, kinds) {
+    if (checkSpec(spec, undefined, kinds) !== "plain") {
+      throw new SpecRefused("free text is asked plainly, but its spec randomizes it");
+    }
+    return "plain";
+  }
+
+  /**
+   * What was typed as it is sent: line breaks as "\n", no blank space around.
+   *
+   * @param {string} text
+   * @returns {string}
+   */
+  function normalize(text) {
+    return text.replace(/\r\n?/g, "\n").trim();
+  }
+
+  /**
+   * A text the question takes, or undefined: over the limit, or with a
+   * control character.
+   *
+   * @param {string} text normalized
+   * @param {number} max the limit, in characters
+   * @returns {string | undefined}
+   */
+  function accept(text, max) {
+    // Characters as the server counts them (code points), not UTF-16 units.
+    if ([...text].length > max || CONTROL.test(text)) return undefined;
+    return text;
+  }
+
+  const boxText = (box) => box.querySelector("textarea");
+  const maxOf = (box) => Number(box.dataset.max);
+
+  // The true answer of one box: its text, NO_ANSWER, null (left empty) or
+  // undefined (not a text the question takes).
+  function truthOf(box) {
+    if (box.querySelector("[data-no-answer]")?.checked) return NO_ANSWER;
+    const text = normalize(boxText(box).value);
+    if (text === "") return null;
+    const taken = accept(text, maxOf(box));
+    return taken === undefined ? undefined : { text: taken, report: ANSWERED };
+  }
+
+  function countWords(box) {
+    const used = [...boxText(box).value].length;
+    return box.dataset.countWords.replace("{used}", String(used)).replace("{max}", box.dataset.max);
+  }
+
+  function wire(box) {
+    const input = boxText(box);
+    const count = box.querySelector(".char-count");
+    const none = box.querySelector("[data-no-answer]");
+    let timer;
+    input.addEventListener("input", () => {
+      // Shown at once; read out once typing pauses, not at every key.
+      count.setAttribute("aria-live", "off");
+      count.textContent = countWords(box);
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        count.setAttribute("aria-live", "polite");
+        count.textContent = countWords(box);
+      }, SAY_AFTER_MS);
+    });
+    none?.addEventListener("change", () => {
+      input.disabled = none.checked;
+    });
+  }
+
+  function forget(box) {
+    const input = boxText(box);
+    input.value = "";
+    input.disabled = false;
+    const none = box.querySelector("[data-no-answer]");
+    if (none) none.checked = false;
+    box.querySelector(".char-count").textContent = countWords(box);
+  }
+
+  return Object.freeze({
+    check,
+    report: (truth) => truth.report,
+    // Sent beside the report, as typed.
+    value: (truth) => truth.text,
+    boxes: ".text-answer",
+    truthOf,
+    wire,
+    forget,
+    // What the page says of a text it cannot send.
+    invalidWords: "textInvalid",
+    invalid: (box) => ({ max: box.dataset.max }),
+    normalize,
+    accept,
+  });
+}
