@@ -24,6 +24,8 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
 
 from surveys.ratelimit import (
     Decision,
@@ -121,16 +123,36 @@ class ThrottledLoginView(auth_views.LoginView):
         return super().form_invalid(form)
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        # Imported here: the two-factor views import this module.
+        from surveys.accounts.two_factor import two_factor_enabled
+        from surveys.accounts.two_factor_views import login_pending_start
+
         scope, identity, rate = _limits(self.request)[0]
         rate_reset(scope=scope, identity=identity, rate=rate)
+        user = form.get_user()
+        if two_factor_enabled(user):
+            # The password was right; the session is not logged in until the
+            # code is (surveys/accounts/two_factor_views.py).
+            login_pending_start(
+                self.request, user=user, next_url=self.get_success_url()
+            )
+            return redirect("login-code")
         response = super().form_valid(form)
-        response.set_cookie(
-            settings.LOGIN_DEVICE_COOKIE_NAME,
-            device_cookie_value(_posted_username(self.request)),
-            max_age=settings.LOGIN_DEVICE_COOKIE_AGE,
-            path=self.request.path,  # sent to the login form only
-            secure=settings.SESSION_COOKIE_SECURE,
-            httponly=True,
-            samesite="Lax",
-        )
-        return response
+        return remember_device(response, self.request, _posted_username(self.request))
+
+
+def remember_device(
+    response: HttpResponse, request: HttpRequest, username: str
+) -> HttpResponse:
+    """Leave the device cookie after a complete sign-in (password, and the code
+    when the account asks one)."""
+    response.set_cookie(
+        settings.LOGIN_DEVICE_COOKIE_NAME,
+        device_cookie_value(username.strip().lower()),
+        max_age=settings.LOGIN_DEVICE_COOKIE_AGE,
+        path=reverse("login"),  # sent to the login form only
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
