@@ -17,6 +17,7 @@ in as them.
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
+from surveys.accounts.two_factor import two_factor_enabled
 from surveys.ratelimit import (
     Decision,
     client_identity,
@@ -36,6 +38,11 @@ from surveys.ratelimit import (
     rate_reset,
     wait_text,
 )
+
+# Between a correct password and the two-factor code (two_factor_views.py):
+# who is signing in, without being logged in, for at most this long.
+PENDING_KEY = "two_factor_pending"
+PENDING_SECONDS = 300
 
 # The salt is part of every issued cookie: it keeps its original value so that
 # moving this module did not sign every researcher's device out.
@@ -123,10 +130,6 @@ class ThrottledLoginView(auth_views.LoginView):
         return super().form_invalid(form)
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        # Imported here: the two-factor views import this module.
-        from surveys.accounts.two_factor import two_factor_enabled
-        from surveys.accounts.two_factor_views import login_pending_start
-
         scope, identity, rate = _limits(self.request)[0]
         rate_reset(scope=scope, identity=identity, rate=rate)
         user = form.get_user()
@@ -139,6 +142,18 @@ class ThrottledLoginView(auth_views.LoginView):
             return redirect("login-code")
         response = super().form_valid(form)
         return remember_device(response, self.request, _posted_username(self.request))
+
+
+def login_pending_start(request: HttpRequest, *, user: Any, next_url: str) -> None:
+    """After a correct password for an account with an authenticator: remember
+    who is signing in, without logging them in."""
+    request.session.cycle_key()
+    request.session[PENDING_KEY] = {
+        "user": user.pk,
+        "backend": user.backend,
+        "next": next_url,
+        "since": int(time.time()),
+    }
 
 
 def remember_device(

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import logout
+from django.contrib.auth.signals import user_logged_in
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -24,6 +25,10 @@ REFRESH_SECONDS = 60
 def session_seen(sender: Any, request: HttpRequest, **kwargs: Any) -> None:
     """At login (a ``user_logged_in`` receiver): the session starts active."""
     request.session[LAST_SEEN_KEY] = int(time.time())
+
+
+# Connected when Django loads the middleware, before any request signs in.
+user_logged_in.connect(session_seen, dispatch_uid="surveys.accounts.session_seen")
 
 
 class IdleSessionMiddleware:

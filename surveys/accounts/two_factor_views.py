@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp import login as otp_login
 
-from surveys.accounts.login import remember_device
+from surveys.accounts.login import PENDING_KEY, PENDING_SECONDS, remember_device
 from surveys.accounts.two_factor import (
     CodeTooSoon,
     code_attempt_failed,
@@ -41,10 +41,6 @@ from surveys.accounts.two_factor import (
     two_factor_verify,
 )
 from surveys.ratelimit import wait_text
-
-PENDING_KEY = "two_factor_pending"
-# Time from a correct password to the code; after it, the password again.
-PENDING_SECONDS = 300
 
 
 class CodeForm(forms.Form):
@@ -83,18 +79,6 @@ class ConfirmForm(forms.Form):
         ),
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
-
-
-def login_pending_start(request: HttpRequest, *, user: Any, next_url: str) -> None:
-    """After a correct password for an account with an authenticator: remember
-    who is signing in, without logging them in."""
-    request.session.cycle_key()
-    request.session[PENDING_KEY] = {
-        "user": user.pk,
-        "backend": user.backend,
-        "next": next_url,
-        "since": int(time.time()),
-    }
 
 
 def _pending_user(request: HttpRequest) -> tuple[Any, dict[str, Any]] | None:
