@@ -57,7 +57,9 @@ def test_a_researcher_sets_up_an_app_and_signs_in_with_codes(
     no_violation_at_both_widths(page, axe_source, "two-factor page, off")
 
     page.get_by_role("link", name="Set up an authenticator app").click()
-    expect(page.get_by_role("heading", name="Set up two-factor sign-in")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Set up two-factor sign-in")
+    ).to_be_visible()
     expect(page.get_by_role("img", name="QR code")).to_be_visible()
     no_violation_at_both_widths(page, axe_source, "enrolment")
     secret = page.get_by_test_id("totp-secret").inner_text().strip()
@@ -89,7 +91,9 @@ def test_a_researcher_sets_up_an_app_and_signs_in_with_codes(
         if attempt == "first":
             expect(page.get_by_role("heading", name="Your surveys")).to_be_visible()
     expect(page.get_by_role("heading", name="Enter your code")).to_be_visible()
-    expect(page.get_by_text("That code is not right, or was already used")).to_be_visible()
+    expect(
+        page.get_by_text("That code is not right, or was already used")
+    ).to_be_visible()
     no_violation_at_both_widths(page, axe_source, "code step with an error")
 
     page.get_by_label("Code").fill(codes[1])
@@ -116,7 +120,9 @@ def test_a_required_setting_sends_a_researcher_without_an_app_to_set_one_up(
     researcher = visit(viewport=DESKTOP)
     page = researcher.page
     password_step(researcher, owner)
-    expect(page.get_by_role("heading", name="Set up two-factor sign-in")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Set up two-factor sign-in")
+    ).to_be_visible()
     expect(page.get_by_test_id("two-factor-required")).to_be_visible()
     no_violation_at_both_widths(page, axe_source, "enrolment, required")
     for path in ("/surveys/", "/surveys/new/", "/accounts/token/"):
