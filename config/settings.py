@@ -184,6 +184,8 @@ if REQUIRE_TWO_FACTOR not in {"none", "owners", "everyone"}:
     raise ImproperlyConfigured(
         f"REQUIRE_TWO_FACTOR={REQUIRE_TWO_FACTOR!r}: use none, owners or everyone."
     )
+# Staff may delete a lost device in the admin, never read its secret.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # The name authenticator apps show beside this site's codes.
 OTP_TOTP_ISSUER = os.environ.get("TWO_FACTOR_ISSUER", "RR Surveys")
 

@@ -270,3 +270,24 @@ def test_a_session_that_never_gave_a_code_must_sign_in_again_when_required(
     client.force_login(owner)  # as a session opened before enrolling
     assert client.get(LIST)["Location"] == f"{LOGIN}?next={LIST}"
     assert "_auth_user_id" not in client.session
+
+
+def test_staff_can_remove_a_lost_device_in_the_admin_but_never_read_it(
+    client, owner, django_user_model
+):
+    device, codes = enrolled(owner)
+    staff = django_user_model.objects.create_superuser("boss", password="boss-pass-1")
+    client.force_login(staff)
+    page = client.get(
+        reverse("admin:otp_totp_totpdevice_change", args=[device.pk])
+    ).content.decode()
+    assert owner.username in page
+    assert device.key not in page
+    static = owner.staticdevice_set.get()
+    page = client.get(
+        reverse("admin:otp_static_staticdevice_change", args=[static.pk])
+    ).content.decode()
+    assert not any(code in page for code in codes)
+    delete = reverse("admin:otp_totp_totpdevice_delete", args=[device.pk])
+    client.post(delete, {"post": "yes"})
+    assert not TOTPDevice.objects.filter(pk=device.pk).exists()
