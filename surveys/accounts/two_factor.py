@@ -37,6 +37,15 @@ CODE_SEPARATORS = re.compile(r"[\s-]+")
 TOTP_CODE = re.compile(r"^\d{6}$")
 
 
+class CodeTooSoon(Exception):
+    """django-otp slows a device down after each wrong code (a second, then
+    two, four...): this one came before the wait was over."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
 def two_factor_enabled(user: Any) -> bool:
     """Whether ``user`` has a confirmed authenticator, so sign-in asks a code."""
     return bool(user_has_device(user, confirmed=True))
@@ -154,15 +163,6 @@ def recovery_codes_left(user: Any) -> int:
 
 def _clean(code: str) -> str:
     return CODE_SEPARATORS.sub("", code).lower()
-
-
-class CodeTooSoon(Exception):
-    """django-otp slows a device down after each wrong code (a second, then
-    two, four...): this one came before the wait was over."""
-
-    def __init__(self, seconds: int) -> None:
-        super().__init__(seconds)
-        self.seconds = seconds
 
 
 def _device_wait(device: TOTPDevice | StaticDevice) -> int:
