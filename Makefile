@@ -6,6 +6,10 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
+# Security lint: a medium or high finding fails the build unless its line is
+# marked "# nosec B<id>  # reason" (docs/deploy.md, "Security checks").
+BANDIT := $(PY) -m bandit --quiet --recursive --severity-level medium surveys estimation config
+
 .PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden core-wheel clean serve cluster docker-check lock
 
 $(STAMP): pyproject.toml
@@ -47,6 +51,7 @@ test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+	$(BANDIT)
 	$(PY) manage.py makemigrations --check --dry-run
 	node --test tests/js/
 	$(PY) -m pytest
@@ -55,6 +60,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+	$(BANDIT)
 
 ## Extract every translatable string into locale/<lang>/LC_MESSAGES/django.po,
 ## then compile the catalogues (needs gettext; docs/languages.md).

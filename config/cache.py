@@ -26,7 +26,8 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
-COUNT_SHA = hashlib.sha1(COUNT_SCRIPT.encode()).hexdigest()
+# The name Redis gives the script (EVALSHA), not a security hash.
+COUNT_SHA = hashlib.sha1(COUNT_SCRIPT.encode(), usedforsecurity=False).hexdigest()
 
 
 class ReusingRedisCacheClient(django_redis.RedisCacheClient):

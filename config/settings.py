@@ -12,6 +12,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -58,6 +59,11 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # Two-factor sign-in (surveys/accounts/two_factor.py): authenticator apps
+    # and one-time recovery codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "surveys",
     "estimation.runs",
 ]
@@ -72,7 +78,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "surveys.accounts.middleware.IdleSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "surveys.accounts.middleware.TwoFactorRequiredMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -154,9 +163,31 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Argon2id (Django's recommended hasher) for every new or changed password.
+# The others only check hashes made before it: a researcher's PBKDF2 hash is
+# rehashed with Argon2 at their next successful sign-in.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "surveys:list"
 LOGOUT_REDIRECT_URL = "login"
+
+# Who must sign in with an authenticator app as well as the password: "none",
+# "owners" (of a published survey) or "everyone". Those without one are sent to
+# set it up and can do nothing else; API tokens are not affected.
+REQUIRE_TWO_FACTOR = os.environ.get("REQUIRE_TWO_FACTOR", "none").strip().lower()
+if REQUIRE_TWO_FACTOR not in {"none", "owners", "everyone"}:
+    raise ImproperlyConfigured(
+        f"REQUIRE_TWO_FACTOR={REQUIRE_TWO_FACTOR!r}: use none, owners or everyone."
+    )
+# Staff may delete a lost device in the admin, never read its secret.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
+# The name authenticator apps show beside this site's codes.
+OTP_TOTP_ISSUER = os.environ.get("TWO_FACTOR_ISSUER", "RR Surveys")
 
 # Anyone may create an account at /accounts/signup/ and verify it by email.
 # Off by default: researchers are added by staff (manage.py create_researcher).
@@ -222,6 +253,10 @@ ALLOW_UNBOUNDED_DESIGNS = env_bool("ALLOW_UNBOUNDED_DESIGNS", False)
 # stops a second response): this many days, or until the survey closes.
 RECEIPT_DAYS = int(os.environ.get("RECEIPT_DAYS", "30"))
 
+# A researcher's session ends after this many seconds without a request
+# (default two hours): each request pushes the expiry forward again.
+# (surveys/accounts/middleware.py refreshes it at most once a minute).
+SESSION_COOKIE_AGE = int(os.environ.get("SESSION_IDLE_SECONDS", str(2 * 3600)))
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
@@ -380,6 +415,9 @@ THROTTLE_LOGIN_CLIENT = os.environ.get("THROTTLE_LOGIN_CLIENT", "20/15minutes")
 # Failed log-ins from a browser that has logged in as that username before
 # (surveys/accounts/login.py); such a browser is not held by the two limits above.
 THROTTLE_LOGIN_DEVICE = os.environ.get("THROTTLE_LOGIN_DEVICE", "5/15minutes")
+# Wrong two-factor codes per researcher (at sign-in, enrolment and on the
+# two-factor page) before codes are refused for the rest of the window.
+THROTTLE_TWO_FACTOR_CODE = os.environ.get("THROTTLE_TWO_FACTOR_CODE", "5/15minutes")
 LOGIN_DEVICE_COOKIE_NAME = "rr_login_device"
 LOGIN_DEVICE_COOKIE_AGE = int(
     os.environ.get("LOGIN_DEVICE_COOKIE_AGE", str(180 * 24 * 3600))

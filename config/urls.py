@@ -4,13 +4,21 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from surveys.accounts import two_factor_views
 from surveys.accounts.login import ThrottledLoginView
 from surveys.accounts.views import api_token
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="surveys:list"), name="home"),
     path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
+    path("accounts/login/code/", two_factor_views.login_code, name="login-code"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/two-factor/", two_factor_views.two_factor_manage, name="two-factor"),
+    path(
+        "accounts/two-factor/enrol/",
+        two_factor_views.two_factor_enrol,
+        name="two-factor-enrol",
+    ),
     path("accounts/token/", api_token, name="api-token"),
     path("accounts/", include("surveys.accounts.urls")),
     # The admin's own login has no throttle: staff log in through ours.

@@ -70,6 +70,8 @@ ROWS: dict[str, Row] = {
     "home": Row(PUBLIC, methods=("GET", "PUT", "PATCH")),  # redirects any method
     "login": Row(PUBLIC, methods=("GET", "POST", "PUT")),  # a form view: PUT posts
     "logout": Row(PUBLIC, methods=("POST",)),
+    # The code after the password; without a password first, back to the login.
+    "login-code": Row(PUBLIC, methods=("GET", "POST")),
     "respond:page": Row(PUBLIC, methods=("GET",)),
     "respond:transparency": Row(PUBLIC, methods=("GET",)),
     "respond:page_in": Row(PUBLIC, methods=("GET",)),
@@ -97,6 +99,8 @@ ROWS: dict[str, Row] = {
     "api-token": Row(RESEARCHER, methods=("GET", "POST")),
     "password_change": Row(RESEARCHER, methods=("GET", "POST", "PUT")),
     "password_change_done": Row(RESEARCHER, methods=("GET",)),
+    "two-factor": Row(RESEARCHER, methods=("GET", "POST")),
+    "two-factor-enrol": Row(RESEARCHER, methods=("GET", "POST")),
     "surveys:list": Row(RESEARCHER, methods=("GET",)),
     "surveys:create": Row(RESEARCHER, methods=("GET", "POST")),
     "surveys:design_preview": Row(RESEARCHER, methods=("GET",)),

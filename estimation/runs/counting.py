@@ -317,7 +317,7 @@ def _catch_up_statement() -> str:
         DO UPDATE SET count = {cell}.count + EXCLUDED.count
     )
     SELECT COUNT(*) FROM fresh
-    """
+    """  # nosec B608  # our tables; values bound
 
 
 def _catch_up_in_steps(survey: Survey) -> int:
@@ -358,7 +358,7 @@ def _full_count(survey: Survey, *, one_snapshot: bool) -> dict[Cell, int]:
     mark = f"""
         UPDATE {response} SET counted = TRUE
         WHERE survey_id = %(survey)s AND NOT counted
-    """
+    """  # nosec B608  # our table; values bound
     cells = f"""
         FROM {answer} WHERE question_id = ANY(%(questions)s)
         GROUP BY question_id, report, stratum

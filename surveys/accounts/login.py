@@ -17,6 +17,7 @@ in as them.
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from django.conf import settings
@@ -24,7 +25,10 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
 
+from surveys.accounts.two_factor import two_factor_enabled
 from surveys.ratelimit import (
     Decision,
     client_identity,
@@ -34,6 +38,11 @@ from surveys.ratelimit import (
     rate_reset,
     wait_text,
 )
+
+# Between a correct password and the two-factor code (two_factor_views.py):
+# who is signing in, without being logged in, for at most this long.
+PENDING_KEY = "two_factor_pending"
+PENDING_SECONDS = 300
 
 # The salt is part of every issued cookie: it keeps its original value so that
 # moving this module did not sign every researcher's device out.
@@ -123,14 +132,42 @@ class ThrottledLoginView(auth_views.LoginView):
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         scope, identity, rate = _limits(self.request)[0]
         rate_reset(scope=scope, identity=identity, rate=rate)
+        user = form.get_user()
+        if two_factor_enabled(user):
+            # The password was right; the session is not logged in until the
+            # code is (surveys/accounts/two_factor_views.py).
+            login_pending_start(
+                self.request, user=user, next_url=self.get_success_url()
+            )
+            return redirect("login-code")
         response = super().form_valid(form)
-        response.set_cookie(
-            settings.LOGIN_DEVICE_COOKIE_NAME,
-            device_cookie_value(_posted_username(self.request)),
-            max_age=settings.LOGIN_DEVICE_COOKIE_AGE,
-            path=self.request.path,  # sent to the login form only
-            secure=settings.SESSION_COOKIE_SECURE,
-            httponly=True,
-            samesite="Lax",
-        )
-        return response
+        return remember_device(response, self.request, _posted_username(self.request))
+
+
+def login_pending_start(request: HttpRequest, *, user: Any, next_url: str) -> None:
+    """After a correct password for an account with an authenticator: remember
+    who is signing in, without logging them in."""
+    request.session.cycle_key()
+    request.session[PENDING_KEY] = {
+        "user": user.pk,
+        "backend": user.backend,
+        "next": next_url,
+        "since": int(time.time()),
+    }
+
+
+def remember_device(
+    response: HttpResponse, request: HttpRequest, username: str
+) -> HttpResponse:
+    """Leave the device cookie after a complete sign-in (password, and the code
+    when the account asks one)."""
+    response.set_cookie(
+        settings.LOGIN_DEVICE_COOKIE_NAME,
+        device_cookie_value(username.strip().lower()),
+        max_age=settings.LOGIN_DEVICE_COOKIE_AGE,
+        path=reverse("login"),  # sent to the login form only
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from config.errors import DATABASE_RETRY_AFTER, database_message
-from surveys.builder.services import SurveyStateError
+from surveys.builder.services import SlugTakenError, SurveyStateError
 from surveys.respond.submissions import SubmissionError
 
 logger = logging.getLogger(__name__)
@@ -31,6 +31,10 @@ def error_body(exc: Exception, context: dict[str, Any]) -> Response | None:
             # A panel's screen-out URL: the respondent page sends them there.
             response.data["redirect"] = exc.redirect
         return response
+    if isinstance(exc, SlugTakenError):
+        # Valid when sent: another survey took the link in the meantime.
+        message = exc.message_dict["slug"][0]
+        return _response(status.HTTP_409_CONFLICT, message, SlugTakenError.field)
     if isinstance(exc, SurveyStateError):
         field = getattr(exc, "field", None)
         return _response(status.HTTP_409_CONFLICT, str(exc), field)

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import (
@@ -60,6 +61,25 @@ class UnconfirmedUnboundedError(SurveyStateError):
     needs the researcher's word that respondents will be told."""
 
     field = "confirm_unbounded"
+
+
+class SlugTakenError(ValidationError):
+    """Another survey took this link between our check and our save (two
+    researchers choosing it at the same instant). A form shows it beside the
+    link field; the API answers 409, since the request was valid a moment ago."""
+
+    field = "slug"
+
+    def __init__(self, slug: str) -> None:
+        super().__init__(
+            {
+                "slug": gettext(
+                    "The link “%(slug)s” was taken a moment ago by another "
+                    "survey: choose another link."
+                )
+                % {"slug": slug}
+            }
+        )
 
 
 class LockedFieldsError(SurveyStateError):
@@ -146,7 +166,17 @@ def _save_survey(survey: Survey) -> Survey:
     problems = teaching_problems(survey)
     if problems:
         raise ValidationError(problems)
-    survey.save()
+    try:
+        # A savepoint: the unique constraint may refuse the slug (someone took
+        # it after full_clean looked), and the caller's transaction must stay
+        # usable to say so.
+        with transaction.atomic():
+            survey.save()
+    except IntegrityError as error:
+        taken = Survey.objects.filter(slug=survey.slug).exclude(pk=survey.pk)
+        if not taken.exists():
+            raise
+        raise SlugTakenError(survey.slug) from error
     access_ledger_recount(survey=survey)
     return survey
 

@@ -50,6 +50,10 @@ class Action(enum.StrEnum):
     SECTION_DELETE = "section.delete"
     SECTION_QUESTIONS = "section.questions"
     SECTIONS_REORDER = "sections.reorder"
+    # A researcher's own account, not a survey's (``survey`` is None).
+    TWO_FACTOR_ENABLE = "two_factor.enable"
+    TWO_FACTOR_DISABLE = "two_factor.disable"
+    RECOVERY_CODES_REGENERATE = "recovery_codes.regenerate"
 
 
 def audit_record(

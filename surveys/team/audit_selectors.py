@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from surveys.models import AuditEvent, Role, Survey
 from surveys.results.cells import csv_line
@@ -175,6 +176,9 @@ FIXED = {
     Action.SECTION_DELETE: "deleted a section",
     Action.SECTION_QUESTIONS: "moved questions between sections",
     Action.SECTIONS_REORDER: "reordered the sections",
+    Action.TWO_FACTOR_ENABLE: gettext_lazy("turned on two-factor sign-in"),
+    Action.TWO_FACTOR_DISABLE: gettext_lazy("turned off two-factor sign-in"),
+    Action.RECOVERY_CODES_REGENERATE: gettext_lazy("made new recovery codes"),
 }
 WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.SURVEY_UPDATE: _survey_update,
@@ -206,7 +210,7 @@ def event_words(event: AuditEvent) -> str:
     detail = event.detail if isinstance(event.detail, dict) else {}
     if action in WORDED:
         return WORDED[action](detail)
-    return FIXED.get(action, event.action)
+    return str(FIXED.get(action, event.action))
 
 
 def _utc(moment: datetime.datetime) -> str:

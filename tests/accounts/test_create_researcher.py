@@ -176,7 +176,7 @@ def test_serve_sh_migrate_creates_the_first_researcher_once(
     from django.db import connection
 
     # The production hasher the subprocess used, not the tests' fast one.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
     env = {
         **{k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
         "PYTHON": sys.executable,
