@@ -213,21 +213,20 @@ def _breakdown_svg(
     # process, as the comparisons are, and for each language.
     chart, description = breakdown_chart(group, overall, level)
     if chart is None:
-        return mark_safe("")
+        return SafeString("")
     heading = _("%(question)s: estimates by group with %(level)s intervals") % {
         "question": title,
         "level": contract.percent_text(level),
     }
-    return mark_safe(  # the template escaped what it drew
-        render_to_string(
-            "surveys/_group_chart.html",
-            {
-                "chart": chart,
-                "title": heading,
-                "description": description,
-                "chart_id": chart_id,
-            },
-        )
+    # A SafeString already: the template escaped what it drew.
+    return render_to_string(
+        "surveys/_group_chart.html",
+        {
+            "chart": chart,
+            "title": heading,
+            "description": description,
+            "chart_id": chart_id,
+        },
     )
 
 
