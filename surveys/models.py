@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec
 from estimation.kinds import AnyDesign, any_design_from_dict
+from surveys.accounts.models import AccountPreference as AccountPreference
 from surveys.kinds import KIND_TABLE, KindEntry
 from surveys.team.models import AppendOnlyError as AppendOnlyError
 from surveys.team.models import AuditEvent as AuditEvent

@@ -70,6 +70,8 @@ ROWS: dict[str, Row] = {
     "home": Row(PUBLIC, methods=("GET", "PUT", "PATCH")),  # redirects any method
     "login": Row(PUBLIC, methods=("GET", "POST", "PUT")),  # a form view: PUT posts
     "logout": Row(PUBLIC, methods=("POST",)),
+    # The header's language chooser, logged in or not (tests/accounts).
+    "set_language": Row(PUBLIC, methods=("POST",)),
     "respond:page": Row(PUBLIC, methods=("GET",)),
     "respond:transparency": Row(PUBLIC, methods=("GET",)),
     "respond:page_in": Row(PUBLIC, methods=("GET",)),

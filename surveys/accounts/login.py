@@ -25,6 +25,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 
+from surveys.accounts.language import account_language_of, language_cookie_set
 from surveys.ratelimit import (
     Decision,
     client_identity,
@@ -133,4 +134,8 @@ class ThrottledLoginView(auth_views.LoginView):
             httponly=True,
             samesite="Lax",
         )
+        # The language chosen on another device follows the researcher here.
+        language = account_language_of(form.get_user())
+        if language:
+            language_cookie_set(response, language)
         return response

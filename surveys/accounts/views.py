@@ -11,9 +11,11 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from surveys.accounts.forms import SignupForm
+from surveys.accounts.language import account_language_set, site_language
 from surveys.accounts.signup import (
     signup_activate,
     signup_create,
@@ -70,6 +72,17 @@ def _too_many_signups(request: HttpRequest) -> int:
         identity=client_identity(request),
         rate=settings.THROTTLE_SIGNUP_CLIENT,
     ).retry_after
+
+
+@require_POST
+def language_choose(request: HttpRequest) -> HttpResponse:
+    """Django's set_language (the cookie, back to ``next``), and for a
+    researcher who is logged in, the choice kept on the account too."""
+    response = set_language(request)
+    language = str(request.POST.get("language", ""))
+    if request.user.is_authenticated and site_language(language):
+        account_language_set(user=request.user, language=language)
+    return response
 
 
 @require_http_methods(["GET", "POST"])
