@@ -24,6 +24,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from surveys.accounts.language import account_language_of, language_cookie_set
 from surveys.ratelimit import (
@@ -108,8 +109,11 @@ class ThrottledLoginView(auth_views.LoginView):
         form.errors.clear()
         form.add_error(
             None,
-            "Too many failed log-ins. For your account's safety, try again in "
-            f"{wait_text(blocked.retry_after)}.",
+            gettext(
+                "Too many failed log-ins. For your account's safety, try again "
+                "in %(wait)s."
+            )
+            % {"wait": wait_text(blocked.retry_after)},
         )
         response = self.render_to_response(self.get_context_data(form=form))
         response.status_code = 429

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
@@ -45,11 +46,13 @@ def api_token(request: HttpRequest) -> HttpResponse:
         elif action == "revoke":
             if api_token_revoke(user=request.user):
                 messages.success(
-                    request, "Token revoked: scripts using it now get 401."
+                    request, gettext("Token revoked: scripts using it now get 401.")
                 )
             return redirect("api-token")
         else:
-            messages.error(request, "Choose to create, replace or revoke the token.")
+            messages.error(
+                request, gettext("Choose to create, replace or revoke the token.")
+            )
             return redirect("api-token")
     token = api_token_of(request.user)
     context = {
@@ -62,7 +65,9 @@ def api_token(request: HttpRequest) -> HttpResponse:
 
 def _signup_enabled() -> None:
     if not settings.SIGNUP_ENABLED:
-        raise Http404("Sign-up is off on this site: ask its staff for an account.")
+        raise Http404(
+            gettext("Sign-up is off on this site: ask its staff for an account.")
+        )
 
 
 def _too_many_signups(request: HttpRequest) -> int:
@@ -96,7 +101,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         if wait:
             form.is_valid()
             form.add_error(
-                None, f"Too many sign-ups from here. Try again in {wait_text(wait)}."
+                None,
+                gettext("Too many sign-ups from here. Try again in %(wait)s.")
+                % {"wait": wait_text(wait)},
             )
             status = 429
         elif form.is_valid():
@@ -136,7 +143,7 @@ def signup_verify(request: HttpRequest, uidb64: str, token: str) -> HttpResponse
         user = signup_activate(uidb64=uidb64, token=token)
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, "Your account is active. Welcome!")
+            messages.success(request, gettext("Your account is active. Welcome!"))
             return redirect("surveys:list")
         pending = None
     else:

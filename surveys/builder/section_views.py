@@ -12,6 +12,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from surveys.builder import sections
@@ -28,9 +30,12 @@ class SectionForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Section
         fields = ["title", "text", "shuffle_questions"]
         labels = {
-            "text": "Short text (optional)",
-            "shuffle_questions": "Show this section's questions in a random order, "
-            "drawn for each respondent",
+            "title": _("Title"),
+            "text": _("Short text (optional)"),
+            "shuffle_questions": _(
+                "Show this section's questions in a random order, "
+                "drawn for each respondent"
+            ),
         }
         widgets = {"text": forms.Textarea(attrs={"rows": 2})}
 
@@ -63,7 +68,10 @@ def sections_page(request: HttpRequest, pk: int) -> HttpResponse:
         except (SurveyStateError, ValidationError) as error:
             _refused(request, error)
         else:
-            messages.success(request, f"Added the section “{section.title}”.")
+            messages.success(
+                request,
+                gettext("Added the section “%(title)s”.") % {"title": section.title},
+            )
             return _to_page(survey, f"section-{section.pk}")
     all_sections = list(survey.sections.all())
     context = {
@@ -106,7 +114,10 @@ def section_edit(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     except (SurveyStateError, ValidationError) as error:
         _refused(request, error)
     else:
-        messages.success(request, f"Saved the section “{section.title}”.")
+        messages.success(
+            request,
+            gettext("Saved the section “%(title)s”.") % {"title": section.title},
+        )
     return _to_page(section.survey, f"section-{section.pk}")
 
 
@@ -135,8 +146,11 @@ def section_delete(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"Deleted the section “{section.title}”; its questions moved to the "
-            "section next to it.",
+            gettext(
+                "Deleted the section “%(title)s”; its questions moved to the "
+                "section next to it."
+            )
+            % {"title": section.title},
         )
     return _to_page(section.survey)
 
@@ -168,5 +182,5 @@ def section_questions(request: HttpRequest, pk: int) -> HttpResponse:
     except (SurveyStateError, ValidationError) as error:
         _refused(request, error)
     else:
-        messages.success(request, "Saved the questions' sections and order.")
+        messages.success(request, gettext("Saved the questions' sections and order."))
     return _to_page(survey, "questions-title")

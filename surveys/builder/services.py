@@ -18,6 +18,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import access_ledger_recount, access_settings_check
@@ -356,7 +357,7 @@ def survey_reopen(*, survey: Survey, actor: Any = None) -> Survey:
     return survey
 
 
-DELETE_REFUSED = (
+DELETE_REFUSED = _(
     "Cannot delete: the survey has responses. Close it instead; its data "
     "stays available for export."
 )

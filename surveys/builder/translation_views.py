@@ -11,9 +11,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from surveys.builder.kinds import YES_NO_KINDS
+from surveys.builder.published import text_name
 from surveys.builder.selectors import survey_for_member
 from surveys.builder.services import SurveyStateError
 from surveys.builder.translations import (
@@ -40,7 +44,7 @@ class LanguagesForm(forms.Form):
     offered_languages = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Further languages respondents may choose",
+        label=_("Further languages respondents may choose"),
     )
 
     def __init__(self, survey: Survey, *args: Any, **kwargs: Any) -> None:
@@ -73,14 +77,15 @@ class TranslationForm(forms.Form):
             if getattr(survey, name).strip() or not survey.is_draft:
                 long = name in LONG_TEXTS
                 widget = forms.Textarea(attrs={**attrs, "rows": 3}) if long else None
-                self._add(
-                    name, name.replace("_", " ").capitalize(), texts[name], widget
-                )
+                self._add(name, capfirst(text_name(name)), texts[name], widget)
                 rows.append((getattr(survey, name), name))
-        self.sections.append(("The survey", rows))
+        self.sections.append((gettext("The survey"), rows))
         for number, question in enumerate(questions, start=1):
             self.sections.append(
-                (f"Question {number}", self._question_rows(question, language))
+                (
+                    gettext("Question %(number)s") % {"number": number},
+                    self._question_rows(question, language),
+                )
             )
         for name, field in self.fields.items():
             # Read with the text it translates (the paragraph above it).
@@ -99,13 +104,15 @@ class TranslationForm(forms.Form):
         text, options = question_translation(question, language)
         if not options and question.kind in YES_NO_KINDS:
             options = yes_no_options(language)
-        self._add(f"q{question.pk}_text", "Question text", text, forms.Textarea)
+        self._add(
+            f"q{question.pk}_text", gettext("Question text"), text, forms.Textarea
+        )
         self.fields[f"q{question.pk}_text"].widget.attrs["rows"] = 2
         rows = [(question.text, f"q{question.pk}_text")]
         for index, source in enumerate(question.options):
             name = f"q{question.pk}_option_{index}"
             given = options[index] if index < len(options) else ""
-            self._add(name, f"Option {index + 1}", given)
+            self._add(name, gettext("Option %(number)s") % {"number": index + 1}, given)
             rows.append((source, name))
         return rows
 
@@ -144,7 +151,7 @@ def survey_translations(request: HttpRequest, pk: int) -> HttpResponse:
         except (SurveyStateError, ValidationError) as error:
             messages.error(request, " ".join(_messages_of(error)))
         else:
-            messages.success(request, "Languages saved.")
+            messages.success(request, gettext("Languages saved."))
         return redirect("surveys:translations", survey.pk)
     context = {
         "survey": survey,
@@ -161,7 +168,7 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
     incomplete, and the page says what is still missing."""
     survey = survey_for_member(request.user, pk, Need.EDIT)
     if lang not in survey.offered_languages:
-        raise Http404("This survey does not offer that language.")
+        raise Http404(gettext("This survey does not offer that language."))
     questions = list(survey.questions.all())
     form = TranslationForm(survey, questions, lang, request.POST or None)
     status = 200
@@ -186,9 +193,10 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
         else:
             messages.success(
                 request,
-                "Translation saved: complete."
+                gettext("Translation saved: complete.")
                 if not missing
-                else f"Translation saved; still missing: {', '.join(missing)}.",
+                else gettext("Translation saved; still missing: %(missing)s.")
+                % {"missing": ", ".join(missing)},
             )
             return redirect("surveys:translation_edit", survey.pk, lang)
     context = {

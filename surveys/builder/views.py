@@ -82,8 +82,10 @@ def _to_detail(survey: Survey, anchor: str = "") -> HttpResponse:
 def _frozen(request: HttpRequest, survey: Survey) -> HttpResponse:
     messages.error(
         request,
-        f"This survey is {survey.get_status_display().lower()}: its questions and "
-        "designs were frozen when it was published.",
+        gettext(
+            "This survey is published: its questions and designs were frozen "
+            "when it was published."
+        ),
     )
     return _to_detail(survey)
 
@@ -112,7 +114,7 @@ def survey_create(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, "Survey created. Now add its questions.")
+            messages.success(request, gettext("Survey created. Now add its questions."))
             return _to_detail(survey)
     return render(request, "surveys/survey_form.html", {"form": form, "survey": None})
 
@@ -135,11 +137,11 @@ def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, str(error))
             for name in error.fields:
                 if name in form.fields:
-                    form.add_error(name, "Cannot change after publishing.")
+                    form.add_error(name, gettext("Cannot change after publishing."))
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, "Survey details saved.")
+            messages.success(request, gettext("Survey details saved."))
             return _to_detail(survey)
     context = {"form": form, "survey": survey, "questions_frozen": QUESTIONS_FROZEN}
     return render(request, "surveys/survey_form.html", context, status=status)
@@ -152,8 +154,10 @@ def survey_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
     copy = services.survey_duplicate(survey=survey, owner=request.user)
     messages.success(
         request,
-        "Duplicated: this is a new draft with the same questions and designs. "
-        "Set its dates, then publish it when it is ready.",
+        gettext(
+            "Duplicated: this is a new draft with the same questions and designs. "
+            "Set its dates, then publish it when it is ready."
+        ),
     )
     return _to_detail(copy)
 
@@ -165,7 +169,7 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.OWN)
     if request.method == "GET":
         if survey.response_count:
-            messages.error(request, DELETE_REFUSED)
+            messages.error(request, str(DELETE_REFUSED))
             return _to_detail(survey)
         return render(request, "surveys/survey_confirm_delete.html", {"survey": survey})
     try:
@@ -173,7 +177,7 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
     except SurveyStateError as error:
         messages.error(request, str(error))
         return _to_detail(survey)
-    messages.success(request, f"Deleted “{survey.title}”.")
+    messages.success(request, gettext("Deleted “%(title)s”.") % {"title": survey.title})
     return redirect("surveys:list")
 
 
@@ -216,7 +220,7 @@ def survey_preview(request: HttpRequest, pk: int, lang: str = "") -> HttpRespons
     offers (an incomplete translation shows the survey's own texts in its gaps)."""
     survey = survey_for_member(request.user, pk, Need.VIEW)
     if lang and lang not in chosen_languages(survey):
-        raise Http404("This survey does not offer that language.")
+        raise Http404(gettext("This survey does not offer that language."))
     return render_survey_page(request, survey, preview=True, language=lang)
 
 
@@ -229,7 +233,7 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     if request.method == "GET":
         if not survey.is_draft:
-            messages.info(request, "This survey is already published.")
+            messages.info(request, gettext("This survey is already published."))
             return _to_detail(survey)
         return _publish_page(request, survey)
     confirmed = request.POST.get("confirm_unbounded") == "on"
@@ -243,7 +247,7 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
     else:
         messages.success(
-            request, "Published. Respondents can answer at the link below."
+            request, gettext("Published. Respondents can answer at the link below.")
         )
     return _to_detail(survey)
 
@@ -281,7 +285,10 @@ def _publish_page(
 def survey_close(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     return _change_state(
-        request, survey, services.survey_close, "Closed: no more answers are accepted."
+        request,
+        survey,
+        services.survey_close,
+        gettext("Closed: no more answers are accepted."),
     )
 
 
@@ -290,7 +297,10 @@ def survey_close(request: HttpRequest, pk: int) -> HttpResponse:
 def survey_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     return _change_state(
-        request, survey, services.survey_reopen, "Reopened: answers are accepted again."
+        request,
+        survey,
+        services.survey_reopen,
+        gettext("Reopened: answers are accepted again."),
     )
 
 
@@ -406,7 +416,7 @@ def question_create(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, str(error))
             return _to_detail(survey)
         if question is not None:
-            messages.success(request, "Question added.")
+            messages.success(request, gettext("Question added."))
             return _to_detail(survey, f"question-{question.pk}")
     return _question_page(request, survey, form, None, logic)
 
@@ -433,7 +443,7 @@ def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
             messages.error(request, str(error))
             return _to_detail(survey)
         if saved is not None:
-            messages.success(request, "Question saved.")
+            messages.success(request, gettext("Question saved."))
             return _to_detail(survey, f"question-{question.pk}")
     return _question_page(request, survey, form, question, logic)
 
@@ -454,7 +464,7 @@ def question_delete(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
     except SurveyStateError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Question deleted.")
+        messages.success(request, gettext("Question deleted."))
     return _to_detail(survey)
 
 
@@ -501,9 +511,11 @@ def design_preview(request: HttpRequest) -> JsonResponse:
     if n is None:
         return JsonResponse(
             {
-                "error": f"n must be a whole number of respondents from 1 to "
-                f"{MAX_PLANNED:,}.",
-                "fields": {"n": ["Out of range."]},
+                "error": gettext(
+                    "n must be a whole number of respondents from 1 to %(maximum)s."
+                )
+                % {"maximum": f"{MAX_PLANNED:,}"},
+                "fields": {"n": [gettext("Out of range.")]},
             },
             status=400,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from surveys.models import Membership, Role, Survey
 
@@ -22,29 +23,29 @@ class PlainLabels(forms.Form):
 class MemberAddForm(PlainLabels):
     who = forms.CharField(
         max_length=254,
-        label="Username or email",
-        help_text="They need a researcher account on this site already.",
+        label=_("Username or email"),
+        help_text=_("They need a researcher account on this site already."),
     )
     role = forms.ChoiceField(
-        choices=MEMBER_ROLE_CHOICES, initial=Role.ANALYST.value, label="Role"
+        choices=MEMBER_ROLE_CHOICES, initial=Role.ANALYST.value, label=_("Role")
     )
 
 
 class MemberRoleForm(PlainLabels):
-    role = forms.ChoiceField(choices=MEMBER_ROLE_CHOICES, label="Role")
+    role = forms.ChoiceField(choices=MEMBER_ROLE_CHOICES, label=_("Role"))
 
 
 class TransferForm(PlainLabels):
     to = forms.ModelChoiceField(
         queryset=Membership.objects.none(),
-        label="New owner",
-        help_text="Only a member can become the owner: add them first.",
+        label=_("New owner"),
+        help_text=_("Only a member can become the owner: add them first."),
         empty_label=None,
     )
     previous_owner_role = forms.ChoiceField(
         choices=MEMBER_ROLE_CHOICES,
         initial=Role.EDITOR.value,
-        label="Your role afterwards",
+        label=_("Your role afterwards"),
     )
 
     def __init__(self, *args: Any, survey: Survey, **kwargs: Any) -> None:

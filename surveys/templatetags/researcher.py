@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from estimation import contract
 from estimation.runs.group_comparisons import GroupComparison
@@ -39,7 +40,7 @@ def may(survey: Any, need: str) -> bool:
 def role_label(survey: Any) -> str:
     """The reader's role in words; staff overseeing a survey have none."""
     role = role_of(survey)
-    return role.label if role is not None else "Staff (oversight)"
+    return str(role.label) if role is not None else gettext("Staff (oversight)")
 
 
 @register.simple_tag

@@ -44,8 +44,8 @@ def test_a_published_survey_takes_a_new_close_date_and_introduction(
     assert violations(page, axe_source) == [], "a published survey's details"
     frozen = page.locator("#frozen-details")
     for reason in FROZEN_REASONS.values():
-        expect(frozen).to_contain_text(reason)
-    expect(frozen).to_contain_text(QUESTIONS_FROZEN)
+        expect(frozen).to_contain_text(str(reason))
+    expect(frozen).to_contain_text(str(QUESTIONS_FROZEN))
     expect(page.get_by_label("Respondent link (optional)")).to_be_disabled()
     expect(page.get_by_label("Language", exact=True)).to_be_disabled()
 
