@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, gettext, gettext_lazy
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from surveys.models import Question, Survey
@@ -54,6 +54,20 @@ def question_translation(question: Question, language: str) -> tuple[str, list[s
     return str(stored.get("text") or ""), [str(o) for o in stored.get("options") or []]
 
 
+# The survey's texts as a sentence names them.
+TEXT_NAMES = {
+    "title": gettext_lazy("title"),
+    "public_title": gettext_lazy("public title"),
+    "introduction": gettext_lazy("introduction"),
+    "consent": gettext_lazy("consent"),
+}
+
+
+def text_name(name: str) -> str:
+    """A survey text's field name in words, in the active language."""
+    return str(TEXT_NAMES.get(name, name.replace("_", " ")))
+
+
 def translation_gaps(
     survey: Survey, questions: Iterable[Question], language: str
 ) -> list[str]:
@@ -63,15 +77,18 @@ def translation_gaps(
     texts = survey_translation(survey, language)
     for name in SURVEY_TEXT_FIELDS:
         if getattr(survey, name).strip() and not texts[name].strip():
-            gaps.append(name.replace("_", " "))
+            gaps.append(text_name(name))
     for number, question in enumerate(questions, start=1):
         text, options = question_translation(question, language)
         if question.text.strip() and not text.strip():
-            gaps.append(f"question {number} text")
+            gaps.append(gettext("question %(number)s text") % {"number": number})
         if question.is_count:
             continue  # its options are numbers, the same in every language
         if len(options) != len(question.options) or not all(o.strip() for o in options):
-            gaps.append(f"question {number} options ({len(question.options)} needed)")
+            gaps.append(
+                gettext("question %(number)s options (%(needed)s needed)")
+                % {"number": number, "needed": len(question.options)}
+            )
     return gaps
 
 
@@ -84,8 +101,11 @@ def translation_problems(survey: Survey, questions: Sequence[Question]) -> list[
         gaps = translation_gaps(survey, questions, code)
         if gaps:
             problems.append(
-                f"The {names.get(code, code)} translation is incomplete: "
-                f"{', '.join(gaps)} missing. Complete it or stop offering it."
+                gettext(
+                    "The %(language)s translation is incomplete: %(missing)s "
+                    "missing. Complete it or stop offering it."
+                )
+                % {"language": names.get(code, code), "missing": ", ".join(gaps)}
             )
     return problems
 

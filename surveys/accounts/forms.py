@@ -14,10 +14,12 @@ from surveys.accounts.services import email_taken, researcher_errors
 class SignupForm(forms.Form):
     username = forms.CharField(
         max_length=150,
+        label=_("Username"),
         help_text=_("Letters, digits and @ . + - _ only; shown to your collaborators."),
         widget=forms.TextInput(attrs={"autocomplete": "username"}),
     )
     email = forms.EmailField(
+        label=_("Email"),
         help_text=_(
             "We send a link here to activate the account, and later any "
             "password-reset link."

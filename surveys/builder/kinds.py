@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from surveys.kinds import KINDS, kind_module
 from surveys.models import Question
@@ -37,7 +38,11 @@ def question_design(
     if name not in allowed:
         raise ValidationError(
             {
-                "design": f"A {Question.Kind(kind).label} question uses {' or '.join(allowed)}."
+                "design": gettext("A “%(kind)s” question uses %(designs)s.")
+                % {
+                    "kind": Question.Kind(kind).label,
+                    "designs": gettext(" or ").join(allowed),
+                }
             }
         )
     return kind_module(kind, "builder").build_design(options, design)

@@ -18,6 +18,7 @@ from surveys.languages import (
     SURVEY_TEXT_FIELDS,
     extra_language_choices,
     survey_translation,
+    text_name,
 )
 from surveys.models import Survey
 
@@ -104,20 +105,6 @@ CLOSES_AT_HELP = _(
     "that closed on its date; a survey closed with Close stays closed until "
     "you reopen it. Empty: open until you close it."
 )
-
-
-# The survey's texts as a sentence names them.
-TEXT_NAMES = {
-    "title": _("title"),
-    "public_title": _("public title"),
-    "introduction": _("introduction"),
-    "consent": _("consent"),
-}
-
-
-def text_name(name: str) -> str:
-    """A survey text's field name in words, in the active language."""
-    return str(TEXT_NAMES.get(name, name.replace("_", " ")))
 
 
 def consent_step_frozen(survey: Survey) -> str:

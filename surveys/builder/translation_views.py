@@ -17,7 +17,6 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from surveys.builder.kinds import YES_NO_KINDS
-from surveys.builder.published import text_name
 from surveys.builder.selectors import survey_for_member
 from surveys.builder.services import SurveyStateError
 from surveys.builder.translations import (
@@ -31,6 +30,7 @@ from surveys.languages import (
     offered_language_states,
     question_translation,
     survey_translation,
+    text_name,
     translation_gaps,
 )
 from surveys.models import Question, Survey

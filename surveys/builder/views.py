@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from estimation import privacy_band
+from estimation import Band, privacy_band
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
 from surveys.builder.condition_form import ConditionForm
@@ -65,6 +65,7 @@ from surveys.languages import (
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
 from surveys.team.roles import Need
+from surveys.words import band_name
 
 GET_POST = require_http_methods(["GET", "POST"])
 MOVES = {"up": -1, "down": 1}
@@ -252,6 +253,11 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
     return _to_detail(survey)
 
 
+def _band(band: Band) -> dict[str, str]:
+    """A privacy band as the publish page shows it, named in the page's language."""
+    return {"key": band.key, "name": band_name(band)}
+
+
 def _publish_page(
     request: HttpRequest, survey: Survey, *, unconfirmed: str = "", status: int = 200
 ) -> HttpResponse:
@@ -266,12 +272,12 @@ def _publish_page(
             (
                 q,
                 kind_module(q.kind, "text").epsilon_text(d),
-                privacy_band(d.epsilon),
+                _band(privacy_band(d.epsilon)),
             )
             for q, d in questions
         ],
         "total_text": total_epsilon_text([d for _q, d in questions]),
-        "total_band": privacy_band(total),
+        "total_band": _band(privacy_band(total)),
         "problems": limit_problems(designed)
         + translation_problems(survey, [q for q, _d in questions]),
         "confirmation": confirmation_label(unbounded) if unbounded else "",
@@ -341,9 +347,21 @@ def _question_page(
             "n": survey.planned_responses,
             "designsForKind": {k: list(v) for k, v in DESIGNS_FOR_KIND.items()},
             **design_field_config(),
+            # Every word the page's script shows: it holds no text of its own.
             "labels": {
+                "randomized": gettext("How answers are randomized"),
+                "epsilon": gettext("Epsilon"),
+                "notPrivate": gettext("not private"),
+                "protection": gettext("Protection"),
+                "observer": gettext("What an observer could learn"),
+                "precision": gettext("Expected precision"),
                 "assumption": gettext("Expected prevalence"),
                 "groups": gettext("Two groups"),
+                "encoding": gettext("Which encoding"),
+                "unavailable": gettext("The preview is not available."),
+                "unloaded": gettext(
+                    "The preview could not be loaded. Saving still checks the design."
+                ),
             },
         },
     }

@@ -21,11 +21,10 @@ from estimation.words import format_epsilon
 from surveys.results.charts import Interval, interval_chart
 from surveys.team.roles import Need, allows
 from surveys.team.selectors import role_of
+from surveys.words import active_translator
 
 register = template.Library()
-NOT_PRIVATE = (
-    '<span aria-hidden="true">—</span> <span class="not-private">not private</span>'
-)
+NOT_PRIVATE = '<span aria-hidden="true">—</span> <span class="not-private">{}</span>'
 
 
 @register.filter
@@ -47,8 +46,8 @@ def role_label(survey: Any) -> str:
 def epsilon(value: float) -> SafeString:
     """An epsilon for a page: "1.1", or a dash that says "not private"."""
     if math.isfinite(value):
-        return format_html("{}", format_epsilon(value))
-    return mark_safe(NOT_PRIVATE)
+        return format_html("{}", format_epsilon(value, active_translator()))
+    return format_html(NOT_PRIVATE, gettext("not private"))
 
 
 @register.filter
