@@ -53,7 +53,7 @@ def test_the_chooser_posts_to_set_language_back_to_the_same_page(client, owner):
     assert 'action="/accounts/language/"' in form
     assert 'name="next" value="/surveys/new/"' in form
     assert "csrfmiddlewaretoken" in form
-    assert '<label for="page-language">' in form
+    assert '<label for="page-language">Page language</label>' in form
     assert '<option value="es" lang="es">Español</option>' in form
 
 

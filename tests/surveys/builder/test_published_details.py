@@ -194,7 +194,9 @@ def test_the_published_form_shows_locked_fields_read_only_and_says_why(
     as_owner, open_survey
 ):
     page = as_owner.get(url("edit", open_survey.pk)).content.decode()
-    form = page.split('<form method="post"', 1)[1]
+    # The survey's form, not the header's (whose language chooser has a field
+    # named "language" too).
+    form = page.split('<form method="post" class="stack"', 1)[1]
     for field in LOCKED:
         tag = form.split(f'name="{field}"', 1)[0].rsplit("<", 1)[1]
         rest = form.split(f'name="{field}"', 1)[1].split(">", 1)[0]
