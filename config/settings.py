@@ -69,10 +69,11 @@ MIDDLEWARE = [
     "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # A researcher's pages speak the language cookie (set by the header's
-    # chooser and at login from the account), else Accept-Language; a survey's
-    # respondent pages override it with the survey's language.
-    "django.middleware.locale.LocaleMiddleware",
+    # Django's LocaleMiddleware: a researcher's pages speak the language cookie
+    # (set by the header's chooser and at login from the account), else
+    # Accept-Language; a survey's respondent pages override it with the
+    # survey's language and keep their own Vary (config/locale.py).
+    "config.locale.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

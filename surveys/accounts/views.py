@@ -143,6 +143,10 @@ def signup_verify(request: HttpRequest, uidb64: str, token: str) -> HttpResponse
         user = signup_activate(uidb64=uidb64, token=token)
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # A language chosen before the account existed becomes its choice.
+            chosen = str(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""))
+            if site_language(chosen):
+                account_language_set(user=user, language=chosen)
             messages.success(request, gettext("Your account is active. Welcome!"))
             return redirect("surveys:list")
         pending = None

@@ -138,3 +138,29 @@ def test_the_api_still_answers_in_english_by_default(client, owner):
     reply = client.post("/api/v1/surveys/", data="{}", content_type="application/json")
     assert reply.status_code == 400
     assert "required" in reply.json()["error"]
+
+
+def test_a_sign_up_in_spanish_mails_in_spanish_and_keeps_the_choice(
+    client, settings, capsys
+):
+    settings.SIGNUP_ENABLED = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    client.post("/accounts/language/", {"language": "es", "next": "/"})
+    password = "amber-river-kestrel-19"
+    reply = client.post(
+        "/accounts/signup/",
+        {
+            "username": "nueva",
+            "email": "nueva@example.org",
+            "password1": password,
+            "password2": password,
+        },
+    )
+    assert reply.status_code == 302
+    mail = capsys.readouterr().out
+    assert "Subject: Active su cuenta en" in mail
+    assert "Hola, nueva:" in mail
+    link = re.search(r"https?://[^/\s]+(/accounts/signup/verify/[^\s]+/)", mail)[1]
+    activated = client.post(link, follow=True)
+    assert "Su cuenta está activa" in activated.content.decode()
+    assert AccountPreference.objects.get(user__username="nueva").language == "es"

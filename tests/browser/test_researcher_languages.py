@@ -61,7 +61,9 @@ def test_a_researcher_builds_in_spanish(visit, owner, axe_source):
     settled_preview(page, "1,1")  # epsilon = ln 3, with a decimal comma
     preview = page.locator("#design-preview")
     expect(preview).to_contain_text("Cómo se aleatorizan las respuestas")
-    expect(preview).to_contain_text("de las personas encuestadas responde con la verdad")
+    expect(preview).to_contain_text(
+        "de las personas encuestadas responde con la verdad"
+    )
     clean_at_both_widths(page, axe_source, "the question form")
     page.get_by_role("button", name="Añadir la pregunta").click()
     expect(page.get_by_role("status").first).to_contain_text("Pregunta añadida")
