@@ -96,9 +96,7 @@ NONE = Band(
     "none",
     gettext_noop("not protected"),
     math.inf,
-    gettext_noop(
-            "Answers are sent as given: anyone who sees them learns them."
-        ),
+    gettext_noop("Answers are sent as given: anyone who sees them learns them."),
 )
 
 
