@@ -12,7 +12,7 @@ from django.conf import settings
 from django.test import Client
 
 from surveys.builder.services import survey_publish, survey_update
-from surveys.models import AccountPreference
+from surveys.models import AccountPreference, Membership, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +164,18 @@ def test_a_sign_up_in_spanish_mails_in_spanish_and_keeps_the_choice(
     activated = client.post(link, follow=True)
     assert "Su cuenta está activa" in activated.content.decode()
     assert AccountPreference.objects.get(user__username="nueva").language == "es"
+
+
+def test_the_api_answers_in_the_language_the_request_asks_for(
+    client, colleague, draft_survey
+):
+    Membership.objects.create(survey=draft_survey, user=colleague, role=Role.VIEWER)
+    client.force_login(colleague)
+    url = f"/api/v1/surveys/{draft_survey.pk}/"
+    body = {"data": '{"title": "x"}', "content_type": "application/json"}
+    english = client.patch(url, **body)
+    assert english.status_code == 403
+    assert "changing this survey needs editor or owner" in english.json()["error"]
+    spanish = client.patch(url, headers={"accept-language": "es"}, **body)
+    assert spanish.status_code == 403
+    assert "cambiar esta encuesta requiere editor/a" in spanish.json()["error"]
