@@ -52,7 +52,8 @@ def check_optional(kind: str, optional: bool) -> None:
     """Refuse "Prefer not to answer" where the kind says it has no place."""
     reason = kind_module(kind, "builder").NOT_OPTIONAL if kind in KINDS else None
     if optional and reason:
-        raise ValidationError({"optional": reason})
+        # The kind marks its reason for translation (gettext_noop).
+        raise ValidationError({"optional": gettext(reason)})
 
 
 def clean_options(kind: str, options: Sequence[str] | None, language: str) -> list[str]:
