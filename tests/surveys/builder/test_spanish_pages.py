@@ -219,3 +219,48 @@ def test_the_sign_up_pages_are_spanish(client, settings):
 def test_a_message_after_an_action_is_spanish(spanish, survey):
     reply = spanish.post(f"/surveys/{survey.pk}/duplicate/", follow=True)
     assert "Duplicada: este es un borrador nuevo" in reply.content.decode()
+
+
+# One question of each kind, written in Spanish: its edit page shows the
+# kind's fields and the preview of its design, sentences included.
+KINDS = {
+    "multi_select": {
+        "text": "¿Cuáles de estas cosas ha hecho?",
+        "options": ["Copiar", "Mentir", "Robar"],
+        "design": {"name": "sue", "epsilon_one_hot": 1.0, "m": 3},
+    },
+    "instructed": {
+        "text": "¿Ha consumido alguna droga?",
+        "design": {
+            "name": "cheating_detection",
+            "p1": 0.3,
+            "p2": 0.7,
+            "group_share": 0.5,
+        },
+    },
+    "numeric": {
+        "text": "¿Cuántos años tiene?",
+        "design": {"name": "direct", "k": 4},
+        "answer_format": {
+            "minimum": 16,
+            "maximum": 99,
+            "decimals": 0,
+            "unit": "años",
+            "cuts": [30, 45, 65],
+        },
+    },
+    "rating_scale": {
+        "text": "Los exámenes son justos.",
+        "options": ["Nada", "Poco", "Bastante", "Mucho"],
+        "design": {"name": "direct", "k": 4},
+    },
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_s_question_page_is_spanish(spanish, survey, kind):
+    question = question_create(survey=survey, kind=kind, **KINDS[kind])
+    texts = own_texts(survey)
+    for path in (f"questions/{question.pk}/edit/", "", "publish/"):
+        page = get(spanish, f"/surveys/{survey.pk}/{path}")
+        assert_spanish(page, own_texts=(*texts, *question.options))
