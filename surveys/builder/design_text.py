@@ -28,7 +28,7 @@ from estimation import (
 from estimation.planner import DEFAULT_PREVALENCE, expected_precision, planned
 from estimation.words import format_epsilon, percent
 from surveys.kinds import KINDS, kind_module
-from surveys.words import active_translator, band_name
+from surveys.words import active_translator, band_name, count_text, decimal_text
 
 # The prevalence the precision sentence assumes unless the researcher names one:
 # of Yes for yes/no questions, of the least favourable option otherwise, of a
@@ -75,15 +75,15 @@ def precision_sentence(
     at the expected ``prevalence``."""
     numbers = {
         "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
-        % {"n": f"{n:,}"},
+        % {"n": count_text(n)},
         "prevalence": percent(prevalence, active_translator()),
         "level": percent(LEVEL, active_translator()),
-        "half_width": f"{_half_width(design, n, prevalence):.2f}",
-        "points": f"{100 * _half_width(design, n, prevalence):.1f}",
+        "half_width": decimal_text(_half_width(design, n, prevalence), 2),
+        "points": decimal_text(100 * _half_width(design, n, prevalence), 1),
         "top": design.k - 1,
     }
     if not design.uniform_plus_diagonal:
-        numbers["mean"] = f"{planned(design, prevalence).value:.2f}"
+        numbers["mean"] = decimal_text(planned(design, prevalence).value, 2)
         return (
             gettext(
                 "With %(people)s, if %(prevalence)s of them had a count of at least "

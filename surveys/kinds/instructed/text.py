@@ -23,7 +23,7 @@ from estimation.kinds.instructed.planning import assumed_shares
 from estimation.planner import DEFAULT_PREVALENCE, expected_precision
 from estimation.words import format_epsilon, percent
 from surveys.builder.design_text import LEVEL
-from surveys.words import active_translator, band_name
+from surveys.words import active_translator, band_name, count_text, decimal_text
 
 # What the precision sentence assumes besides the prevalence (pi), as the
 # planner does (estimation/kinds/instructed/planning.py): under cheating
@@ -90,9 +90,9 @@ def instructed_precision(
     tr = active_translator()
     numbers = {
         "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
-        % {"n": f"{n:,}"},
+        % {"n": count_text(n)},
         "level": percent(LEVEL, tr),
-        "points": f"{100 * expected_pi_half_width(design, n, prevalence):.1f}",
+        "points": decimal_text(100 * expected_pi_half_width(design, n, prevalence), 1),
     }
     if design.model == "cdm":
         assumed = gettext(

@@ -29,7 +29,7 @@ from surveys.builder.design_text import (
 )
 from surveys.builder.design_text import epsilon_text as epsilon_text
 from surveys.kinds.base import MAX_OPTIONS
-from surveys.words import active_translator, band_name
+from surveys.words import active_translator, band_name, count_text, decimal_text
 
 ENCODING_NAMES = {
     "sue": _("symmetric unary encoding"),
@@ -72,12 +72,12 @@ def unary_precision_sentence(
         "all %(m)s items at once to about ±%(band)s (the simultaneous band)."
     ) % {
         "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
-        % {"n": f"{n:,}"},
+        % {"n": count_text(n)},
         "prevalence": percent(prevalence, tr),
-        "one": f"{100 * one:.1f}",
+        "one": decimal_text(100 * one, 1),
         "level": percent(LEVEL, tr),
         "m": design.m,
-        "band": f"{100 * band:.1f}",
+        "band": decimal_text(100 * band, 1),
     }
 
 

@@ -150,6 +150,15 @@ def test_a_question_s_pages_are_spanish(spanish, survey):
         assert_spanish(page, own_texts=own_texts(survey))
 
 
+def test_the_preview_s_numbers_are_written_the_spanish_way(spanish, survey):
+    question = survey.questions.first()
+    page = get(spanish, f"/surveys/{survey.pk}/questions/{question.pk}/edit/")
+    preview = page.split('id="design-preview"', 1)[1].split("</dl>", 1)[0]
+    assert re.search(r"±\d+,\d puntos porcentuales", preview)
+    assert re.search(r"\d+\s% de las personas encuestadas", preview)
+    assert not re.search(r"\d\.\d", preview)
+
+
 def test_a_published_survey_s_pages_are_spanish(spanish, survey, colleague):
     Membership.objects.create(survey=survey, user=colleague, role=Role.EDITOR)
     published = survey_publish(survey=survey)
