@@ -75,6 +75,11 @@ MIDDLEWARE = [
     "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's LocaleMiddleware: a researcher's pages speak the language cookie
+    # (set by the header's chooser and at login from the account), else
+    # Accept-Language; a survey's respondent pages override it with the
+    # survey's language and keep their own Vary (config/locale.py).
+    "config.locale.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -211,9 +216,14 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
 LANGUAGE_CODE = "en"
-# The languages a survey can be written in and its respondent pages shown in
-# (docs/languages.md says how to add one). Researcher pages stay in English.
+# The languages a survey can be written in and its respondent pages shown in,
+# and those a researcher may choose for their own pages (docs/languages.md
+# says how to add one).
 LANGUAGES = [("en", "English"), ("es", "Español")]
+# The researcher's choice of language for their pages (Django's set_language
+# and each login set it), kept a year.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True

@@ -44,7 +44,8 @@ WEAK_MAX = 4.0
 class Band:
     """One band: its key (stable, for code and CSS), its name for people (in
     English; ``translator.gettext(band.name)`` gives it in another language),
-    its inclusive upper bound, and what it means for researchers."""
+    its inclusive upper bound, and what it means for researchers (translated
+    the same way)."""
 
     key: str
     name: str
@@ -62,32 +63,40 @@ BANDS: tuple[Band, ...] = (
         "strong",
         gettext_noop("strong protection"),
         STRONG_MAX,
-        "An observer who sees one answer stays far from sure of the truth.",
+        gettext_noop(
+            "An observer who sees one answer stays far from sure of the truth."
+        ),
     ),
     Band(
         "moderate",
         gettext_noop("moderate protection"),
         MODERATE_MAX,
-        "An observer can lean towards the truth but cannot be sure of it.",
+        gettext_noop(
+            "An observer can lean towards the truth but cannot be sure of it."
+        ),
     ),
     Band(
         "weak",
         gettext_noop("weak protection"),
         WEAK_MAX,
-        "Most answers are sent as given; respondents keep deniability, not secrecy.",
+        gettext_noop(
+            "Most answers are sent as given; respondents keep deniability, not secrecy."
+        ),
     ),
     Band(
         "minimal",
         gettext_noop("barely protected"),
         math.inf,
-        "Answers are very likely sent as given; the protection is mostly nominal.",
+        gettext_noop(
+            "Answers are very likely sent as given; the protection is mostly nominal."
+        ),
     ),
 )
 NONE = Band(
     "none",
     gettext_noop("not protected"),
     math.inf,
-    "Answers are sent as given: anyone who sees them learns them.",
+    gettext_noop("Answers are sent as given: anyone who sees them learns them."),
 )
 
 

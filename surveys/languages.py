@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, gettext, gettext_lazy
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from surveys.kinds import kind_module
@@ -95,6 +95,21 @@ def options_made_by_format(question: Question) -> bool:
     return options(question.answer_format or {}, "en") is not None
 
 
+# The survey's texts as a sentence names them.
+TEXT_NAMES = {
+    "title": gettext_lazy("title"),
+    "public_title": gettext_lazy("public title"),
+    "introduction": gettext_lazy("introduction"),
+    "consent": gettext_lazy("consent"),
+    "text": gettext_lazy("text"),
+}
+
+
+def text_name(name: str) -> str:
+    """A survey text's field name in words, in the active language."""
+    return str(TEXT_NAMES.get(name, name.replace("_", " ")))
+
+
 def translation_gaps(
     survey: Survey, questions: Iterable[Question], language: str
 ) -> list[str]:
@@ -104,10 +119,10 @@ def translation_gaps(
     texts = survey_translation(survey, language)
     for name in SURVEY_TEXT_FIELDS:
         if getattr(survey, name).strip() and not texts[name].strip():
-            gaps.append(name.replace("_", " "))
+            gaps.append(text_name(name))
     if survey.practice and survey.practice_question.strip():
         if not teaching_translation(survey, language)["practice_question"].strip():
-            gaps.append("practice question")
+            gaps.append(gettext("practice question"))
     questions = list(questions)
     # A survey without sections reads none (the respondent page asks this).
     pages = survey.sections.all() if any(q.section_id for q in questions) else []
@@ -115,19 +130,28 @@ def translation_gaps(
         given = section_translation(section, language)
         for name in SECTION_TEXT_FIELDS:
             if str(getattr(section, name)).strip() and not given[name].strip():
-                gaps.append(f"page {number} {name}")
+                gaps.append(
+                    gettext("page %(number)s %(text)s")
+                    % {"number": number, "text": text_name(name)}
+                )
     for number, question in enumerate(questions, start=1):
         text, options = question_translation(question, language)
         if question.text.strip() and not text.strip():
-            gaps.append(f"question {number} text")
+            gaps.append(gettext("question %(number)s text") % {"number": number})
         words = format_translation(question, language)
         for name, label in format_texts(question).items():
             if str(question.answer_format.get(name) or "").strip() and not words[name]:
-                gaps.append(f"question {number} {label.lower()}")
+                gaps.append(
+                    gettext("question %(number)s %(text)s")
+                    % {"number": number, "text": str(label).lower()}
+                )
         if question.is_count or options_made_by_format(question):
             continue  # numbers, or ranges said in each language from the format
         if len(options) != len(question.options) or not all(o.strip() for o in options):
-            gaps.append(f"question {number} options ({len(question.options)} needed)")
+            gaps.append(
+                gettext("question %(number)s options (%(needed)s needed)")
+                % {"number": number, "needed": len(question.options)}
+            )
     return gaps
 
 
@@ -140,8 +164,11 @@ def translation_problems(survey: Survey, questions: Sequence[Question]) -> list[
         gaps = translation_gaps(survey, questions, code)
         if gaps:
             problems.append(
-                f"The {names.get(code, code)} translation is incomplete: "
-                f"{', '.join(gaps)} missing. Complete it or stop offering it."
+                gettext(
+                    "The %(language)s translation is incomplete: %(missing)s "
+                    "missing. Complete it or stop offering it."
+                )
+                % {"language": names.get(code, code), "missing": ", ".join(gaps)}
             )
     return problems
 

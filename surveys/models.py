@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec
 from estimation.kinds import AnyDesign, any_design_from_dict
+from surveys.accounts.models import AccountPreference as AccountPreference
 from surveys.kinds import KIND_TABLE, KindEntry
 from surveys.mailing.models import InvitationAddress as InvitationAddress
 from surveys.mailing.models import Mailing as Mailing
@@ -76,18 +77,18 @@ def language_choices() -> list[tuple[str, str]]:
 
 
 class AccessMode(models.TextChoices):
-    OPEN = "open", "Open link: anyone with the link"
-    INVITATION = "invitation", "Invitation only: single-use links"
-    PANEL = "panel", "Panel: participant ids from the panel's link"
+    OPEN = "open", _("Open link: anyone with the link")
+    INVITATION = "invitation", _("Invitation only: single-use links")
+    PANEL = "panel", _("Panel: participant ids from the panel's link")
 
 
 class Survey(models.Model):
     AccessMode = AccessMode
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+        DRAFT = "draft", _("Draft")
+        OPEN = "open", _("Open")
+        CLOSED = "closed", _("Closed")
 
     class State(models.TextChoices):
         """What a survey is doing at a moment: its status read with its dates."""

@@ -3,7 +3,7 @@ language's number format, handed to :mod:`estimation` as a ``Translator``."""
 
 from __future__ import annotations
 
-from django.utils.formats import get_format
+from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext, ngettext, pgettext
 
 from estimation import Band
@@ -25,3 +25,15 @@ def active_translator() -> Translator:
 def band_name(band: Band) -> str:
     """A privacy band's name for people, in the active language."""
     return gettext(band.name)
+
+
+def decimal_text(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals, in the active language's decimal
+    separator ("4.2" in English, "4,2" in Spanish)."""
+    return f"{value:.{digits}f}".replace(".", str(get_format("DECIMAL_SEPARATOR")))
+
+
+def count_text(count: int) -> str:
+    """A whole number grouped as the active language groups thousands
+    ("1,500" in English, "1.500" in Spanish)."""
+    return str(number_format(count, force_grouping=True))

@@ -10,6 +10,7 @@ import os
 import uuid
 
 import pytest
+from django.utils import translation
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -48,6 +49,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             "PostgreSQL server (see .ci/run)",
             returncode=3,
         )
+
+
+@pytest.fixture(autouse=True)
+def site_language():
+    """LocaleMiddleware activates each request's language in the thread, where
+    it stays after the response: every test starts in the site's language."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -91,7 +91,7 @@ function epsilonDetails(data) {
   dash.textContent = "—";
   const words = document.createElement("span");
   words.className = "not-private";
-  words.textContent = "not private";
+  words.textContent = config.labels.notPrivate;
   return [dash, " ", words];
 }
 
@@ -107,15 +107,15 @@ export function render(data) {
   band.className = `band band-${data.band}`;
   band.textContent = data.band_name;
   list.append(
-    entry("How answers are randomized", data.sentence),
-    entry("Epsilon", ...epsilonDetails(data)),
-    entry("Protection", band, `: ${data.band_meaning}`),
-    entry("What an observer could learn", data.observer),
+    entry(config.labels.randomized, data.sentence),
+    entry(config.labels.epsilon, ...epsilonDetails(data)),
+    entry(config.labels.protection, band, `: ${data.band_meaning}`),
+    entry(config.labels.observer, data.observer),
   );
-  if (data.precision) list.append(entry("Expected precision", data.precision));
+  if (data.precision) list.append(entry(config.labels.precision, data.precision));
   if (data.assumption) list.append(entry(config.labels.assumption, data.assumption));
   if (data.groups) list.append(entry(config.labels.groups, data.groups.sentence));
-  if (data.recommendation) list.append(entry("Which encoding", data.recommendation));
+  if (data.recommendation) list.append(entry(config.labels.encoding, data.recommendation));
   const shown = [list];
   if (data.warning) {
     const warning = paragraph(data.warning, "design-warning");
@@ -179,10 +179,10 @@ async function refresh() {
     const data = await response.json();
     // A refused assumption is told beside the planner; the preview stays.
     if (showPlanningError(response.ok ? null : data)) return;
-    render(response.ok || data.error ? data : { error: "The preview is not available." });
+    render(response.ok || data.error ? data : { error: config.labels.unavailable });
   } catch (error) {
     if (error.name !== "AbortError") {
-      render({ error: "The preview could not be loaded. Saving still checks the design." });
+      render({ error: config.labels.unloaded });
     }
   }
 }

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.password_validation import password_validators_help_text_html
+from django.utils.translation import gettext_lazy as _
 
 from surveys.accounts.services import email_taken, researcher_errors
 
@@ -13,22 +14,26 @@ from surveys.accounts.services import email_taken, researcher_errors
 class SignupForm(forms.Form):
     username = forms.CharField(
         max_length=150,
-        help_text="Letters, digits and @ . + - _ only; shown to your collaborators.",
+        label=_("Username"),
+        help_text=_("Letters, digits and @ . + - _ only; shown to your collaborators."),
         widget=forms.TextInput(attrs={"autocomplete": "username"}),
     )
     email = forms.EmailField(
-        help_text="We send a link here to activate the account, and later any "
-        "password-reset link.",
+        label=_("Email"),
+        help_text=_(
+            "We send a link here to activate the account, and later any "
+            "password-reset link."
+        ),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validators_help_text_html(),
     )
     password2 = forms.CharField(
-        label="Password again",
+        label=_("Password again"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
@@ -38,12 +43,14 @@ class SignupForm(forms.Form):
         username, email = data.get("username", ""), data.get("email", "")
         password = data.get("password1", "")
         if password and password != data.get("password2"):
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", _("The two passwords differ."))
         if email and email_taken(email):
             self.add_error(
                 "email",
-                "An account with this email address exists already. If it is "
-                "yours, log in or reset its password.",
+                _(
+                    "An account with this email address exists already. If it "
+                    "is yours, log in or reset its password."
+                ),
             )
         if username and password:
             found = researcher_errors(username=username, email=email, password=password)

@@ -27,7 +27,9 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 
+from surveys.accounts.language import account_language_of, language_cookie_set
 from surveys.accounts.two_factor import two_factor_enabled
 from surveys.ratelimit import (
     Decision,
@@ -116,8 +118,11 @@ class ThrottledLoginView(auth_views.LoginView):
         form.errors.clear()
         form.add_error(
             None,
-            "Too many failed log-ins. For your account's safety, try again in "
-            f"{wait_text(blocked.retry_after)}.",
+            gettext(
+                "Too many failed log-ins. For your account's safety, try again "
+                "in %(wait)s."
+            )
+            % {"wait": wait_text(blocked.retry_after)},
         )
         response = self.render_to_response(self.get_context_data(form=form))
         response.status_code = 429
@@ -160,7 +165,8 @@ def remember_device(
     response: HttpResponse, request: HttpRequest, username: str
 ) -> HttpResponse:
     """Leave the device cookie after a complete sign-in (password, and the code
-    when the account asks one)."""
+    when the account asks one), and the language the researcher chose on
+    another device, which follows them here."""
     response.set_cookie(
         settings.LOGIN_DEVICE_COOKIE_NAME,
         device_cookie_value(username.strip().lower()),
@@ -170,4 +176,7 @@ def remember_device(
         httponly=True,
         samesite="Lax",
     )
+    language = account_language_of(request.user)
+    if language:
+        language_cookie_set(response, language)
     return response

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from surveys.ratelimit import client_identity, rate_hit, wait_text
 
@@ -47,8 +48,11 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
         form.errors.clear()
         form.add_error(
             None,
-            "Too many password-reset requests. Check your inbox (and spam folder) "
-            f"for the email already sent, or try again in {wait_text(wait)}.",
+            gettext(
+                "Too many password-reset requests. Check your inbox (and spam "
+                "folder) for the email already sent, or try again in %(wait)s."
+            )
+            % {"wait": wait_text(wait)},
         )
         response = self.render_to_response(self.get_context_data(form=form))
         response.status_code = 429

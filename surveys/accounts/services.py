@@ -10,6 +10,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 
 def researcher_exists(username: str) -> bool:
@@ -32,7 +33,7 @@ def researcher_errors(
     errors: dict[str, list[str]] = {}
     username = users.normalize_username(username.strip())
     if not username:
-        errors["username"] = ["Enter a username."]
+        errors["username"] = [gettext("Enter a username.")]
     else:
         field = users._meta.get_field(users.USERNAME_FIELD)
         try:
@@ -40,7 +41,9 @@ def researcher_errors(
         except ValidationError as error:
             errors["username"] = list(error.messages)
         if "username" not in errors and researcher_exists(username):
-            errors["username"] = [f"The username {username!r} is already taken."]
+            errors["username"] = [
+                gettext("The username %(name)r is already taken.") % {"name": username}
+            ]
     if email:
         try:
             validate_email(email)
@@ -84,6 +87,11 @@ def researcher_create(
             user.save()
     except IntegrityError:  # the same username, created a moment ago
         raise ValidationError(
-            {"username": [f"The username {user.username!r} is already taken."]}
+            {
+                "username": [
+                    gettext("The username %(name)r is already taken.")
+                    % {"name": user.username}
+                ]
+            }
         ) from None
     return user

@@ -38,6 +38,7 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    path("language/", views.language_choose, name="set_language"),
     path("signup/", views.signup, name="signup"),
     path("signup/sent/", views.signup_sent, name="signup_sent"),
     path(

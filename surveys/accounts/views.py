@@ -11,9 +11,12 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from surveys.accounts.forms import SignupForm
+from surveys.accounts.language import account_language_set, site_language
 from surveys.accounts.signup import (
     signup_activate,
     signup_create,
@@ -43,11 +46,13 @@ def api_token(request: HttpRequest) -> HttpResponse:
         elif action == "revoke":
             if api_token_revoke(user=request.user):
                 messages.success(
-                    request, "Token revoked: scripts using it now get 401."
+                    request, gettext("Token revoked: scripts using it now get 401.")
                 )
             return redirect("api-token")
         else:
-            messages.error(request, "Choose to create, replace or revoke the token.")
+            messages.error(
+                request, gettext("Choose to create, replace or revoke the token.")
+            )
             return redirect("api-token")
     token = api_token_of(request.user)
     context = {
@@ -60,7 +65,9 @@ def api_token(request: HttpRequest) -> HttpResponse:
 
 def _signup_enabled() -> None:
     if not settings.SIGNUP_ENABLED:
-        raise Http404("Sign-up is off on this site: ask its staff for an account.")
+        raise Http404(
+            gettext("Sign-up is off on this site: ask its staff for an account.")
+        )
 
 
 def _too_many_signups(request: HttpRequest) -> int:
@@ -70,6 +77,17 @@ def _too_many_signups(request: HttpRequest) -> int:
         identity=client_identity(request),
         rate=settings.THROTTLE_SIGNUP_CLIENT,
     ).retry_after
+
+
+@require_POST
+def language_choose(request: HttpRequest) -> HttpResponse:
+    """Django's set_language (the cookie, back to ``next``), and for a
+    researcher who is logged in, the choice kept on the account too."""
+    response = set_language(request)
+    language = str(request.POST.get("language", ""))
+    if request.user.is_authenticated and site_language(language):
+        account_language_set(user=request.user, language=language)
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -83,7 +101,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         if wait:
             form.is_valid()
             form.add_error(
-                None, f"Too many sign-ups from here. Try again in {wait_text(wait)}."
+                None,
+                gettext("Too many sign-ups from here. Try again in %(wait)s.")
+                % {"wait": wait_text(wait)},
             )
             status = 429
         elif form.is_valid():
@@ -123,7 +143,11 @@ def signup_verify(request: HttpRequest, uidb64: str, token: str) -> HttpResponse
         user = signup_activate(uidb64=uidb64, token=token)
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, "Your account is active. Welcome!")
+            # A language chosen before the account existed becomes its choice.
+            chosen = str(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""))
+            if site_language(chosen):
+                account_language_set(user=user, language=chosen)
+            messages.success(request, gettext("Your account is active. Welcome!"))
             return redirect("surveys:list")
         pending = None
     else:

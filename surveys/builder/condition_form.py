@@ -7,19 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from surveys.display_logic.questions import answer_spaces
 from surveys.models import Question, Survey
 
 CLAUSES = 3
 MATCH_CHOICES = [
-    ("", "Everyone"),
-    ("all", "Only respondents who meet all of these"),
-    ("any", "Only respondents who meet any of these"),
+    ("", _("Everyone")),
+    ("all", _("Only respondents who meet all of these")),
+    ("any", _("Only respondents who meet any of these")),
 ]
 OP_CHOICES = [
-    ("one_of", "answered one of"),
-    ("range", "answered a number from … to … (both included)"),
+    ("one_of", _("answered one of")),
+    ("range", _("answered a number from … to … (both included)")),
 ]
 
 
@@ -32,13 +34,15 @@ class ConditionForm(forms.Form):
     match = forms.ChoiceField(
         choices=MATCH_CHOICES,
         required=False,
-        label="Show this question to",
-        help_text="Conditions read only earlier questions asked plainly (direct, or "
-        "a count asked plainly), never a randomized one: a protected answer must "
-        "not change what the page does. A range includes both of its bounds: on a "
-        "number it reads the number typed (from 18 to 65 shows the question to 18 "
-        "and to 65, and to 40.5 where decimals are allowed), on other questions "
-        "the answer's position, counted from 0.",
+        label=_("Show this question to"),
+        help_text=_(
+            "Conditions read only earlier questions asked plainly (direct, or "
+            "a count asked plainly), never a randomized one: a protected answer must "
+            "not change what the page does. A range includes both of its bounds: on a "
+            "number it reads the number typed (from 18 to 65 shows the question to 18 "
+            "and to 65, and to 40.5 where decimals are allowed), on other questions "
+            "the answer's position, counted from 0."
+        ),
     )
 
     def __init__(
@@ -56,21 +60,21 @@ class ConditionForm(forms.Form):
                 coerce=int,
                 empty_value=None,
                 required=False,
-                label=f"Condition {i + 1}: question",
+                label=gettext("Condition %(number)s: question") % {"number": i + 1},
             )
             self.fields[f"op_{i}"] = forms.ChoiceField(
-                choices=OP_CHOICES, required=False, label="which"
+                choices=OP_CHOICES, required=False, label=_("which")
             )
             self.fields[f"answers_{i}"] = forms.CharField(
                 required=False,
                 max_length=500,
-                label="answers (labels, comma-separated)",
+                label=_("answers (labels, comma-separated)"),
             )
             self.fields[f"min_{i}"] = forms.FloatField(
-                required=False, label="from (included)"
+                required=False, label=_("from (included)")
             )
             self.fields[f"max_{i}"] = forms.FloatField(
-                required=False, label="to (included)"
+                required=False, label=_("to (included)")
             )
 
     def clause_rows(self) -> list[list[Any]]:
@@ -106,8 +110,11 @@ class ConditionForm(forms.Form):
             if codes is None:
                 self.add_error(
                     f"answers_{i}",
-                    f"Type one or more of this question's answers, separated by "
-                    f"commas: {', '.join(by_id[pk].options)}.",
+                    gettext(
+                        "Type one or more of this question's answers, separated "
+                        "by commas: %(answers)s."
+                    )
+                    % {"answers": ", ".join(by_id[pk].options)},
                 )
                 continue
             clauses.append({"question": pk, "op": "one_of", "values": codes})
@@ -116,7 +123,9 @@ class ConditionForm(forms.Form):
             {"match": match, "clauses": clauses} if match and clauses else None
         )
         if match and not clauses and not self.errors:
-            self.add_error("match", "Choose a question for at least one condition.")
+            self.add_error(
+                "match", gettext("Choose a question for at least one condition.")
+            )
         return data
 
 
@@ -135,14 +144,16 @@ def _codes(question: Question, typed: str) -> list[int] | None:
 
 
 UNUSABLE = {
-    "randomized": " (randomized: cannot be used)",
-    "shuffled": " (same page, shown in a random order: cannot be used)",
-    "free text": " (free text: cannot be used)",
+    "randomized": _("(randomized: cannot be used)"),
+    "shuffled": _("(same page, shown in a random order: cannot be used)"),
+    "free text": _("(free text: cannot be used)"),
 }
 
 
 def _name(question: Question, unusable: str) -> str:
-    return f"{question.position + 1}. {question.text[:60]}{UNUSABLE.get(unusable, '')}"
+    why = UNUSABLE.get(unusable)
+    marked = f" {why}" if why else ""
+    return f"{question.position + 1}. {question.text[:60]}{marked}"
 
 
 def _earlier(survey: Survey, question: Question | None) -> list[tuple[Question, str]]:

@@ -15,6 +15,9 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from surveys.builder.kinds import DESIGNS_FOR_KIND, question_design
 from surveys.kinds import KINDS, kind_module
@@ -115,15 +118,16 @@ class DesignForm(forms.Form):
         # The first kind registered, with its first design.
         initial=next(iter(KINDS)),
         widget=forms.RadioSelect,
-        label="Kind of question",
+        label=_("Kind of question"),
     )
     design_name = forms.ChoiceField(
         required=False,
         choices=DESIGN_CHOICES,
         initial=DESIGNS_FOR_KIND[next(iter(KINDS))][0],
-        label="Design",
-        help_text=" ".join(
-            role.DESIGN_HELP for role in FORM_ROLES.values() if role.DESIGN_HELP
+        label=_("Design"),
+        help_text=format_lazy(
+            " ".join(["{}"] * sum(bool(r.DESIGN_HELP) for r in FORM_ROLES.values())),
+            *(role.DESIGN_HELP for role in FORM_ROLES.values() if role.DESIGN_HELP),
         ),
     )
 
@@ -174,7 +178,9 @@ class DesignForm(forms.Form):
         if value is None:
             # A value that did not parse has its error on the field already.
             raise ValidationError(
-                {} if name in self.errors else {name: f"Give {what}."}
+                {}
+                if name in self.errors
+                else {name: gettext("Give %(what)s.") % {"what": what}}
             )
         return value
 

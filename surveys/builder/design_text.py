@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from estimation import (
     Design,
@@ -27,14 +28,14 @@ from estimation import (
 from estimation.planner import DEFAULT_PREVALENCE, expected_precision, planned
 from estimation.words import format_epsilon, percent
 from surveys.kinds import KINDS, kind_module
-from surveys.words import active_translator
+from surveys.words import active_translator, band_name, count_text, decimal_text
 
 # The prevalence the precision sentence assumes unless the researcher names one:
 # of Yes for yes/no questions, of the least favourable option otherwise, of a
 # count of at least 1 for counts (estimation.planner).
 ASSUMED_PREVALENCE = DEFAULT_PREVALENCE
 LEVEL = 0.95
-COMPOSITION = (
+COMPOSITION = _(
     "Epsilons add up: each answer is randomized independently, so what someone "
     "could learn from all of one person's answers together is bounded by the sum "
     "over the randomized questions. Direct questions are not protected and are "
@@ -74,15 +75,15 @@ def precision_sentence(
     at the expected ``prevalence``."""
     numbers = {
         "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
-        % {"n": f"{n:,}"},
+        % {"n": count_text(n)},
         "prevalence": percent(prevalence, active_translator()),
         "level": percent(LEVEL, active_translator()),
-        "half_width": f"{_half_width(design, n, prevalence):.2f}",
-        "points": f"{100 * _half_width(design, n, prevalence):.1f}",
+        "half_width": decimal_text(_half_width(design, n, prevalence), 2),
+        "points": decimal_text(100 * _half_width(design, n, prevalence), 1),
         "top": design.k - 1,
     }
     if not design.uniform_plus_diagonal:
-        numbers["mean"] = f"{planned(design, prevalence).value:.2f}"
+        numbers["mean"] = decimal_text(planned(design, prevalence).value, 2)
         return (
             gettext(
                 "With %(people)s, if %(prevalence)s of them had a count of at least "
@@ -115,17 +116,20 @@ def design_warning(design: Design, limit: float) -> str | None:
         return None
     epsilon = design.epsilon
     if math.isinf(epsilon):
-        return (
+        return gettext(
             "Some answers are only ever sent when they are true, so they are not "
-            f"private; this cannot be published here (limit {limit:g} per question)."
-        )
+            "private; this cannot be published here (limit %(limit)s per question)."
+        ) % {"limit": format_epsilon(limit, active_translator())}
     if epsilon > limit:
-        return (
-            f"Epsilon {format_epsilon(epsilon)} is above this site's limit of "
-            f"{limit:g} per question: a survey with this design cannot be published."
-        )
+        return gettext(
+            "Epsilon %(epsilon)s is above this site's limit of %(limit)s per "
+            "question: a survey with this design cannot be published."
+        ) % {
+            "epsilon": format_epsilon(epsilon, active_translator()),
+            "limit": format_epsilon(limit, active_translator()),
+        }
     if privacy_band(epsilon).key == "minimal":
-        return (
+        return gettext(
             "Past the weak band: respondents will be told that their answer is very "
             "likely sent as given. Consider a smaller epsilon."
         )
@@ -145,7 +149,7 @@ def respondent_sentence(design: Design, labels: Sequence[str], language: str) ->
 
 def epsilon_text(design: Any) -> str:
     """A design's epsilon as the publish page lists it."""
-    return format_epsilon(design.epsilon)
+    return format_epsilon(design.epsilon, active_translator())
 
 
 def design_summary(
@@ -164,15 +168,15 @@ def design_summary(
     band = privacy_band(epsilon)
     return {
         "band": band.key,
-        "band_name": band.name,
-        "band_meaning": band.meaning,
+        "band_name": band_name(band),
+        "band_meaning": gettext(band.meaning),
         "warning": design_warning(design, settings.MAX_QUESTION_EPSILON),
         "design": design.to_dict(),
         "epsilon": epsilon if math.isfinite(epsilon) else None,
-        "epsilon_text": format_epsilon(epsilon),
+        "epsilon_text": format_epsilon(epsilon, active_translator()),
         "randomized": design.randomized,
         "sentence": design_sentence(design, labels),
-        "observer": what_an_observer_learns(epsilon),
+        "observer": what_an_observer_learns(epsilon, translator=active_translator()),
         "n": n if is_planned else None,
         "prevalence": prevalence,
         "half_width": _half_width(design, n, prevalence) if is_planned else None,

@@ -10,6 +10,9 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT
 from surveys.access.services import PANEL_SETTINGS
@@ -48,135 +51,161 @@ class SurveyForm(forms.Form):
         # A form posted without it (an older page) keeps the default.
         required=False,
         empty_value="en",
-        label="Language",
-        help_text="The language respondents read: their pages, the sentences "
-        "that say how each answer is protected, and the messages they may get "
-        "are in it. Write the public title, introduction, consent statement, "
-        "questions and options in this language too. It cannot change after "
-        "publishing.",
+        label=_("Language"),
+        help_text=_(
+            "The language respondents read: their pages, the sentences "
+            "that say how each answer is protected, and the messages they may get "
+            "are in it. Write the public title, introduction, consent statement, "
+            "questions and options in this language too. It cannot change after "
+            "publishing."
+        ),
     )
     title = forms.CharField(
         max_length=200,
-        label="Title",
-        help_text="For you and your team; respondents see the public title, or "
-        "this title when there is none.",
+        label=_("Title"),
+        help_text=_(
+            "For you and your team; respondents see the public title, or "
+            "this title when there is none."
+        ),
     )
     public_title = forms.CharField(
         max_length=200,
         required=False,
-        label="Public title (optional), in the survey language",
-        help_text="Shown to respondents, in their browser tab and history. A "
-        "neutral one (“Spring questionnaire”) keeps the topic off shared screens; "
-        "empty uses the title.",
+        label=_("Public title (optional), in the survey language"),
+        help_text=_(
+            "Shown to respondents, in their browser tab and history. A "
+            "neutral one (“Spring questionnaire”) keeps the topic off shared screens; "
+            "empty uses the title."
+        ),
     )
     slug = forms.CharField(
         max_length=64,
         required=False,
-        label="Respondent link (optional)",
-        help_text="The part after /s/. New surveys get a random link that says "
-        "nothing about the topic; type your own for a readable one. It cannot "
-        "change after publishing.",
+        label=_("Respondent link (optional)"),
+        help_text=_(
+            "The part after /s/. New surveys get a random link that says "
+            "nothing about the topic; type your own for a readable one. It cannot "
+            "change after publishing."
+        ),
     )
     introduction = forms.CharField(
         required=False,
-        label="Introduction (optional), in the survey language",
+        label=_("Introduction (optional), in the survey language"),
         widget=forms.Textarea(attrs={"rows": 5}),
-        help_text="Plain text shown above the questions; line breaks are kept, "
-        "and web addresses (https://…) and [label](https://…) become links.",
+        help_text=_(
+            "Plain text shown above the questions; line breaks are kept, "
+            "and web addresses (https://…) and [label](https://…) become links."
+        ),
     )
     consent = forms.CharField(
         required=False,
-        label="Consent statement (optional), in the survey language",
+        label=_("Consent statement (optional), in the survey language"),
         widget=forms.Textarea(attrs={"rows": 5}),
-        help_text="If set, respondents see it first and choose “I agree” or “I do "
-        "not agree”; the questions appear only after they agree. Links as in the "
-        "introduction. Agreeing or declining is not stored: declining sends nothing.",
+        help_text=_(
+            "If set, respondents see it first and choose “I agree” or “I do "
+            "not agree”; the questions appear only after they agree. Links as in the "
+            "introduction. Agreeing or declining is not stored: declining sends nothing."
+        ),
     )
     opens_at = forms.DateTimeField(
-        required=False, label="Opens at (optional)", widget=DateTimeLocalInput()
+        required=False, label=_("Opens at (optional)"), widget=DateTimeLocalInput()
     )
     closes_at = forms.DateTimeField(
-        required=False, label="Closes at (optional)", widget=DateTimeLocalInput()
+        required=False, label=_("Closes at (optional)"), widget=DateTimeLocalInput()
     )
     planned_responses = forms.IntegerField(
         min_value=1,
         max_value=MAX_PLANNED,
         initial=500,
-        label="Planned number of respondents",
-        help_text="Used to show the precision to expect while you choose designs.",
+        label=_("Planned number of respondents"),
+        help_text=_("Used to show the precision to expect while you choose designs."),
     )
     # Who may answer (surveys/access/); the panel settings matter in panel mode.
     access_mode = forms.ChoiceField(
         choices=Survey.AccessMode.choices,
         initial=Survey.AccessMode.OPEN,
         required=False,
-        label="Who may answer",
-        help_text="Invitation only: each single-use link answers once. Panel: "
-        "each participant id from the panel's link answers once. Neither is ever "
-        "stored with the answers.",
+        label=_("Who may answer"),
+        help_text=_(
+            "Invitation only: each single-use link answers once. Panel: "
+            "each participant id from the panel's link answers once. Neither is ever "
+            "stored with the answers."
+        ),
     )
     response_limit = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=MAX_PLANNED,
-        label="Response limit (optional)",
-        help_text="A quota: the survey closes itself at exactly this many responses.",
+        label=_("Response limit (optional)"),
+        help_text=_(
+            "A quota: the survey closes itself at exactly this many responses."
+        ),
     )
     panel_id_parameter = forms.CharField(
         max_length=64,
         initial="PROLIFIC_PID",
         required=False,
-        label="Panel: participant id parameter",
-        help_text="The query parameter of the panel's link that carries the "
-        "participant id (Prolific: PROLIFIC_PID; MTurk: workerId).",
+        label=_("Panel: participant id parameter"),
+        help_text=_(
+            "The query parameter of the panel's link that carries the "
+            "participant id (Prolific: PROLIFIC_PID; MTurk: workerId)."
+        ),
     )
     completion_url = forms.URLField(
         max_length=500,
         required=False,
         assume_scheme="https",
-        label="Panel: completion URL",
-        help_text="Where respondents go after answering. Put {code} where the "
-        "completion code goes; without it, the code is added as ?cc=CODE.",
+        label=_("Panel: completion URL"),
+        help_text=_(
+            "Where respondents go after answering. Put {code} where the "
+            "completion code goes; without it, the code is added as ?cc=CODE."
+        ),
     )
     completion_code = forms.CharField(
-        max_length=100, required=False, label="Panel: completion code"
+        max_length=100, required=False, label=_("Panel: completion code")
     )
     screen_out_url = forms.URLField(
         max_length=500,
         required=False,
         assume_scheme="https",
-        label="Panel: screen-out URL (optional)",
-        help_text="Where panel respondents go when the survey is closed or full.",
+        label=_("Panel: screen-out URL (optional)"),
+        help_text=_("Where panel respondents go when the survey is closed or full."),
     )
 
     practice = forms.BooleanField(
         required=False,
-        label="Practice round",
-        help_text="Before the questions, respondents may try the randomizer on a "
-        "harmless yes/no question: their device randomizes the answer as it does "
-        "a real one, then says what it would have sent. The practice answer is "
-        "never sent or stored, and counts nowhere.",
+        label=_("Practice round"),
+        help_text=_(
+            "Before the questions, respondents may try the randomizer on a "
+            "harmless yes/no question: their device randomizes the answer as it does "
+            "a real one, then says what it would have sent. The practice answer is "
+            "never sent or stored, and counts nowhere."
+        ),
     )
     practice_question = forms.CharField(
         max_length=300,
         required=False,
-        label="Practice question (optional), in the survey language",
-        help_text="A harmless yes/no question. Empty: “Is your birthday in the "
-        "first half of the year (January to June)?”, in the respondent's language.",
+        label=_("Practice question (optional), in the survey language"),
+        help_text=_(
+            "A harmless yes/no question. Empty: “Is your birthday in the "
+            "first half of the year (January to June)?”, in the respondent's language."
+        ),
     )
     comprehension_check = forms.ChoiceField(
         required=False,
-        label="Comprehension check",
-        help_text="A direct question you wrote to check that respondents "
-        "understood the randomizer, and the answer that passes it. The results "
-        "can then be read among those who passed. Add the direct question first.",
+        label=_("Comprehension check"),
+        help_text=_(
+            "A direct question you wrote to check that respondents "
+            "understood the randomizer, and the answer that passes it. The results "
+            "can then be read among those who passed. Add the direct question first."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.candidates: dict[int, Question] = {}
-        self.fields["comprehension_check"].choices = [("", "None")]
+        self.fields["comprehension_check"].choices = [("", _("None"))]
         self.locked: list[str] = []
         self.not_shown: frozenset[str] = frozenset()
         # A published survey's close date, which the page shows to the minute:
@@ -184,7 +213,7 @@ class SurveyForm(forms.Form):
         self.closes_at_kept: Any = None
         zone = timezone.get_current_timezone_name()
         for name in ("opens_at", "closes_at"):
-            self.fields[name].help_text = f"Time zone: {zone}."
+            self.fields[name].help_text = _("Time zone: %(zone)s.") % {"zone": zone}
 
     @classmethod
     def for_survey(cls, survey: Survey, data: Any = None) -> SurveyForm:
@@ -204,7 +233,7 @@ class SurveyForm(forms.Form):
         for name in form.locked:
             form.fields[name].disabled = True
             form.fields[name].help_text = FROZEN_REASONS.get(
-                name, "Frozen since publishing."
+                name, _("Frozen since publishing.")
             )
         if not survey.is_draft:
             form.closes_at_kept = survey.closes_at
@@ -273,11 +302,13 @@ class SurveyForm(forms.Form):
             data["closes_at"] = kept
         opens, closes = data.get("opens_at"), data.get("closes_at")
         if opens and closes and closes <= opens:
-            self.add_error("closes_at", "The close date must be after the open date.")
+            self.add_error(
+                "closes_at", _("The close date must be after the open date.")
+            )
         chosen = data.pop("comprehension_check", "")
         question, passing = None, None
         if chosen:
-            number, _, code = str(chosen).partition(":")
+            number, _sep, code = str(chosen).partition(":")
             question, passing = self.candidates.get(int(number)), int(code)
         data["comprehension_check"], data["comprehension_pass"] = question, passing
         return data
@@ -285,13 +316,15 @@ class SurveyForm(forms.Form):
     def offer_checks(self, survey: Survey) -> None:
         """The comprehension check's choices: each direct question of the
         survey with each of its answers as the passing one."""
-        choices: list[tuple[str, str]] = [("", "None")]
+        choices: list[tuple[str, str]] = [("", _("None"))]
         for number, question in enumerate(survey.questions.all(), start=1):
             if question not in check_candidates(survey):
                 continue
             self.candidates[question.pk] = question
             for code, option in enumerate(question.options):
-                label = f"Question {number} ({question.text[:60]}), passing answer: {option}"
+                label = _(
+                    "Question %(number)s (%(text)s), passing answer: %(option)s"
+                ) % {"number": number, "text": question.text[:60], "option": option}
                 choices.append((f"{question.pk}:{code}", label))
         self.fields["comprehension_check"].choices = choices
 
@@ -305,34 +338,41 @@ def check_choice(survey: Survey) -> str:
 
 class QuestionForm(DesignForm):
     text = forms.CharField(
-        label="Question text, in the survey language",
+        label=_("Question text, in the survey language"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Plain text, shown to respondents as written.",
+        help_text=_("Plain text, shown to respondents as written."),
     )
     optional = forms.BooleanField(
         required=False,
-        label="Optional",
-        help_text="Direct questions may be left unanswered; randomized ones offer "
-        "“Prefer not to answer”, which is sent as it is, not randomized. Either "
-        "way the answer is stored as missing and the estimate uses only those "
-        "who answered.",
+        label=_("Optional"),
+        help_text=_(
+            "Direct questions may be left unanswered; randomized ones offer "
+            "“Prefer not to answer”, which is sent as it is, not randomized. Either "
+            "way the answer is stored as missing and the estimate uses only those "
+            "who answered."
+        ),
     )
     direct_percent = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=MAX_DIRECT_PERCENT,
         initial=0,
-        label="Validation arm: percent asked directly",
-        help_text=(
-            "Randomized questions only. This share of respondents, chosen at random "
-            "on their own device, is asked the question directly instead, without "
-            "protection, and told so before answering. The results then compare "
-            "the direct answers with the randomized estimate, to show how much "
-            f"asking directly changes what people say. 0 for none; at most "
-            f"{MAX_DIRECT_PERCENT}. Their answers do not count in the randomized "
-            "estimate, which uses fewer respondents: at 30% its interval is about "
-            "1.2 times as wide (1 / √0.7), at 50% about 1.4 times."
+        label=_("Validation arm: percent asked directly"),
+        help_text=format_lazy(
+            _(
+                # xgettext:no-python-format
+                "Randomized questions only. This share of respondents, chosen at "
+                "random on their own device, is asked the question directly "
+                "instead, without protection, and told so before answering. The "
+                "results then compare the direct answers with the randomized "
+                "estimate, to show how much asking directly changes what people "
+                "say. 0 for none; at most {maximum}. Their answers do not count in "
+                "the randomized estimate, which uses fewer respondents: at 30% its "
+                "interval is about 1.2 times as wide (1 / √0.7), at 50% about 1.4 "
+                "times."
+            ),
+            maximum=MAX_DIRECT_PERCENT,
         ),
     )
     field_order = ["text"]
@@ -371,7 +411,7 @@ def preview_for(
         fields = {k: list(v) for k, v in form.errors.items() if k != "text"}
         error = errors_text(form, skip=("text",))
         return {
-            "error": error or "These settings do not make a design.",
+            "error": error or gettext("These settings do not make a design."),
             "fields": fields,
         }
     assumptions = assumptions or Assumptions()

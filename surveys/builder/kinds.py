@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from surveys.kinds import KINDS, kind_module
 from surveys.models import Question
@@ -37,7 +38,11 @@ def question_design(
     if name not in allowed:
         raise ValidationError(
             {
-                "design": f"A {Question.Kind(kind).label} question uses {' or '.join(allowed)}."
+                "design": gettext("A “%(kind)s” question uses %(designs)s.")
+                % {
+                    "kind": Question.Kind(kind).label,
+                    "designs": gettext(" or ").join(allowed),
+                }
             }
         )
     return kind_module(kind, "builder").build_design(options, design)
@@ -47,7 +52,8 @@ def check_optional(kind: str, optional: bool) -> None:
     """Refuse "Prefer not to answer" where the kind says it has no place."""
     reason = kind_module(kind, "builder").NOT_OPTIONAL if kind in KINDS else None
     if optional and reason:
-        raise ValidationError({"optional": reason})
+        # The kind marks its reason for translation (gettext_noop).
+        raise ValidationError({"optional": gettext(reason)})
 
 
 def clean_options(kind: str, options: Sequence[str] | None, language: str) -> list[str]:

@@ -23,9 +23,11 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 
 from estimation.designs import survey_epsilon
 from estimation.words import format_epsilon
+from surveys.words import active_translator
 
 
 class AnyDesign(Protocol):
@@ -72,36 +74,51 @@ def unbounded_questions(
 
 def _numbered(numbers: Sequence[int]) -> str:
     named = ", ".join(str(n) for n in numbers)
-    return f"question {named}" if len(numbers) == 1 else f"questions {named}"
+    return ngettext("question %(numbers)s", "questions %(numbers)s", len(numbers)) % {
+        "numbers": named
+    }
+
+
+def _g(value: float) -> str:
+    """A site limit as settings write it (``3``, ``1.5``), in the language's
+    decimal separator."""
+    return f"{value:g}".replace(".", active_translator().decimal)
+
+
+def _eps(value: float) -> str:
+    return format_epsilon(value, active_translator())
 
 
 def unconfirmed_message(numbers: Sequence[int]) -> str:
     """Why publishing waits for the researcher's confirmation."""
-    return (
-        f"{_numbered(numbers).capitalize()} "
-        f"{'has' if len(numbers) == 1 else 'have'} no finite epsilon: a No is not "
-        "protected by such a design. Confirm that respondents will be told this "
-        "before publishing."
-    )
+    return ngettext(
+        "Question %(numbers)s has no finite epsilon: a No is not protected by "
+        "such a design. Confirm that respondents will be told this before "
+        "publishing.",
+        "Questions %(numbers)s have no finite epsilon: a No is not protected by "
+        "such a design. Confirm that respondents will be told this before "
+        "publishing.",
+        len(numbers),
+    ) % {"numbers": ", ".join(str(n) for n in numbers)}
 
 
 def confirmation_label(numbers: Sequence[int]) -> str:
     """What the researcher confirms on the publish page."""
-    return (
-        f"I confirm that respondents will be told that a No to {_numbered(numbers)} "
-        "is not protected and that their answers together have no finite epsilon, "
-        "as the survey page states."
-    )
+    return gettext(
+        "I confirm that respondents will be told that a No to %(questions)s is not "
+        "protected and that their answers together have no finite epsilon, as the "
+        "survey page states."
+    ) % {"questions": _numbered(numbers)}
 
 
 def _unbounded_refused(number: int, text: str) -> str:
-    return (
-        f"Question {number} ({_quoted(text)}) has no finite epsilon: a No is not "
+    return gettext(
+        "Question %(number)s (%(text)s) has no finite epsilon: a No is not "
         "protected by its design (only someone whose answer is No gives a No as "
         "instructed), so its epsilon is unbounded, and this site does not allow "
         "designs without a finite epsilon. Choose a design that protects every "
         "answer."
-    )
+    ) % {"number": number, "text": _quoted(text)}
 
 
 def _yes_only_problem(
@@ -111,12 +128,17 @@ def _yes_only_problem(
         return _unbounded_refused(number, text)
     if design.limit_epsilon <= limit:
         return None
-    return (
-        f"Question {number} ({_quoted(text)}) protects a Yes only at epsilon "
-        f"{format_epsilon(design.limit_epsilon)}, above this site's limit of "
-        f"{limit:g} per question (a No is not protected by this design). Make the "
-        "smaller chance that the device says “answer Yes” larger."
-    )
+    return gettext(
+        "Question %(number)s (%(text)s) protects a Yes only at epsilon "
+        "%(epsilon)s, above this site's limit of %(limit)s per question (a No is "
+        "not protected by this design). Make the smaller chance that the device "
+        "says “answer Yes” larger."
+    ) % {
+        "number": number,
+        "text": _quoted(text),
+        "epsilon": _eps(design.limit_epsilon),
+        "limit": _g(limit),
+    }
 
 
 def limit_problems(
@@ -137,34 +159,51 @@ def limit_problems(
             continue
         if math.isinf(design.epsilon):
             problems.append(
-                f"Question {number} ({_quoted(text)}) sends some answers only when "
-                "they are true, so its epsilon is unbounded; this site allows at "
-                f"most {per_question:g} per question. Give every answer a chance "
-                "of being a set answer, or choose another design."
+                gettext(
+                    "Question %(number)s (%(text)s) sends some answers only when "
+                    "they are true, so its epsilon is unbounded; this site allows "
+                    "at most %(limit)s per question. Give every answer a chance of "
+                    "being a set answer, or choose another design."
+                )
+                % {"number": number, "text": _quoted(text), "limit": _g(per_question)}
             )
         else:
             problems.append(
-                f"Question {number} ({_quoted(text)}) has epsilon "
-                f"{format_epsilon(design.epsilon)}, above this site's limit of "
-                f"{per_question:g} per question. Lower its epsilon before publishing."
+                gettext(
+                    "Question %(number)s (%(text)s) has epsilon %(epsilon)s, above "
+                    "this site's limit of %(limit)s per question. Lower its epsilon "
+                    "before publishing."
+                )
+                % {
+                    "number": number,
+                    "text": _quoted(text),
+                    "epsilon": _eps(design.epsilon),
+                    "limit": _g(per_question),
+                }
             )
     designs = [design for _, design in questions]
     total = yes_total_epsilon(designs)
     if not all(d.protects_every_report for d in designs):
         if math.isfinite(total) and total > per_survey:
             problems.append(
-                f"With every answer to the questions with a device instruction "
-                f"Yes, a response's total epsilon is {format_epsilon(total)}, above "
-                f"this site's limit of {per_survey:g} per survey (a No to such a "
-                "question is not protected, so the total is otherwise unbounded). "
-                "Lower some questions' epsilons or remove a question."
+                gettext(
+                    "With every answer to the questions with a device instruction "
+                    "Yes, a response's total epsilon is %(epsilon)s, above this "
+                    "site's limit of %(limit)s per survey (a No to such a question "
+                    "is not protected, so the total is otherwise unbounded). Lower "
+                    "some questions' epsilons or remove a question."
+                )
+                % {"epsilon": _eps(total), "limit": _g(per_survey)}
             )
         return problems
     if math.isfinite(total) and total > per_survey:
         problems.append(
-            f"The survey's total epsilon is {format_epsilon(total)}, above this "
-            f"site's limit of {per_survey:g} per survey (all of one person's "
-            "answers together). Lower some questions' epsilons or remove a question."
+            gettext(
+                "The survey's total epsilon is %(epsilon)s, above this site's limit "
+                "of %(limit)s per survey (all of one person's answers together). "
+                "Lower some questions' epsilons or remove a question."
+            )
+            % {"epsilon": _eps(total), "limit": _g(per_survey)}
         )
     return problems
 
@@ -175,9 +214,8 @@ def total_epsilon_text(designs: Sequence[AnyDesign]) -> str:
     a response whose answers to those questions are all Yes reveals, as the
     results page and the respondent's page say it."""
     if all(d.protects_every_report for d in designs):
-        return format_epsilon(survey_epsilon(designs))
-    return (
+        return _eps(survey_epsilon(designs))
+    return gettext(
         "unbounded (a No given as instructed is not protected); with every "
-        "answer to the questions with a device instruction Yes, "
-        f"{format_epsilon(yes_total_epsilon(designs))}"
-    )
+        "answer to the questions with a device instruction Yes, %(epsilon)s"
+    ) % {"epsilon": _eps(yes_total_epsilon(designs))}

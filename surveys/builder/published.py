@@ -11,11 +11,15 @@ import datetime
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from surveys.languages import (
     SECTION_TEXT_FIELDS,
     SURVEY_TEXT_FIELDS,
     extra_language_choices,
     survey_translation,
+    text_name,
 )
 from surveys.models import Section, Survey
 
@@ -45,37 +49,59 @@ EDITABLE_AFTER_PUBLISHING = frozenset(
 # Why each other detail stays as it was published, in the words the edit page
 # shows beside it.
 FROZEN_REASONS = {
-    "language": "Frozen: the answers were given in this language, and its "
-    "translations were checked against it.",
-    "slug": "Frozen: respondents and invitations may already have this link.",
-    "opens_at": "Frozen: the survey has opened, so when it opened is part of the "
-    "record of how the answers were collected.",
-    "planned_responses": "Frozen: it guides the choice of designs, which "
-    "publishing froze.",
-    "access_mode": "Frozen: who may answer is part of how the answers were "
-    "collected; changing it would mix answers gathered under different rules.",
-    "panel_id_parameter": "Frozen: the participant ids already counted were read "
-    "from this parameter.",
-    "practice": "Frozen: whether respondents practised first is part of how the "
-    "answers were collected.",
-    "practice_question": "Frozen: respondents practised on this wording.",
-    "comprehension_check": "Frozen: the check and its passing answer were fixed "
-    "before the answers came in, so the reading among those who passed is not "
-    "chosen after seeing them.",
-    "comprehension_pass": "Frozen: the check and its passing answer were fixed "
-    "before the answers came in, so the reading among those who passed is not "
-    "chosen after seeing them.",
+    "language": _(
+        "Frozen: the answers were given in this language, and its "
+        "translations were checked against it."
+    ),
+    "slug": _("Frozen: respondents and invitations may already have this link."),
+    "opens_at": _(
+        "Frozen: the survey has opened, so when it opened is part of the "
+        "record of how the answers were collected."
+    ),
+    "planned_responses": _(
+        "Frozen: it guides the choice of designs, which publishing froze."
+    ),
+    "access_mode": _(
+        "Frozen: who may answer is part of how the answers were "
+        "collected; changing it would mix answers gathered under different rules."
+    ),
+    "panel_id_parameter": _(
+        "Frozen: the participant ids already counted were read from this parameter."
+    ),
+    "practice": _(
+        "Frozen: whether respondents practised first is part of how the "
+        "answers were collected."
+    ),
+    "practice_question": _("Frozen: respondents practised on this wording."),
+    "comprehension_check": _(
+        "Frozen: the check and its passing answer were fixed "
+        "before the answers came in, so the reading among those who passed is not "
+        "chosen after seeing them."
+    ),
+    "comprehension_pass": _(
+        "Frozen: the check and its passing answer were fixed "
+        "before the answers came in, so the reading among those who passed is not "
+        "chosen after seeing them."
+    ),
 }
-QUESTIONS_FROZEN = (
+QUESTIONS_FROZEN = _(
     "Questions, their texts, options and designs are frozen since publishing: "
     "a changed question would pool the answers to two different questions in "
     "one estimate. To ask something different, duplicate the survey."
 )
-CONSENT_STEP_FROZEN = (
-    "It can be reworded, but once answers exist it cannot be added or removed: "
-    "every answer was collected {how}, and the rest must be collected the same way."
-)
-CLOSES_AT_HELP = (
+CONSENT_STEP_FROZEN = {
+    True: _(
+        "It can be reworded, but once answers exist it cannot be added or "
+        "removed: every answer was collected after a consent statement, and the "
+        "rest must be collected the same way."
+    ),
+    False: _(
+        "It can be reworded, but once answers exist it cannot be added or "
+        "removed: every answer was collected without one, and the rest must be "
+        "collected the same way."
+    ),
+}
+CLOSES_AT_HELP = _(
     "Moving it later keeps the survey open longer, and opens again a survey "
     "that closed on its date; a survey closed with Close stays closed until "
     "you reopen it. Empty: open until you close it."
@@ -86,8 +112,7 @@ def consent_step_frozen(survey: Survey) -> str:
     """Why the consent step may not appear or go, or "" while it may."""
     if survey.is_draft or not survey.responses.exists():
         return ""
-    how = "after a consent statement" if survey.consent.strip() else "without one"
-    return CONSENT_STEP_FROZEN.format(how=how)
+    return str(CONSENT_STEP_FROZEN[bool(survey.consent.strip())])
 
 
 def published_change_problems(
@@ -98,7 +123,7 @@ def published_change_problems(
     problems = {}
     closes = changes.get("closes_at", survey.closes_at)
     if "closes_at" in changes and closes is not None and closes <= now:
-        problems["closes_at"] = (
+        problems["closes_at"] = gettext(
             "The close date cannot be in the past: the survey would end at a "
             "time already gone. To stop answers now, close the survey."
         )
@@ -113,9 +138,12 @@ def published_change_problems(
         names = ", ".join(str(known.get(code, code)) for code in languages)
         problems.setdefault(
             name,
-            f"Respondents may read this survey in {names}, which has no translation "
-            f"of the {name.replace('_', ' ')}: they would lose their language. Add "
-            "that translation on the Translations page first, then save this.",
+            gettext(
+                "Respondents may read this survey in %(languages)s, which has no "
+                "translation of the %(text)s: they would lose their language. Add "
+                "that translation on the Translations page first, then save this."
+            )
+            % {"languages": names, "text": text_name(name)},
         )
     return problems
 
@@ -142,8 +170,11 @@ def published_translation_problems(
     (its sections' and its practice question's too): respondents are offered
     only complete languages."""
     problems = {
-        name: f"Cannot be empty: the survey's own {name.replace('_', ' ')} is "
-        "not, and respondents read this language."
+        name: gettext(
+            "Cannot be empty: the survey's own %(text)s is not, and respondents "
+            "read this language."
+        )
+        % {"text": text_name(name)}
         for name in SURVEY_TEXT_FIELDS
         if str(getattr(survey, name)).strip() and not texts[name].strip()
     }
@@ -152,7 +183,7 @@ def published_translation_problems(
         and survey.practice_question.strip()
         and not texts.get("practice_question", "").strip()
     ):
-        problems["practice_question"] = (
+        problems["practice_question"] = gettext(
             "Cannot be empty: the survey's own practice question is not, and "
             "respondents read this language."
         )
@@ -161,7 +192,10 @@ def published_translation_problems(
             if str(getattr(section, name)).strip() and not given[name].strip():
                 problems.setdefault(
                     "sections",
-                    f"Cannot be empty: section {section.pk}'s own {name} is not, "
-                    "and respondents read this language.",
+                    gettext(
+                        "Cannot be empty: section %(section)s's own %(text)s is "
+                        "not, and respondents read this language."
+                    )
+                    % {"section": section.pk, "text": gettext(name)},
                 )
     return problems

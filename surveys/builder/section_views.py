@@ -15,6 +15,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from surveys.builder import sections
@@ -32,9 +34,12 @@ class SectionForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Section
         fields = ["title", "text", "shuffle_questions"]
         labels = {
-            "text": "Short text (optional)",
-            "shuffle_questions": "Show this section's questions in a random order, "
-            "drawn for each respondent",
+            "title": _("Title"),
+            "text": _("Short text (optional)"),
+            "shuffle_questions": _(
+                "Show this section's questions in a random order, "
+                "drawn for each respondent"
+            ),
         }
         widgets = {"text": forms.Textarea(attrs={"rows": 2})}
 
@@ -67,7 +72,10 @@ def sections_page(request: HttpRequest, pk: int) -> HttpResponse:
         except (SurveyStateError, ValidationError) as error:
             _refused(request, error)
         else:
-            messages.success(request, f"Added the section “{section.title}”.")
+            messages.success(
+                request,
+                gettext("Added the section “%(title)s”.") % {"title": section.title},
+            )
             return _to_page(survey, f"section-{section.pk}")
     all_sections = list(survey.sections.all())
     context = {
@@ -123,7 +131,10 @@ def section_edit(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     except (SurveyStateError, ValidationError) as error:
         _refused(request, error)
     else:
-        messages.success(request, f"Saved the section “{section.title}”.")
+        messages.success(
+            request,
+            gettext("Saved the section “%(title)s”.") % {"title": section.title},
+        )
     return _to_page(section.survey, f"section-{section.pk}")
 
 
@@ -152,8 +163,11 @@ def section_delete(request: HttpRequest, pk: int, sid: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"Deleted the section “{section.title}”; its questions moved to the "
-            "section next to it.",
+            gettext(
+                "Deleted the section “%(title)s”; its questions moved to the "
+                "section next to it."
+            )
+            % {"title": section.title},
         )
     return _to_page(section.survey)
 
@@ -172,7 +186,7 @@ def section_questions(request: HttpRequest, pk: int) -> HttpResponse:
     except _BadSection as error:
         return HttpResponseBadRequest(str(error))
     else:
-        messages.success(request, "Saved the questions' sections and order.")
+        messages.success(request, gettext("Saved the questions' sections and order."))
     return _to_page(survey, "questions-title")
 
 

@@ -18,6 +18,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from surveys.builder.services import SurveyStateError, survey_require_draft
 from surveys.display_logic.questions import (
@@ -29,7 +31,7 @@ from surveys.languages import extra_language_choices, section_translation
 from surveys.models import Question, Section, Survey
 from surveys.team.audit import Action, audit_record
 
-SECTIONS_FROZEN = (
+SECTIONS_FROZEN = _(
     "Sections, their order, their questions and whether those are shown in a "
     "random order are frozen since publishing, like the questions: every answer "
     "was given on the pages as they were. A section's title and short text may "
@@ -49,7 +51,7 @@ def kind_shuffles_options(kind: str) -> bool:
 def _clean_words(title: str, text: str) -> tuple[str, str]:
     title, text = title.strip(), text.strip()
     if not title:
-        raise ValidationError({"title": "Give the section a title."})
+        raise ValidationError({"title": gettext("Give the section a title.")})
     return title, text
 
 
@@ -299,7 +301,7 @@ def question_section_assign(
     survey = question.survey
     survey_require_draft(survey, "change sections")
     if section.survey_id != survey.pk:
-        raise ValidationError({"section": "Choose a section of this survey."})
+        raise ValidationError({"section": gettext("Choose a section of this survey.")})
     if question.section_id == section.pk:
         return
     last = (

@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from surveys.access.selectors import survey_is_full
 from surveys.access.services import (
@@ -137,21 +138,32 @@ def random_slug(
 def validate_slug(slug: str, survey: Survey | None = None) -> str:
     """A researcher's own slug, or a ValidationError naming what is wrong."""
     if not 4 <= len(slug) <= 64:
-        raise ValidationError({"slug": "The link must be 4 to 64 characters long."})
+        raise ValidationError(
+            {"slug": gettext("The link must be 4 to 64 characters long.")}
+        )
     if not SLUG_PATTERN.match(slug):
         raise ValidationError(
             {
-                "slug": "Use lowercase letters, digits and single hyphens "
-                "(not at the start or end), e.g. “spring-wave-2”."
+                "slug": gettext(
+                    "Use lowercase letters, digits and single hyphens "
+                    "(not at the start or end), e.g. “spring-wave-2”."
+                )
             }
         )
     if slug in RESERVED_SLUGS:
-        raise ValidationError({"slug": f"“{slug}” is reserved: choose another link."})
+        raise ValidationError(
+            {
+                "slug": gettext("“%(slug)s” is reserved: choose another link.")
+                % {"slug": slug}
+            }
+        )
     taken = Survey.objects.filter(slug=slug)
     if survey is not None and survey.pk is not None:
         taken = taken.exclude(pk=survey.pk)
     if taken.exists():
-        raise ValidationError({"slug": f"The link “{slug}” is already in use."})
+        raise ValidationError(
+            {"slug": gettext("The link “%(slug)s” is already in use.") % {"slug": slug}}
+        )
     return slug
 
 
@@ -159,7 +171,7 @@ def _save_survey(survey: Survey) -> Survey:
     panel_settings_clear(survey)
     if survey.opens_at and survey.closes_at and survey.closes_at <= survey.opens_at:
         raise ValidationError(
-            {"closes_at": "The close date must be after the open date."}
+            {"closes_at": gettext("The close date must be after the open date.")}
         )
     survey.full_clean()
     access_settings_check(survey)
@@ -323,7 +335,11 @@ def _check_limit_above_stored(survey: Survey, limit: int | None) -> None:
     stored = survey.responses.count()
     if limit < stored:
         raise SurveyStateError(
-            f"The response limit cannot be below the {stored} responses already stored."
+            gettext(
+                "The response limit cannot be below the %(stored)s responses "
+                "already stored."
+            )
+            % {"stored": stored}
         )
 
 
@@ -348,7 +364,7 @@ def survey_publish(
     survey_require_draft(survey, "publish again")
     questions = list(survey.questions.all())
     if not questions:
-        raise SurveyStateError("Add at least one question before publishing.")
+        raise SurveyStateError(gettext("Add at least one question before publishing."))
     designed = [(q.text, q.get_design()) for q in questions]
     problems = limit_problems(designed)
     if problems:
@@ -373,7 +389,7 @@ def survey_publish(
 @transaction.atomic
 def survey_close(*, survey: Survey, actor: Any = None) -> Survey:
     if survey.status != Survey.Status.OPEN:
-        raise SurveyStateError("Only an open survey can be closed.")
+        raise SurveyStateError(gettext("Only an open survey can be closed."))
     survey.status = Survey.Status.CLOSED
     survey.save(update_fields=["status"])
     audit_record(actor=actor, action=Action.SURVEY_CLOSE, survey=survey)
@@ -385,11 +401,14 @@ def survey_close(*, survey: Survey, actor: Any = None) -> Survey:
 @transaction.atomic
 def survey_reopen(*, survey: Survey, actor: Any = None) -> Survey:
     if survey.status != Survey.Status.CLOSED:
-        raise SurveyStateError("Only a closed survey can be reopened.")
+        raise SurveyStateError(gettext("Only a closed survey can be reopened."))
     if survey_is_full(survey):
         raise SurveyStateError(
-            f"The survey is full: it has its {survey.response_limit} responses. "
-            "Raise its response limit to reopen it."
+            gettext(
+                "The survey is full: it has its %(limit)s responses. Raise its "
+                "response limit to reopen it."
+            )
+            % {"limit": survey.response_limit}
         )
     survey.status = Survey.Status.OPEN
     survey.save(update_fields=["status"])
@@ -397,7 +416,7 @@ def survey_reopen(*, survey: Survey, actor: Any = None) -> Survey:
     return survey
 
 
-DELETE_REFUSED = (
+DELETE_REFUSED = _(
     "Cannot delete: the survey has responses. Close it instead; its data "
     "stays available for export."
 )

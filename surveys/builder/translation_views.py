@@ -11,6 +11,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from surveys.builder.kinds import YES_NO_KINDS
@@ -33,6 +36,7 @@ from surveys.languages import (
     section_translation,
     survey_translation,
     teaching_translation,
+    text_name,
     translation_gaps,
 )
 from surveys.models import Question, Section, Survey
@@ -46,7 +50,7 @@ class LanguagesForm(forms.Form):
     offered_languages = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Further languages respondents may choose",
+        label=_("Further languages respondents may choose"),
     )
 
     def __init__(self, survey: Survey, *args: Any, **kwargs: Any) -> None:
@@ -79,26 +83,30 @@ class TranslationForm(forms.Form):
             if getattr(survey, name).strip() or not survey.is_draft:
                 long = name in LONG_TEXTS
                 widget = forms.Textarea(attrs={**attrs, "rows": 3}) if long else None
-                self._add(
-                    name, name.replace("_", " ").capitalize(), texts[name], widget
-                )
+                self._add(name, capfirst(text_name(name)), texts[name], widget)
                 rows.append((getattr(survey, name), name))
         if survey.practice and survey.practice_question.strip():
             self._add(
                 "practice_question",
-                "Practice question",
+                gettext("Practice question"),
                 teaching_translation(survey, language)["practice_question"],
             )
             rows.append((survey.practice_question, "practice_question"))
-        self.sections.append(("The survey", rows))
+        self.sections.append((gettext("The survey"), rows))
         self.pages = list(survey.sections.all())
         for number, section in enumerate(self.pages, start=1):
             self.sections.append(
-                (f"Page {number}", self._section_rows(section, language))
+                (
+                    gettext("Page %(number)s") % {"number": number},
+                    self._section_rows(section, language),
+                )
             )
         for number, question in enumerate(questions, start=1):
             self.sections.append(
-                (f"Question {number}", self._question_rows(question, language))
+                (
+                    gettext("Question %(number)s") % {"number": number},
+                    self._question_rows(question, language),
+                )
             )
         # Published, the texts around the questions may still change.
         editable = {*SURVEY_TEXT_FIELDS, "practice_question"}
@@ -134,7 +142,9 @@ class TranslationForm(forms.Form):
         text, options = question_translation(question, language)
         if not options and question.kind in YES_NO_KINDS:
             options = yes_no_options(language)
-        self._add(f"q{question.pk}_text", "Question text", text, forms.Textarea)
+        self._add(
+            f"q{question.pk}_text", gettext("Question text"), text, forms.Textarea
+        )
         self.fields[f"q{question.pk}_text"].widget.attrs["rows"] = 2
         rows = [(question.text, f"q{question.pk}_text")]
         words = format_translation(question, language)
@@ -150,7 +160,7 @@ class TranslationForm(forms.Form):
         for index, source in enumerate(question.options):
             name = f"q{question.pk}_option_{index}"
             given = options[index] if index < len(options) else ""
-            self._add(name, f"Option {index + 1}", given)
+            self._add(name, gettext("Option %(number)s") % {"number": index + 1}, given)
             rows.append((source, name))
         return rows
 
@@ -214,7 +224,7 @@ def survey_translations(request: HttpRequest, pk: int) -> HttpResponse:
         except (SurveyStateError, ValidationError) as error:
             messages.error(request, " ".join(_messages_of(error)))
         else:
-            messages.success(request, "Languages saved.")
+            messages.success(request, gettext("Languages saved."))
         return redirect("surveys:translations", survey.pk)
     context = {
         "survey": survey,
@@ -231,7 +241,7 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
     incomplete, and the page says what is still missing."""
     survey = survey_for_member(request.user, pk, Need.EDIT)
     if lang not in survey.offered_languages:
-        raise Http404("This survey does not offer that language.")
+        raise Http404(gettext("This survey does not offer that language."))
     questions = list(survey.questions.all())
     form = TranslationForm(survey, questions, lang, request.POST or None)
     status = 200
@@ -257,9 +267,10 @@ def survey_translation_edit(request: HttpRequest, pk: int, lang: str) -> HttpRes
         else:
             messages.success(
                 request,
-                "Translation saved: complete."
+                gettext("Translation saved: complete.")
                 if not missing
-                else f"Translation saved; still missing: {', '.join(missing)}.",
+                else gettext("Translation saved; still missing: %(missing)s.")
+                % {"missing": ", ".join(missing)},
             )
             return redirect("surveys:translation_edit", survey.pk, lang)
     context = {

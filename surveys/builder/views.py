@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from estimation import privacy_band
+from estimation import Band, privacy_band
 from surveys.access.selectors import ledger_count
 from surveys.builder import questions, services
 from surveys.builder.condition_form import ConditionForm
@@ -66,6 +66,7 @@ from surveys.languages import (
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
 from surveys.team.roles import Need
+from surveys.words import band_name
 
 GET_POST = require_http_methods(["GET", "POST"])
 MOVES = {"up": -1, "down": 1}
@@ -83,8 +84,10 @@ def _to_detail(survey: Survey, anchor: str = "") -> HttpResponse:
 def _frozen(request: HttpRequest, survey: Survey) -> HttpResponse:
     messages.error(
         request,
-        f"This survey is {survey.get_status_display().lower()}: its questions and "
-        "designs were frozen when it was published.",
+        gettext(
+            "This survey is published: its questions and designs were frozen "
+            "when it was published."
+        ),
     )
     return _to_detail(survey)
 
@@ -113,7 +116,7 @@ def survey_create(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, "Survey created. Now add its questions.")
+            messages.success(request, gettext("Survey created. Now add its questions."))
             return _to_detail(survey)
     return render(request, "surveys/survey_form.html", {"form": form, "survey": None})
 
@@ -136,11 +139,11 @@ def survey_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, str(error))
             for name in error.fields:
                 if name in form.fields:
-                    form.add_error(name, "Cannot change after publishing.")
+                    form.add_error(name, gettext("Cannot change after publishing."))
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, "Survey details saved.")
+            messages.success(request, gettext("Survey details saved."))
             return _to_detail(survey)
     context = {"form": form, "survey": survey, "questions_frozen": QUESTIONS_FROZEN}
     return render(request, "surveys/survey_form.html", context, status=status)
@@ -153,8 +156,10 @@ def survey_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
     copy = services.survey_duplicate(survey=survey, owner=request.user)
     messages.success(
         request,
-        "Duplicated: this is a new draft with the same questions and designs. "
-        "Set its dates, then publish it when it is ready.",
+        gettext(
+            "Duplicated: this is a new draft with the same questions and designs. "
+            "Set its dates, then publish it when it is ready."
+        ),
     )
     return _to_detail(copy)
 
@@ -166,7 +171,7 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.OWN)
     if request.method == "GET":
         if survey.response_count:
-            messages.error(request, DELETE_REFUSED)
+            messages.error(request, str(DELETE_REFUSED))
             return _to_detail(survey)
         return render(request, "surveys/survey_confirm_delete.html", {"survey": survey})
     try:
@@ -174,7 +179,7 @@ def survey_delete(request: HttpRequest, pk: int) -> HttpResponse:
     except SurveyStateError as error:
         messages.error(request, str(error))
         return _to_detail(survey)
-    messages.success(request, f"Deleted “{survey.title}”.")
+    messages.success(request, gettext("Deleted “%(title)s”.") % {"title": survey.title})
     return redirect("surveys:list")
 
 
@@ -218,7 +223,7 @@ def survey_preview(request: HttpRequest, pk: int, lang: str = "") -> HttpRespons
     offers (an incomplete translation shows the survey's own texts in its gaps)."""
     survey = survey_for_member(request.user, pk, Need.VIEW)
     if lang and lang not in chosen_languages(survey):
-        raise Http404("This survey does not offer that language.")
+        raise Http404(gettext("This survey does not offer that language."))
     return render_survey_page(request, survey, preview=True, language=lang)
 
 
@@ -231,7 +236,7 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     if request.method == "GET":
         if not survey.is_draft:
-            messages.info(request, "This survey is already published.")
+            messages.info(request, gettext("This survey is already published."))
             return _to_detail(survey)
         return _publish_page(request, survey)
     confirmed = request.POST.get("confirm_unbounded") == "on"
@@ -245,9 +250,14 @@ def survey_publish(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
     else:
         messages.success(
-            request, "Published. Respondents can answer at the link below."
+            request, gettext("Published. Respondents can answer at the link below.")
         )
     return _to_detail(survey)
+
+
+def _band(band: Band) -> dict[str, str]:
+    """A privacy band as the publish page shows it, named in the page's language."""
+    return {"key": band.key, "name": band_name(band)}
 
 
 def _publish_page(
@@ -264,12 +274,12 @@ def _publish_page(
             (
                 q,
                 kind_module(q.kind, "text").epsilon_text(d),
-                privacy_band(d.epsilon),
+                _band(privacy_band(d.epsilon)),
             )
             for q, d in questions
         ],
         "total_text": total_epsilon_text([d for _q, d in questions]),
-        "total_band": privacy_band(total),
+        "total_band": _band(privacy_band(total)),
         "problems": limit_problems(designed)
         + translation_problems(survey, [q for q, _d in questions]),
         "confirmation": confirmation_label(unbounded) if unbounded else "",
@@ -283,7 +293,10 @@ def _publish_page(
 def survey_close(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     return _change_state(
-        request, survey, services.survey_close, "Closed: no more answers are accepted."
+        request,
+        survey,
+        services.survey_close,
+        gettext("Closed: no more answers are accepted."),
     )
 
 
@@ -292,7 +305,10 @@ def survey_close(request: HttpRequest, pk: int) -> HttpResponse:
 def survey_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_for_member(request.user, pk, Need.EDIT)
     return _change_state(
-        request, survey, services.survey_reopen, "Reopened: answers are accepted again."
+        request,
+        survey,
+        services.survey_reopen,
+        gettext("Reopened: answers are accepted again."),
     )
 
 
@@ -333,9 +349,21 @@ def _question_page(
             "n": survey.planned_responses,
             "designsForKind": {k: list(v) for k, v in DESIGNS_FOR_KIND.items()},
             **design_field_config(),
+            # Every word the page's script shows: it holds no text of its own.
             "labels": {
+                "randomized": gettext("How answers are randomized"),
+                "epsilon": gettext("Epsilon"),
+                "notPrivate": gettext("not private"),
+                "protection": gettext("Protection"),
+                "observer": gettext("What an observer could learn"),
+                "precision": gettext("Expected precision"),
                 "assumption": gettext("Expected prevalence"),
                 "groups": gettext("Two groups"),
+                "encoding": gettext("Which encoding"),
+                "unavailable": gettext("The preview is not available."),
+                "unloaded": gettext(
+                    "The preview could not be loaded. Saving still checks the design."
+                ),
             },
         },
     }
@@ -408,7 +436,7 @@ def question_create(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, str(error))
             return _to_detail(survey)
         if question is not None:
-            messages.success(request, "Question added.")
+            messages.success(request, gettext("Question added."))
             return _to_detail(survey, f"question-{question.pk}")
     return _question_page(request, survey, form, None, logic)
 
@@ -435,7 +463,7 @@ def question_edit(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
             messages.error(request, str(error))
             return _to_detail(survey)
         if saved is not None:
-            messages.success(request, "Question saved.")
+            messages.success(request, gettext("Question saved."))
             return _to_detail(survey, f"question-{question.pk}")
     return _question_page(request, survey, form, question, logic)
 
@@ -456,7 +484,7 @@ def question_delete(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
     except SurveyStateError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Question deleted.")
+        messages.success(request, gettext("Question deleted."))
     return _to_detail(survey)
 
 
@@ -503,9 +531,11 @@ def design_preview(request: HttpRequest) -> JsonResponse:
     if n is None:
         return JsonResponse(
             {
-                "error": f"n must be a whole number of respondents from 1 to "
-                f"{MAX_PLANNED:,}.",
-                "fields": {"n": ["Out of range."]},
+                "error": gettext(
+                    "n must be a whole number of respondents from 1 to %(maximum)s."
+                )
+                % {"maximum": f"{MAX_PLANNED:,}"},
+                "fields": {"n": [gettext("Out of range.")]},
             },
             status=400,
         )

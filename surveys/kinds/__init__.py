@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 __all__ = ["KINDS", "KIND_TABLE", "KindEntry", "KindRole", "kind_module"]
 
 
@@ -28,7 +31,7 @@ class KindEntry:
     under surveys/kinds/, and what models need to know of it."""
 
     value: str
-    label: str
+    label: str | Promise
     package: str
     # Randomized: asked with a design that protects the answer. A kind asked
     # plainly is what subgroups are made of.
@@ -52,30 +55,32 @@ class KindEntry:
 # Every question kind, in the order the builder has always listed them (the
 # order of ``Question.Kind.choices`` and of its migrations).
 KIND_TABLE: tuple[KindEntry, ...] = (
-    KindEntry("yes_no", "Yes / no (randomized)", "binary"),
-    KindEntry("multiple_choice", "Multiple choice (randomized)", "choice"),
+    KindEntry("yes_no", _("Yes / no (randomized)"), "binary"),
+    KindEntry("multiple_choice", _("Multiple choice (randomized)"), "choice"),
     KindEntry(
-        "direct", "Direct, not sensitive (asked plainly)", "direct", sensitive=False
+        "direct", _("Direct, not sensitive (asked plainly)"), "direct", sensitive=False
     ),
     KindEntry(
-        "multi_select", "Check all that apply (randomized per item)", "multiselect"
+        "multi_select", _("Check all that apply (randomized per item)"), "multiselect"
     ),
-    KindEntry("count", "Count: how many times (0 to a maximum)", "count", counts=True),
+    KindEntry(
+        "count", _("Count: how many times (0 to a maximum)"), "count", counts=True
+    ),
     KindEntry(
         "instructed",
-        "Yes / no with a device instruction (cheating detection or lie detector)",
+        _("Yes / no with a device instruction (cheating detection or lie detector)"),
         "instructed",
         device_instructs=True,
     ),
     KindEntry(
         "rating_scale",
-        "Rating scale: ordered points (asked plainly)",
+        _("Rating scale: ordered points (asked plainly)"),
         "scale",
         sensitive=False,
     ),
     KindEntry(
         "numeric",
-        "Number, such as an age in years (asked plainly)",
+        _("Number, such as an age in years (asked plainly)"),
         "numeric",
         sensitive=False,
         typed_number=True,

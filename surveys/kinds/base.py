@@ -68,10 +68,15 @@ def labelled_options(options: Sequence[str] | None, *, language: str) -> list[st
     labels = [str(o).strip() for o in options or [] if str(o).strip()]
     if not 2 <= len(labels) <= MAX_OPTIONS:
         raise ValidationError(
-            {"options": f"Give between 2 and {MAX_OPTIONS} options, one per line."}
+            {
+                "options": gettext(
+                    "Give between 2 and %(maximum)s options, one per line."
+                )
+                % {"maximum": MAX_OPTIONS}
+            }
         )
     if len(set(labels)) != len(labels):
-        raise ValidationError({"options": "Each option must be different."})
+        raise ValidationError({"options": gettext("Each option must be different.")})
     return labels
 
 
@@ -84,7 +89,11 @@ def matrix_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
     if built.k != len(options):
         raise ValidationError(
             {
-                "options": f"The design has {built.k} options but the question has {len(options)}."
+                "options": gettext(
+                    "The design has %(design)s options but the question has "
+                    "%(question)s."
+                )
+                % {"design": built.k, "question": len(options)}
             }
         )
     return built
@@ -129,12 +138,14 @@ def typed_labels(form: Any) -> list[str] | None:
     if not 2 <= len(labels) <= MAX_OPTIONS:
         form.add_error(
             "options",
-            f"Give between 2 and {MAX_OPTIONS} options, one per line "
-            f"(got {len(labels)}).",
+            gettext(
+                "Give between 2 and %(maximum)s options, one per line (got %(count)s)."
+            )
+            % {"maximum": MAX_OPTIONS, "count": len(labels)},
         )
         return None
     if len(set(labels)) != len(labels):
-        form.add_error("options", "Each option must be different.")
+        form.add_error("options", gettext("Each option must be different."))
         return None
     return labels
 

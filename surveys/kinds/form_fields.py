@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from surveys.kinds.base import MAX_OPTIONS
 
@@ -39,8 +41,8 @@ class PlacedField(NamedTuple):
 DESIGN_MENU = 20
 # How a design may be set; a kind's ``used_fields`` answers for each.
 MODE_CHOICES = [
-    ("probabilities", "The design's own probabilities"),
-    ("epsilon", "A privacy level (epsilon)"),
+    ("probabilities", _("The design's own probabilities")),
+    ("epsilon", _("A privacy level (epsilon)")),
 ]
 
 
@@ -52,11 +54,14 @@ OPTIONS = PlacedField(
     10,
     forms.CharField(
         required=False,
-        label="Options (one per line), in the survey language",
+        label=_("Options (one per line), in the survey language"),
         widget=forms.Textarea(attrs={"rows": 5}),
-        help_text=(
-            f"For multiple-choice and direct questions: 2 to {MAX_OPTIONS} options, "
-            "one per line. Yes/no questions always offer No and Yes."
+        help_text=format_lazy(
+            _(
+                "For multiple-choice and direct questions: 2 to {maximum} options, "
+                "one per line. Yes/no questions always offer No and Yes."
+            ),
+            maximum=MAX_OPTIONS,
         ),
     ),
 )
@@ -67,8 +72,8 @@ MODE = PlacedField(
         choices=MODE_CHOICES,
         initial="probabilities",
         widget=forms.RadioSelect,
-        label="Set the design by",
-        help_text=(
+        label=_("Set the design by"),
+        help_text=_(
             "For Warner and forced response (by epsilon: equal forced answers). "
             "k-ary randomized response is set by epsilon, the unrelated question "
             "by p and q."
@@ -80,9 +85,10 @@ EPSILON = PlacedField(
     forms.FloatField(
         required=False,
         initial=1.0,
-        label="Epsilon (ε)",
+        label=_("Epsilon (ε)"),
         widget=number_input(),
-        help_text=(
+        help_text=_(
+            # xgettext:no-python-format
             "The privacy level of one answer, above 0: smaller is more private. "
             "At 1.1 (ln 3) someone 50% sure of an answer can become at most 75% sure. "
             "For check all that apply it is the whole answer's (all the items "
@@ -96,18 +102,18 @@ P_TRUTH = PlacedField(
     forms.FloatField(
         required=False,
         initial=0.5,
-        label="Probability of the truth (p_truth)",
+        label=_("Probability of the truth (p_truth)"),
         widget=number_input(),
-        help_text="Forced response: the chance the true answer is sent.",
+        help_text=_("Forced response: the chance the true answer is sent."),
     ),
 )
 P_FORCED = PlacedField(
     90,
     forms.CharField(
         required=False,
-        label="Forced answer probabilities (p_forced)",
+        label=_("Forced answer probabilities (p_forced)"),
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
-        help_text=(
+        help_text=_(
             "Forced response: one probability per option, in order, separated by "
             "commas (yes/no: No, Yes). They add up to 1 − p_truth. Leave empty to "
             "split evenly."

@@ -53,6 +53,9 @@ def render_survey_page(
     # page makes (its scripts, its submission, the completion redirect) may
     # carry it in a Referer, which proxies log (docs/deploy.md, "Logs").
     response["Referrer-Policy"] = "no-referrer"
+    # Said here, not by LocaleMiddleware: it would name the visitor's own
+    # language, which a survey's page does not follow.
+    response["Content-Language"] = language or survey.language
     return response
 
 
@@ -164,6 +167,7 @@ def transparency_page(
     language = page_language(survey, lang, request.headers.get("Accept-Language", ""))
     with translation.override(language):
         response = _render_transparency_page(request, survey, language)
+    response["Content-Language"] = language
     if lang is None:
         patch_vary_headers(response, ["Accept-Language"])
     return response

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from surveys.models import AuditEvent, Role, Survey
 from surveys.results.cells import csv_line
@@ -34,29 +34,42 @@ def _role(value: Any) -> str:
         return str(value)
 
 
+# A role with its article, as "made bob an analyst" says it.
+A_ROLE = {
+    Role.OWNER: _("an owner"),
+    Role.EDITOR: _("an editor"),
+    Role.ANALYST: _("an analyst"),
+    Role.VIEWER: _("an aggregates-only viewer"),
+}
+
+
 def _a_role(value: Any) -> str:
-    label = _role(value)
-    return f"an {label}" if label[:1] in "aeiou" else f"a {label}"
+    try:
+        return str(A_ROLE[Role(value)])
+    except ValueError:
+        return str(value)
 
 
 def _answers(d: dict[str, Any]) -> str:
     kind = str(d.get("format") or str(d.get("file", "")).rpartition(".")[2])
-    return (
-        f"downloaded the answers ({kind.upper()})" if kind else "downloaded the answers"
-    )
+    if not kind:
+        return gettext("downloaded the answers")
+    return gettext("downloaded the answers (%(format)s)") % {"format": kind.upper()}
 
 
 def _codebook(d: dict[str, Any]) -> str:
     if d.get("format") == "html":
-        return "read the codebook on its page"
-    return "downloaded the codebook"
+        return gettext("read the codebook on its page")
+    return gettext("downloaded the codebook")
 
 
 def _invitations(d: dict[str, Any]) -> str:
     count = d.get("count")
-    if count == 1:
-        return "made 1 invitation link"
-    return f"made {count} invitation links" if count else "made invitation links"
+    if not count:
+        return gettext("made invitation links")
+    return ngettext(
+        "made %(count)s invitation link", "made %(count)s invitation links", count
+    ) % {"count": count}
 
 
 def _addresses_add(d: dict[str, Any]) -> str:
@@ -91,47 +104,63 @@ def _mailing_start(d: dict[str, Any]) -> str:
 
 
 def _member_add(d: dict[str, Any]) -> str:
-    return f"added {d.get('member', '?')} as {_role(d.get('role'))}"
+    return gettext("added %(member)s as %(role)s") % {
+        "member": d.get("member", "?"),
+        "role": _role(d.get("role")),
+    }
 
 
 def _member_role(d: dict[str, Any]) -> str:
-    was = f" (was {_role(d['previous_role'])})" if "previous_role" in d else ""
-    return f"made {d.get('member', '?')} {_a_role(d.get('role'))}{was}"
+    words = {"member": d.get("member", "?"), "role": _a_role(d.get("role"))}
+    if "previous_role" in d:
+        return gettext("made %(member)s %(role)s (was %(was)s)") % {
+            **words,
+            "was": _role(d["previous_role"]),
+        }
+    return gettext("made %(member)s %(role)s") % words
 
 
 def _member_remove(d: dict[str, Any]) -> str:
+    words = {"member": d.get("member", "?"), "was": _role(d.get("role"))}
     if d.get("left"):
-        return f"left the survey (was {_role(d.get('role'))})"
-    return f"removed {d.get('member', '?')} (was {_role(d.get('role'))})"
+        return gettext("left the survey (was %(was)s)") % words
+    return gettext("removed %(member)s (was %(was)s)") % words
 
 
 def _transfer(d: dict[str, Any]) -> str:
-    words = f"transferred ownership to {d.get('member', '?')}"
-    kept = d.get("previous_owner_role")
-    return f"{words}, staying on as {_role(kept)}" if kept else words
+    member, kept = d.get("member", "?"), d.get("previous_owner_role")
+    if kept:
+        return gettext(
+            "transferred ownership to %(member)s, staying on as %(role)s"
+        ) % {"member": member, "role": _role(kept)}
+    return gettext("transferred ownership to %(member)s") % {"member": member}
 
 
 def _prune(d: dict[str, Any]) -> str:
-    return f"deleted {d.get('deleted', 0)} audit events from before {d.get('before')}"
+    return gettext("deleted %(count)s audit events from before %(before)s") % {
+        "count": d.get("deleted", 0),
+        "before": d.get("before"),
+    }
 
 
 def _translation(d: dict[str, Any]) -> str:
     language = d.get("language")
-    return (
-        f"changed the {language} translation" if language else "changed a translation"
-    )
+    if not language:
+        return gettext("changed a translation")
+    return gettext("changed the %(language)s translation") % {"language": language}
 
 
 def _publish(d: dict[str, Any]) -> str:
     numbers = d.get("unbounded_questions")
     if not numbers:
-        return "published the survey"
-    named = ", ".join(str(n) for n in numbers)
-    which = f"question {named}" if len(numbers) == 1 else f"questions {named}"
-    return (
-        f"published the survey, confirming that respondents will be told that "
-        f"{which} {'has' if len(numbers) == 1 else 'have'} no finite epsilon"
-    )
+        return gettext("published the survey")
+    return ngettext(
+        "published the survey, confirming that respondents will be told that "
+        "question %(numbers)s has no finite epsilon",
+        "published the survey, confirming that respondents will be told that "
+        "questions %(numbers)s have no finite epsilon",
+        len(numbers),
+    ) % {"numbers": ", ".join(str(n) for n in numbers)}
 
 
 def _close_at_limit(d: dict[str, Any]) -> str:
@@ -143,39 +172,47 @@ def _close_at_limit(d: dict[str, Any]) -> str:
 
 def _model_fit(d: dict[str, Any]) -> str:
     formula = d.get("formula")
-    return f"requested a model fit ({formula})" if formula else "requested a model fit"
+    if not formula:
+        return gettext("requested a model fit")
+    return gettext("requested a model fit (%(formula)s)") % {"formula": formula}
 
 
 # Survey fields as the details page names them, where the name is not enough.
-FIELD_WORDS = {"slug": "link", "opens_at": "open date", "closes_at": "close date"}
+FIELD_WORDS = {
+    "slug": _("link"),
+    "opens_at": _("open date"),
+    "closes_at": _("close date"),
+}
 
 
 def _survey_update(d: dict[str, Any]) -> str:
     fields = d.get("fields")
     if not isinstance(fields, list) or not fields:
-        return "changed the survey's details"
-    names = [FIELD_WORDS.get(str(f), str(f).replace("_", " ")) for f in fields]
-    return f"changed the survey's details ({', '.join(names)})"
+        return gettext("changed the survey's details")
+    names = [str(FIELD_WORDS.get(str(f), str(f).replace("_", " "))) for f in fields]
+    return gettext("changed the survey's details (%(fields)s)") % {
+        "fields": ", ".join(names)
+    }
 
 
 FIXED = {
-    Action.SURVEY_CREATE: "created the survey",
-    Action.SURVEY_DUPLICATE: "copied the survey",
-    Action.SURVEY_CLOSE: "closed the survey",
-    Action.SURVEY_REOPEN: "reopened the survey",
-    Action.SURVEY_DELETE: "deleted the survey",
-    Action.QUESTION_CREATE: "added a question",
-    Action.QUESTION_UPDATE: "changed a question",
-    Action.QUESTION_DELETE: "deleted a question",
-    Action.QUESTION_MOVE: "moved a question",
-    Action.QUESTIONS_REORDER: "reordered the questions",
-    Action.INVITATIONS_DOWNLOAD: "downloaded the invitation links",
-    Action.ESTIMATES_RUN: "requested an estimate run",
-    Action.SECTION_CREATE: "added a section",
-    Action.SECTION_UPDATE: "changed a section",
-    Action.SECTION_DELETE: "deleted a section",
-    Action.SECTION_QUESTIONS: "moved questions between sections",
-    Action.SECTIONS_REORDER: "reordered the sections",
+    Action.SURVEY_CREATE: _("created the survey"),
+    Action.SURVEY_DUPLICATE: _("copied the survey"),
+    Action.SURVEY_CLOSE: _("closed the survey"),
+    Action.SURVEY_REOPEN: _("reopened the survey"),
+    Action.SURVEY_DELETE: _("deleted the survey"),
+    Action.QUESTION_CREATE: _("added a question"),
+    Action.QUESTION_UPDATE: _("changed a question"),
+    Action.QUESTION_DELETE: _("deleted a question"),
+    Action.QUESTION_MOVE: _("moved a question"),
+    Action.QUESTIONS_REORDER: _("reordered the questions"),
+    Action.INVITATIONS_DOWNLOAD: _("downloaded the invitation links"),
+    Action.ESTIMATES_RUN: _("requested an estimate run"),
+    Action.SECTION_CREATE: _("added a section"),
+    Action.SECTION_UPDATE: _("changed a section"),
+    Action.SECTION_DELETE: _("deleted a section"),
+    Action.SECTION_QUESTIONS: _("moved questions between sections"),
+    Action.SECTIONS_REORDER: _("reordered the sections"),
     Action.TWO_FACTOR_ENABLE: gettext_lazy("turned on two-factor sign-in"),
     Action.TWO_FACTOR_DISABLE: gettext_lazy("turned off two-factor sign-in"),
     Action.RECOVERY_CODES_REGENERATE: gettext_lazy("made new recovery codes"),

@@ -23,8 +23,8 @@ class PlainLabels(forms.Form):
 class MemberAddForm(PlainLabels):
     who = forms.CharField(
         max_length=254,
-        label="Username or email",
-        help_text="They need a researcher account on this site already.",
+        label=_("Username or email"),
+        help_text=_("They need a researcher account on this site already."),
     )
     # The least privileged role unless the owner chooses more: aggregates
     # only, never an answer row (docs/teams.md).
@@ -32,7 +32,7 @@ class MemberAddForm(PlainLabels):
         choices=MEMBER_ROLE_CHOICES,
         initial=Role.VIEWER.value,
         required=False,
-        label="Role",
+        label=_("Role"),
         help_text=_(
             "Aggregates-only viewer unless you choose more; the table above "
             "says what each role may do."
@@ -44,20 +44,20 @@ class MemberAddForm(PlainLabels):
 
 
 class MemberRoleForm(PlainLabels):
-    role = forms.ChoiceField(choices=MEMBER_ROLE_CHOICES, label="Role")
+    role = forms.ChoiceField(choices=MEMBER_ROLE_CHOICES, label=_("Role"))
 
 
 class TransferForm(PlainLabels):
     to = forms.ModelChoiceField(
         queryset=Membership.objects.none(),
-        label="New owner",
-        help_text="Only a member can become the owner: add them first.",
+        label=_("New owner"),
+        help_text=_("Only a member can become the owner: add them first."),
         empty_label=None,
     )
     previous_owner_role = forms.ChoiceField(
         choices=MEMBER_ROLE_CHOICES,
         initial=Role.EDITOR.value,
-        label="Your role afterwards",
+        label=_("Your role afterwards"),
     )
 
     def __init__(self, *args: Any, survey: Survey, **kwargs: Any) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Role(models.TextChoices):
@@ -18,10 +19,10 @@ class Role(models.TextChoices):
     below it may (docs/teams.md): the owner is the survey's ``owner``; the
     others are :class:`Membership` rows."""
 
-    OWNER = "owner", "Owner"
-    EDITOR = "editor", "Editor"
-    ANALYST = "analyst", "Analyst"
-    VIEWER = "viewer", "Aggregates-only viewer"
+    OWNER = "owner", _("Owner")
+    EDITOR = "editor", _("Editor")
+    ANALYST = "analyst", _("Analyst")
+    VIEWER = "viewer", _("Aggregates-only viewer")
 
 
 class Membership(models.Model):

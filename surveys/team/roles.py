@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from surveys.models import Role
@@ -36,12 +37,25 @@ class Need(enum.IntEnum):
 RANK = {Role.VIEWER: Need.VIEW, Role.ANALYST: Need.ANALYSE}
 RANK |= {Role.EDITOR: Need.EDIT, Role.OWNER: Need.OWN}
 
-# What the role needed for an action is called in a refusal.
-NEEDED = {
-    Need.VIEW: "any role",
-    Need.ANALYSE: "analyst, editor or owner",
-    Need.EDIT: "editor or owner",
-    Need.OWN: "owner",
+# Why a role may not do what an action needs, whole sentences so that each
+# language words them its own way.
+REFUSALS = {
+    Need.VIEW: _(
+        "Your role on this survey is %(role)s; seeing this survey needs any role. "
+        "Ask the survey's owner if you need more."
+    ),
+    Need.ANALYSE: _(
+        "Your role on this survey is %(role)s; answer rows and estimate runs need "
+        "analyst, editor or owner. Ask the survey's owner if you need more."
+    ),
+    Need.EDIT: _(
+        "Your role on this survey is %(role)s; changing this survey needs editor "
+        "or owner. Ask the survey's owner if you need more."
+    ),
+    Need.OWN: _(
+        "Your role on this survey is %(role)s; this needs owner. Ask the survey's "
+        "owner if you need more."
+    ),
 }
 # Who may do what a need allows, as the subject of a sentence on a page that
 # tells a reader without the role who can (tests check it against RANK).
@@ -50,12 +64,6 @@ WHO_MAY: dict[Need, Promise] = {
     Need.ANALYSE: _("An analyst, an editor or the owner"),
     Need.EDIT: _("An editor or the owner"),
     Need.OWN: _("The owner"),
-}
-WHAT = {
-    Need.VIEW: "seeing this survey",
-    Need.ANALYSE: "answer rows and estimate runs",
-    Need.EDIT: "changing this survey",
-    Need.OWN: "this",
 }
 
 
@@ -69,27 +77,29 @@ def allows(role: Role | None, need: Need, *, staff: bool = False) -> bool:
 def refusal(role: Role | None, need: Need) -> str:
     """Why a role may not do this, and what to do about it."""
     if role is None:
-        return (
+        return gettext(
             "Staff can see every survey's design and estimates, but answer rows "
             "and changes need a role on the survey: ask its owner to add you."
         )
-    return (
-        f"Your role on this survey is {role.label.lower()}; {WHAT[need]} needs "
-        f"{NEEDED[need]}. Ask the survey's owner if you need more."
-    )
+    return str(REFUSALS[need]) % {"role": role.label.lower()}
 
 
 # What each role adds to the one before it, as the team page shows it.
 ABILITIES = (
     (
         Role.VIEWER,
-        "The survey and its design, the dashboards and the estimate exports; "
-        "never the answer rows.",
+        _(
+            "The survey and its design, the dashboards and the estimate exports; "
+            "never the answer rows."
+        ),
     ),
-    (Role.ANALYST, "+ the answer rows, the codebook and estimate runs."),
+    (Role.ANALYST, _("+ the answer rows, the codebook and estimate runs.")),
     (
         Role.EDITOR,
-        "+ build and translate, publish, close and reopen, invitations, copies.",
+        _("+ build and translate, publish, close and reopen, invitations, copies."),
     ),
-    (Role.OWNER, "+ delete the survey, manage members and ownership, the audit log."),
+    (
+        Role.OWNER,
+        _("+ delete the survey, manage members and ownership, the audit log."),
+    ),
 )

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from surveys.models import Membership, Role, Survey
 from surveys.team.audit import Action, audit_record
@@ -32,13 +33,21 @@ def researcher_named(who: str, *, field: str = "who") -> Any:
     found = list(users.filter(Q(username__iexact=who) | Q(email__iexact=who))[:2])
     if who and len(found) > 1:
         raise ValidationError(
-            {field: f"Several accounts match “{who}”: add them by exact username."}
+            {
+                field: gettext(
+                    "Several accounts match “%(who)s”: add them by exact username."
+                )
+                % {"who": who}
+            }
         )
     if not who or not found:
         raise ValidationError(
             {
-                field: f"No researcher account has the username or email “{who}”. "
-                "Ask them to get an account first (docs/deploy.md, Accounts)."
+                field: gettext(
+                    "No researcher account has the username or email “%(who)s”. "
+                    "Ask them to get an account first (docs/deploy.md, Accounts)."
+                )
+                % {"who": who}
             }
         )
     return found[0]

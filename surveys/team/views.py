@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from surveys.models import Membership, Role, Survey
@@ -80,8 +81,11 @@ def team_add(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"{added.user.get_username()} is now "
-                f"{added.get_role_display().lower()} on this survey.",
+                gettext("%(name)s is now %(role)s on this survey.")
+                % {
+                    "name": added.user.get_username(),
+                    "role": added.get_role_display().lower(),
+                },
             )
             return redirect("surveys:team", pk=survey.pk)
     return _page(request, survey, add_form=form, status=400)
@@ -103,8 +107,11 @@ def team_role(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
         return _refused(request, survey, error)
     messages.success(
         request,
-        f"{changed.user.get_username()} is now "
-        f"{changed.get_role_display().lower()} on this survey.",
+        gettext("%(name)s is now %(role)s on this survey.")
+        % {
+            "name": changed.user.get_username(),
+            "role": changed.get_role_display().lower(),
+        },
     )
     return redirect("surveys:team", pk=survey.pk)
 
@@ -124,9 +131,13 @@ def team_remove(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
     except ValidationError as error:
         return _refused(request, survey, error)
     if leaving:
-        messages.success(request, f"You left “{survey.title}”.")
+        messages.success(
+            request, gettext("You left “%(title)s”.") % {"title": survey.title}
+        )
         return redirect("surveys:list")
-    messages.success(request, f"{name} is no longer on this survey.")
+    messages.success(
+        request, gettext("%(name)s is no longer on this survey.") % {"name": name}
+    )
     return redirect("surveys:team", pk=survey.pk)
 
 
@@ -160,8 +171,12 @@ def team_transfer(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, survey, error)
     messages.success(
         request,
-        f"{membership.user.get_username()} now owns “{survey.title}”; you are "
-        f"{Role(kept).label.lower()} on it.",
+        gettext("%(name)s now owns “%(title)s”; you are %(role)s on it.")
+        % {
+            "name": membership.user.get_username(),
+            "title": survey.title,
+            "role": Role(kept).label.lower(),
+        },
     )
     return redirect("surveys:team", pk=survey.pk)
 

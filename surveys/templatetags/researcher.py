@@ -12,7 +12,8 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from estimation import contract
@@ -22,11 +23,10 @@ from surveys.results.charts import Interval, interval_chart
 from surveys.results.group_charts import breakdown_chart, withheld_text
 from surveys.team.roles import WHO_MAY, Need, allows
 from surveys.team.selectors import role_of
+from surveys.words import active_translator
 
 register = template.Library()
-NOT_PRIVATE = (
-    '<span aria-hidden="true">—</span> <span class="not-private">not private</span>'
-)
+NOT_PRIVATE = '<span aria-hidden="true">—</span> <span class="not-private">{}</span>'
 
 
 @register.filter
@@ -48,15 +48,15 @@ def who_may(need: str) -> str:
 def role_label(survey: Any) -> str:
     """The reader's role in words; staff overseeing a survey have none."""
     role = role_of(survey)
-    return role.label if role is not None else "Staff (oversight)"
+    return str(role.label) if role is not None else gettext("Staff (oversight)")
 
 
 @register.simple_tag
 def epsilon(value: float) -> SafeString:
     """An epsilon for a page: "1.1", or a dash that says "not private"."""
     if math.isfinite(value):
-        return format_html("{}", format_epsilon(value))
-    return mark_safe(NOT_PRIVATE)  # nosec B308, B703  # a constant of ours
+        return format_html("{}", format_epsilon(value, active_translator()))
+    return format_html(NOT_PRIVATE, gettext("not private"))
 
 
 @register.filter

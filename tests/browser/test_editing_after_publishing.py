@@ -46,9 +46,9 @@ def test_a_published_survey_takes_a_new_close_date_and_introduction(
     frozen = page.locator("#frozen-details")
     for field, reason in FROZEN_REASONS.items():
         if field not in PANEL_SETTINGS:  # an open link's survey shows none of these
-            expect(frozen).to_contain_text(reason)
-    expect(frozen).not_to_contain_text(FROZEN_REASONS["panel_id_parameter"])
-    expect(frozen).to_contain_text(QUESTIONS_FROZEN)
+            expect(frozen).to_contain_text(str(reason))
+    expect(frozen).not_to_contain_text(str(FROZEN_REASONS["panel_id_parameter"]))
+    expect(frozen).to_contain_text(str(QUESTIONS_FROZEN))
     expect(page.get_by_label("Respondent link (optional)")).to_be_disabled()
     expect(page.get_by_label("Language", exact=True)).to_be_disabled()
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
+
 from surveys.kinds.base import given_or_yes_no as clean_options
 from surveys.kinds.base import matrix_design as build_design
 
@@ -29,7 +31,7 @@ def no_validation_arm(design: Mapping[str, Any]) -> str | None:
     """Crosswise respondents answer a pairing of two statements, so its page
     has no answer to the sensitive statement alone to ask directly."""
     if design.get("name") == "crosswise":
-        return (
+        return gettext(
             "A crosswise question cannot have a validation "
             "arm: its respondents answer a pairing, not the statement itself."
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from surveys.kinds.base import (
     epsilon_dict,
@@ -38,12 +39,14 @@ __all__ = [
 
 FIXED_DESIGN = None
 DESIGN_CHOICES = (
-    DesignChoice("warner", "Warner", 10),
-    DesignChoice("forced_response", "Forced response", 20),
-    DesignChoice("unrelated_question", "Unrelated question", 30),
-    DesignChoice("crosswise", "Crosswise (two statements, no device randomness)", 50),
+    DesignChoice("warner", _("Warner"), 10),
+    DesignChoice("forced_response", _("Forced response"), 20),
+    DesignChoice("unrelated_question", _("Unrelated question"), 30),
+    DesignChoice(
+        "crosswise", _("Crosswise (two statements, no device randomness)"), 50
+    ),
 )
-DESIGN_HELP = "Yes/no: Warner, forced response, unrelated question or crosswise."
+DESIGN_HELP = _("Yes/no: Warner, forced response, unrelated question or crosswise.")
 FIELDS = {
     **FORCED_RESPONSE,
     "p": PlacedField(
@@ -51,9 +54,9 @@ FIELDS = {
         forms.FloatField(
             required=False,
             initial=0.75,
-            label="Probability p",
+            label=_("Probability p"),
             widget=number_input(),
-            help_text=(
+            help_text=_(
                 "Warner: the chance the true answer is sent (not 0.5). Unrelated "
                 "question: the chance of answering the sensitive question. "
                 "Crosswise: the share of people for whom the second statement is "
@@ -66,9 +69,9 @@ FIELDS = {
         forms.FloatField(
             required=False,
             initial=0.5,
-            label="Probability q",
+            label=_("Probability q"),
             widget=number_input(),
-            help_text="Unrelated question: the chance that its answer is Yes.",
+            help_text=_("Unrelated question: the chance that its answer is Yes."),
         ),
     ),
 }
@@ -92,8 +95,10 @@ def design_dict(form: Any, name: str, k: int) -> dict[str, Any]:
     if by_epsilon and name == "crosswise":
         raise ValidationError(
             {
-                "mode": "Crosswise is set by p, the share of people for whom "
-                "the second statement is true, not by epsilon."
+                "mode": _(
+                    "Crosswise is set by p, the share of people for whom "
+                    "the second statement is true, not by epsilon."
+                )
             }
         )
     if by_epsilon and name != "unrelated_question":
@@ -101,8 +106,10 @@ def design_dict(form: Any, name: str, k: int) -> dict[str, Any]:
     if by_epsilon:
         raise ValidationError(
             {
-                "mode": "The unrelated question is set by its probabilities "
-                "p and q, not by epsilon."
+                "mode": _(
+                    "The unrelated question is set by its probabilities "
+                    "p and q, not by epsilon."
+                )
             }
         )
     if name in ("warner", "crosswise"):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from surveys.kinds.base import (
     epsilon_dict,
     forced_response_dict,
@@ -33,10 +35,10 @@ __all__ = [
 
 FIXED_DESIGN = None
 DESIGN_CHOICES = (
-    DesignChoice("krr", "k-ary randomized response", 40),
-    DesignChoice("forced_response", "Forced response", 20),
+    DesignChoice("krr", _("k-ary randomized response"), 40),
+    DesignChoice("forced_response", _("Forced response"), 20),
 )
-DESIGN_HELP = "Multiple choice: k-ary randomized response or forced response."
+DESIGN_HELP = _("Multiple choice: k-ary randomized response or forced response.")
 FIELDS = {"options": OPTIONS, **FORCED_RESPONSE}
 PARAMETER_FIELDS: dict[str, str] = {}
 

@@ -5,22 +5,39 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from estimation.kinds.choice.designs import KaryRR
 from estimation.words import percent
 from surveys.builder.design_text import design_summary
 from surveys.builder.design_text import epsilon_text as epsilon_text
+from surveys.words import active_translator
 
 
 def krr_sentence(design: KaryRR, labels: Sequence[str]) -> str:
     keep, other = float(design.matrix[0, 0]), float(design.base[0])
+    tr = active_translator()
+    shares = {
+        "kept": percent(keep, tr),
+        "told": percent(1 - keep, tr),
+        "each": percent(other, tr),
+        "others": design.k - 1,
+    }
     if design.k == 2:
-        rest = f"{percent(1 - keep)} are told to give the other answer"
-    else:
-        rest = (
-            f"{percent(1 - keep)} are told to give one of the other {design.k - 1} "
-            f"answers, picked at random ({percent(other)} each)"
+        return (
+            gettext(
+                "%(kept)s of respondents answer truthfully; %(told)s are told to "
+                "give the other answer."
+            )
+            % shares
         )
-    return f"{percent(keep)} of respondents answer truthfully; {rest}."
+    return (
+        gettext(
+            "%(kept)s of respondents answer truthfully; %(told)s are told to give "
+            "one of the other %(others)s answers, picked at random (%(each)s each)."
+        )
+        % shares
+    )
 
 
 # Design name -> its sentence (surveys.builder.design_text asks every kind's).

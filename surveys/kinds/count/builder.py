@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from estimation.kinds.count.designs import MAX_COUNT
 from surveys.kinds.base import matrix_design as build_design
@@ -34,14 +35,20 @@ def clean_options(options: Sequence[str] | None, *, language: str) -> list[str]:
     if not top.isdigit() or not 1 <= int(top) <= MAX_COUNT:
         raise ValidationError(
             {
-                "options": f"A count question counts from 0 to a maximum of 1 to {MAX_COUNT}."
+                "options": gettext(
+                    "A count question counts from 0 to a maximum of 1 to %(maximum)s."
+                )
+                % {"maximum": MAX_COUNT}
             }
         )
     counts = [str(i) for i in range(int(top) + 1)]
     if labels not in (counts, ["0", top]):
         raise ValidationError(
             {
-                "options": f"A count question's options are the counts 0 to {top}, in order."
+                "options": gettext(
+                    "A count question's options are the counts 0 to %(top)s, in order."
+                )
+                % {"top": top}
             }
         )
     return counts
@@ -50,7 +57,7 @@ def clean_options(options: Sequence[str] | None, *, language: str) -> list[str]:
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
     """A count asked plainly is asked plainly of everyone already."""
     if design.get("name") == "direct":
-        return (
+        return gettext(
             "Only a randomized question can have a validation "
             "arm: this count is asked plainly of everyone."
         )

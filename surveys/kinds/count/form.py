@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from estimation.kinds.count.designs import MAX_COUNT
 from surveys.kinds.form_fields import EPSILON, DesignChoice, PlacedField
@@ -24,10 +26,10 @@ __all__ = [
 
 FIXED_DESIGN = None
 DESIGN_CHOICES = (
-    DesignChoice("geometric", "Geometric noise (counts)", 80),
-    DesignChoice("direct", "Asked plainly, not randomized (counts)", 90),
+    DesignChoice("geometric", _("Geometric noise (counts)"), 80),
+    DesignChoice("direct", _("Asked plainly, not randomized (counts)"), 90),
 )
-DESIGN_HELP = "Count: geometric noise, set by epsilon."
+DESIGN_HELP = _("Count: geometric noise, set by epsilon.")
 FIELDS = {
     "maximum": PlacedField(
         30,
@@ -36,12 +38,16 @@ FIELDS = {
             initial=10,
             min_value=1,
             max_value=MAX_COUNT,
-            label="Largest count (M)",
+            label=_("Largest count (M)"),
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-            help_text=(
-                f"Count questions: respondents give a whole number from 0 to M (at "
-                f"most {MAX_COUNT}); more than M is answered as M. Epsilon covers "
-                "the whole range: any two counts are protected from each other."
+            help_text=format_lazy(
+                _(
+                    "Count questions: respondents give a whole number from 0 to M "
+                    "(at most {maximum}); more than M is answered as M. Epsilon "
+                    "covers the whole range: any two counts are protected from "
+                    "each other."
+                ),
+                maximum=MAX_COUNT,
             ),
         ),
     ),
@@ -63,7 +69,7 @@ def labels(form: Any) -> list[str] | None:
     maximum = form.cleaned_data.get("maximum")
     if maximum is None:
         if "maximum" not in form.errors:
-            form.add_error("maximum", "Give the largest count, M.")
+            form.add_error("maximum", _("Give the largest count, M."))
         return None
     return [str(i) for i in range(maximum + 1)]
 

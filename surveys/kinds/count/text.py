@@ -5,21 +5,29 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from estimation.kinds.count.designs import Geometric
 from estimation.words import format_epsilon, percent_at_most
 from surveys.builder.design_text import design_summary
 from surveys.builder.design_text import epsilon_text as epsilon_text
+from surveys.words import active_translator
 
 
 def geometric_sentence(design: Geometric, labels: Sequence[str]) -> str:
-    return (
-        f"Each respondent's count is sent with random noise added: at most "
-        f"{percent_at_most(1 - float(design.matrix.diagonal().min()))} of "
-        f"respondents send a count other than their own (the noise is "
-        f"geometric: small changes are likelier than large ones), and results beyond 0 or {design.maximum} are "
-        f"sent as 0 or {design.maximum}. Epsilon {format_epsilon(design.epsilon)} "
-        "covers the whole range: any two counts are protected from each other."
-    )
+    tr = active_translator()
+    return gettext(
+        "Each respondent's count is sent with random noise added: at most "
+        "%(changed)s of respondents send a count other than their own (the noise "
+        "is geometric: small changes are likelier than large ones), and results "
+        "beyond 0 or %(maximum)s are sent as 0 or %(maximum)s. Epsilon "
+        "%(epsilon)s covers the whole range: any two counts are protected from "
+        "each other."
+    ) % {
+        "changed": percent_at_most(1 - float(design.matrix.diagonal().min()), tr),
+        "maximum": design.maximum,
+        "epsilon": format_epsilon(design.epsilon, tr),
+    }
 
 
 # Design name -> its sentence (surveys.builder.design_text asks every kind's).

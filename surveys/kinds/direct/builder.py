@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
+
 from surveys.kinds.base import labelled_options as clean_options
 from surveys.kinds.base import matrix_design as build_design
 
@@ -31,7 +33,7 @@ SHUFFLES_OPTIONS = True
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
     """Only a randomized question has an arm."""
-    return (
+    return gettext(
         "Only a randomized question can have a validation "
         "arm: a direct question is asked plainly of everyone."
     )

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from estimation import Direct
 from surveys.builder.design_text import design_summary
 from surveys.builder.design_text import epsilon_text as epsilon_text
 
 
 def direct_sentence(design: Direct, labels: Sequence[str]) -> str:
-    return (
+    return gettext(
         "Every respondent's answer is sent as given: no randomization, so no privacy."
     )
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from estimation.kinds.instructed.designs import (
     InstructedDesign,
@@ -34,7 +35,11 @@ def build_design(options: Sequence[str], design: Mapping[str, Any]) -> Instructe
     """Cheating detection or the lie detector: a yes/no answer (No, Yes)."""
     if len(options) != 2:
         raise ValidationError(
-            {"options": "A question with a device instruction is answered Yes or No."}
+            {
+                "options": gettext(
+                    "A question with a device instruction is answered Yes or No."
+                )
+            }
         )
     try:
         return instructed_design_from_dict(design)
@@ -43,7 +48,7 @@ def build_design(options: Sequence[str], design: Mapping[str, Any]) -> Instructe
 
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
-    return (
+    return gettext(
         "A question with a device instruction cannot have "
         "a validation arm: it already separates honest answers from "
         "answers that ignore the instruction."

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from surveys.kinds.base import yes_no_labels as labels
 from surveys.kinds.form_fields import DesignChoice, PlacedField, number_input
@@ -27,11 +28,13 @@ FIXED_DESIGN = None
 PARAMETERS = ("p1", "p2", "group_share")
 DESIGN_CHOICES = (
     DesignChoice(
-        "cheating_detection", "Cheating detection (Clark and Desharnais 1998)", 100
+        "cheating_detection", _("Cheating detection (Clark and Desharnais 1998)"), 100
     ),
-    DesignChoice("lie_detector", "Stochastic lie detector (Moshagen et al. 2012)", 110),
+    DesignChoice(
+        "lie_detector", _("Stochastic lie detector (Moshagen et al. 2012)"), 110
+    ),
 )
-DESIGN_HELP = (
+DESIGN_HELP = _(
     "Yes / no with a device instruction: cheating detection or the stochastic "
     "lie detector."
 )
@@ -41,9 +44,9 @@ FIELDS = {
         forms.FloatField(
             required=False,
             initial=0.3,
-            label="Group 1 probability (p1)",
+            label=_("Group 1 probability (p1)"),
             widget=number_input(),
-            help_text=(
+            help_text=_(
                 "Cheating detection: the chance that the device tells a respondent "
                 "in group 1 to answer Yes (otherwise: answer truthfully). Lie "
                 "detector: the chance that it tells them to answer truthfully "
@@ -56,10 +59,12 @@ FIELDS = {
         forms.FloatField(
             required=False,
             initial=0.7,
-            label="Group 2 probability (p2)",
+            label=_("Group 2 probability (p2)"),
             widget=number_input(),
-            help_text="The same for group 2; it must differ from p1, and the further "
-            "apart the two, the more precise the estimates.",
+            help_text=_(
+                "The same for group 2; it must differ from p1, and the further "
+                "apart the two, the more precise the estimates."
+            ),
         ),
     ),
     "group_share": PlacedField(
@@ -67,9 +72,9 @@ FIELDS = {
         forms.FloatField(
             required=False,
             initial=0.5,
-            label="Share in group 1",
+            label=_("Share in group 1"),
             widget=number_input(),
-            help_text="The chance that the device puts a respondent in group 1.",
+            help_text=_("The chance that the device puts a respondent in group 1."),
         ),
     ),
 }

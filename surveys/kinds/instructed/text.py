@@ -23,7 +23,7 @@ from estimation.kinds.instructed.planning import assumed_shares
 from estimation.planner import DEFAULT_PREVALENCE, expected_precision
 from estimation.words import format_epsilon, percent
 from surveys.builder.design_text import LEVEL
-from surveys.words import active_translator
+from surveys.words import active_translator, band_name, count_text, decimal_text
 
 # What the precision sentence assumes besides the prevalence (pi), as the
 # planner does (estimation/kinds/instructed/planning.py): under cheating
@@ -34,37 +34,45 @@ from surveys.words import active_translator
 def instructed_sentence(design: InstructedDesign) -> str:
     """What the device and the respondent do, and what is estimated."""
     f1, f2 = design.forced_yes
-    draws = (
-        f"Each respondent's device puts them in group 1 ({percent(design.group_share)} "
-        f"of respondents) or group 2 and tells them either to answer Yes "
-        f"({percent(f1)} of the time in group 1, {percent(f2)} in group 2) or to "
-        "answer truthfully. The respondent sees the instruction and answers Yes or "
-        "No; only the group and the answer are sent, never the instruction."
-    )
+    tr = active_translator()
+    draws = gettext(
+        "Each respondent's device puts them in group 1 (%(share)s of respondents) "
+        "or group 2 and tells them either to answer Yes (%(first)s of the time in "
+        "group 1, %(second)s in group 2) or to answer truthfully. The respondent "
+        "sees the instruction and answers Yes or No; only the group and the answer "
+        "are sent, never the instruction."
+    ) % {
+        "share": percent(design.group_share, tr),
+        "first": percent(f1, tr),
+        "second": percent(f2, tr),
+    }
     if design.name == "cheating_detection":
-        estimates = (
-            " The results separate honest Yes (pi), honest No (beta) and those who "
+        estimates = gettext(
+            "The results separate honest Yes (pi), honest No (beta) and those who "
             "answer No whatever they are told (gamma, the cheaters); the prevalence "
             "is then only known to lie between pi and pi + gamma."
         )
     else:
-        estimates = (
-            " The results estimate the prevalence (pi) and the share of carriers "
+        estimates = gettext(
+            "The results estimate the prevalence (pi) and the share of carriers "
             "who answer truthfully (t), assuming that non-carriers follow the "
             "instruction."
         )
-    return draws + estimates
+    return f"{draws} {estimates}"
 
 
 def instructed_observer(design: InstructedDesign) -> str:
     """What a Yes and a No each reveal, for researchers."""
-    return (
-        f"A Yes is protected at epsilon {format_epsilon(design.yes_epsilon)}: "
-        f"{what_an_observer_learns(design.yes_epsilon)} A No, given as instructed, "
-        "is only ever given by someone whose answer is No: it is not protected, so "
-        "this question has no finite epsilon and the survey's total epsilon is "
-        "unbounded. Respondents are told exactly this."
-    )
+    tr = active_translator()
+    return gettext(
+        "A Yes is protected at epsilon %(epsilon)s: %(observer)s A No, given as "
+        "instructed, is only ever given by someone whose answer is No: it is not "
+        "protected, so this question has no finite epsilon and the survey's total "
+        "epsilon is unbounded. Respondents are told exactly this."
+    ) % {
+        "epsilon": format_epsilon(design.yes_epsilon, tr),
+        "observer": what_an_observer_learns(design.yes_epsilon, translator=tr),
+    }
 
 
 def expected_pi_half_width(
@@ -82,9 +90,9 @@ def instructed_precision(
     tr = active_translator()
     numbers = {
         "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
-        % {"n": f"{n:,}"},
+        % {"n": count_text(n)},
         "level": percent(LEVEL, tr),
-        "points": f"{100 * expected_pi_half_width(design, n, prevalence):.1f}",
+        "points": decimal_text(100 * expected_pi_half_width(design, n, prevalence), 1),
     }
     if design.model == "cdm":
         assumed = gettext(
@@ -103,18 +111,22 @@ def instructed_precision(
 
 def instructed_warning(design: InstructedDesign, limit: float) -> str | None:
     if not settings.ALLOW_UNBOUNDED_DESIGNS:
-        return (
+        return gettext(
             "A No is not protected, so this design has no finite epsilon, and this "
             "site does not allow such designs: a survey with this design cannot be "
             "published here."
         )
     if design.yes_epsilon <= limit:
         return None
-    return (
-        f"A Yes is protected only at epsilon {format_epsilon(design.yes_epsilon)}, "
-        f"above this site's limit of {limit:g} per question: a survey with this "
-        "design cannot be published. Make the smaller chance of “answer Yes” larger."
-    )
+    tr = active_translator()
+    return gettext(
+        "A Yes is protected only at epsilon %(epsilon)s, above this site's limit "
+        "of %(limit)s per question: a survey with this design cannot be "
+        "published. Make the smaller chance of “answer Yes” larger."
+    ) % {
+        "epsilon": format_epsilon(design.yes_epsilon, tr),
+        "limit": format_epsilon(limit, tr),
+    }
 
 
 def instructed_summary(
@@ -136,13 +148,15 @@ def instructed_summary(
             respondent = design.describe(None, tr) + " " + design.observer(tr)
     return {
         "band": band.key,
-        "band_name": f"a Yes {band.name}, a No not protected",
-        "band_meaning": f"For a Yes: {band.meaning} A No is not protected.",
+        "band_name": gettext("a Yes %(band)s, a No not protected")
+        % {"band": band_name(band)},
+        "band_meaning": gettext("For a Yes: %(meaning)s A No is not protected.")
+        % {"meaning": gettext(band.meaning)},
         "warning": instructed_warning(design, settings.MAX_QUESTION_EPSILON),
         "design": design.to_dict(),
         "epsilon": None,
         "yes_epsilon": design.yes_epsilon,
-        "epsilon_text": format_epsilon(math.inf),
+        "epsilon_text": format_epsilon(math.inf, active_translator()),
         "randomized": True,
         "sentence": instructed_sentence(design),
         "observer": instructed_observer(design),
@@ -173,4 +187,6 @@ def summary(
 
 def epsilon_text(design: InstructedDesign) -> str:
     """The publish page's epsilon: a No is not protected, a Yes is."""
-    return f"unbounded; a Yes {format_epsilon(design.yes_epsilon)}"
+    return gettext("unbounded; a Yes %(epsilon)s") % {
+        "epsilon": format_epsilon(design.yes_epsilon, active_translator())
+    }

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_noop
 
 from estimation.kinds.multiselect.designs import UnaryEncoding, unary_from_dict
 from surveys.kinds.base import labelled_options as clean_options
@@ -25,7 +26,7 @@ DESIGNS = ("sue", "oue")
 ANSWERED_YES_NO = False
 LISTS_OPTIONS = True
 # Ticking none is already an answer, and a missing one would need its own control.
-NOT_OPTIONAL = (
+NOT_OPTIONAL = gettext_noop(
     "A check-all-that-apply question cannot be optional: "
     "ticking none of the items is already an answer."
 )
@@ -40,15 +41,17 @@ def build_design(options: Sequence[str], design: Mapping[str, Any]) -> UnaryEnco
     if built.m != len(options):
         raise ValidationError(
             {
-                "options": f"The design has {built.m} items but the question has "
-                f"{len(options)}."
+                "options": gettext(
+                    "The design has %(design)s items but the question has %(question)s."
+                )
+                % {"design": built.m, "question": len(options)}
             }
         )
     return built
 
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
-    return (
+    return gettext(
         "A check-all-that-apply question cannot have a "
         "validation arm yet: ask a yes/no question for each item instead."
     )

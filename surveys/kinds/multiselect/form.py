@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from estimation.kinds.multiselect.by_epsilon import one_hot_epsilon, whole_epsilon
 from surveys.kinds.base import matrix_initial
@@ -31,10 +32,10 @@ __all__ = [
 
 FIXED_DESIGN = None
 DESIGN_CHOICES = (
-    DesignChoice("sue", "Symmetric unary encoding (basic RAPPOR)", 60),
-    DesignChoice("oue", "Optimized unary encoding", 70),
+    DesignChoice("sue", _("Symmetric unary encoding (basic RAPPOR)"), 60),
+    DesignChoice("oue", _("Optimized unary encoding"), 70),
 )
-DESIGN_HELP = (
+DESIGN_HELP = _(
     "Check all that apply: symmetric or optimized unary encoding, each item "
     "randomized on its own."
 )

@@ -2,8 +2,8 @@
 which neighbours each epsilon is about, the precision it leaves, and whether
 k-RR over the combinations would do better.
 
-Pure functions of the core's designs, as in ``design_text``; the builder's
-sentences are in English, the respondents' go through gettext.
+Pure functions of the core's designs, as in ``design_text``; every sentence
+goes through gettext, the builder's in the researcher's language.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from estimation import privacy_band, what_an_observer_learns
 from estimation.designs import MAX_EPSILON
@@ -28,27 +29,33 @@ from surveys.builder.design_text import (
 )
 from surveys.builder.design_text import epsilon_text as epsilon_text
 from surveys.kinds.base import MAX_OPTIONS
-from surveys.words import active_translator
+from surveys.words import active_translator, band_name, count_text, decimal_text
 
 ENCODING_NAMES = {
-    "sue": "symmetric unary encoding",
-    "oue": "optimized unary encoding",
+    "sue": _("symmetric unary encoding"),
+    "oue": _("optimized unary encoding"),
 }
 
 
 def unary_sentence(design: UnaryEncoding) -> str:
     """What the respondents' browsers do, item by item, and the three epsilons."""
-    return (
-        f"Each item is randomized on its own: a ticked item is sent ticked "
-        f"{percent(design.p)} of the time, an unticked one {percent(design.q)} of "
-        f"the time. Epsilon {format_epsilon(design.epsilon_item)} protects whether "
-        f"any one item was ticked; any two answers may differ in all "
-        f"{design.m} items, so the whole answer has epsilon "
-        f"{format_epsilon(design.epsilon)} ({design.m} × "
-        f"{format_epsilon(design.epsilon_item)}), the one respondents are told and "
-        f"the survey adds up. The published one-hot epsilon (answers that each tick "
-        f"exactly one item) is {format_epsilon(design.epsilon_one_hot_exact)}."
-    )
+    tr = active_translator()
+    return gettext(
+        "Each item is randomized on its own: a ticked item is sent ticked %(p)s "
+        "of the time, an unticked one %(q)s of the time. Epsilon %(item)s "
+        "protects whether any one item was ticked; any two answers may differ in "
+        "all %(m)s items, so the whole answer has epsilon %(whole)s (%(m)s × "
+        "%(item)s), the one respondents are told and the survey adds up. The "
+        "published one-hot epsilon (answers that each tick exactly one item) is "
+        "%(one_hot)s."
+    ) % {
+        "p": percent(design.p, tr),
+        "q": percent(design.q, tr),
+        "item": format_epsilon(design.epsilon_item, tr),
+        "m": design.m,
+        "whole": format_epsilon(design.epsilon, tr),
+        "one_hot": format_epsilon(design.epsilon_one_hot_exact, tr),
+    }
 
 
 def unary_precision_sentence(
@@ -65,12 +72,12 @@ def unary_precision_sentence(
         "all %(m)s items at once to about ±%(band)s (the simultaneous band)."
     ) % {
         "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
-        % {"n": f"{n:,}"},
+        % {"n": count_text(n)},
         "prevalence": percent(prevalence, tr),
-        "one": f"{100 * one:.1f}",
+        "one": decimal_text(100 * one, 1),
         "level": percent(LEVEL, tr),
         "m": design.m,
-        "band": f"{100 * band:.1f}",
+        "band": decimal_text(100 * band, 1),
     }
 
 
@@ -80,34 +87,62 @@ def recommendation_sentence(design: UnaryEncoding) -> str:
     A design stored with a one-hot epsilon (through the API, or typed as one
     before the builder took the whole answer's) may have a whole epsilon past
     any the comparison is made at; it is then only told so."""
+    tr = active_translator()
     if design.epsilon > MAX_EPSILON:
-        return (
-            f"At epsilon {format_epsilon(design.epsilon)} for the whole answer, past "
-            f"{MAX_EPSILON:g}, the encodings are not compared: a smaller epsilon "
-            "would be needed to publish."
-        )
+        return gettext(
+            "At epsilon %(epsilon)s for the whole answer, past %(limit)s, the "
+            "encodings are not compared: a smaller epsilon would be needed to "
+            "publish."
+        ) % {
+            "epsilon": format_epsilon(design.epsilon, tr),
+            "limit": format_epsilon(MAX_EPSILON, tr),
+        }
     advice = recommend_encoding(design.m, design.epsilon, max_options=MAX_OPTIONS)
     ratios = advice.responses_ratio
-    chosen = ENCODING_NAMES[design.name]
+    numbers = {
+        "chosen": ENCODING_NAMES[design.name],
+        "epsilon": format_epsilon(design.epsilon, tr),
+        "combinations": 2**design.m,
+        "ratio": _number(ratios[design.name], 2, tr),
+        "oue_name": ENCODING_NAMES["oue"],
+        "sue_name": ENCODING_NAMES["sue"],
+        "oue": _number(ratios["oue"], 2, tr),
+        "krr": _number(ratios["krr"], 2, tr),
+        "sue": _number(1 / ratios["oue"], 2, tr),
+    }
     if advice.recommended == "krr":
         return (
-            f"At this protection (epsilon {format_epsilon(design.epsilon)} for the "
-            f"whole answer), k-ary randomized response over the {2**design.m} "
-            f"combinations of ticks needs fewer responses: {chosen}, the encoding "
-            f"chosen, needs {ratios[design.name]:.2f} times as many. Consider a "
-            "multiple-choice question whose options are the combinations."
+            gettext(
+                "At this protection (epsilon %(epsilon)s for the whole answer), k-ary "
+                "randomized response over the %(combinations)s combinations of ticks "
+                "needs fewer responses: %(chosen)s, the encoding chosen, needs "
+                "%(ratio)s times as many. Consider a multiple-choice question whose "
+                "options are the combinations."
+            )
+            % numbers
         )
     if design.name == "sue":
         return (
-            f"At this protection, {chosen} needs the fewest responses "
-            f"({ENCODING_NAMES['oue']} needs {ratios['oue']:.2f} times as many; "
-            f"k-RR over the {2**design.m} combinations {ratios['krr']:.3g} times)."
+            gettext(
+                "At this protection, %(chosen)s needs the fewest responses "
+                "(%(oue_name)s needs %(oue)s times as many; k-RR over the "
+                "%(combinations)s combinations %(krr)s times)."
+            )
+            % numbers
         )
     return (
-        f"At this protection, {ENCODING_NAMES['sue']} would need "
-        f"{1 / ratios['oue']:.2f} times the responses of {chosen}: optimized unary "
-        "encoding is best only for answers that tick exactly one item."
+        gettext(
+            "At this protection, %(sue_name)s would need %(sue)s times the responses "
+            "of %(chosen)s: optimized unary encoding is best only for answers that "
+            "tick exactly one item."
+        )
+        % numbers
     )
+
+
+def _number(value: float, decimals: int, tr: Any) -> str:
+    """A ratio with the language's decimal separator."""
+    return f"{value:.{decimals}f}".replace(".", tr.decimal)
 
 
 def unary_summary(
@@ -133,18 +168,20 @@ def unary_summary(
             )
     return {
         "band": band.key,
-        "band_name": band.name,
-        "band_meaning": band.meaning,
+        "band_name": band_name(band),
+        "band_meaning": gettext(band.meaning),
         # design_warning reads only randomized and epsilon, which encodings have.
         "warning": design_warning(design, settings.MAX_QUESTION_EPSILON),
         "design": design.to_dict(),
         "epsilon": design.epsilon if math.isfinite(design.epsilon) else None,
         "epsilon_item": design.epsilon_item,
-        "epsilon_text": format_epsilon(design.epsilon),
+        "epsilon_text": format_epsilon(design.epsilon, active_translator()),
         "randomized": True,
         "sentence": unary_sentence(design),
         "recommendation": recommendation_sentence(design),
-        "observer": what_an_observer_learns(design.epsilon),
+        "observer": what_an_observer_learns(
+            design.epsilon, translator=active_translator()
+        ),
         "n": n if planned else None,
         "prevalence": prevalence,
         "precision": (

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
+
 from surveys.kinds.base import labelled_options as clean_options
 from surveys.kinds.base import matrix_design as build_design
 
@@ -27,7 +29,7 @@ NOT_OPTIONAL = None
 
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
-    return (
+    return gettext(
         "Only a randomized question can have a validation "
         "arm: a number is asked plainly of everyone."
     )

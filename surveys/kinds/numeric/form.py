@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from surveys.kinds.form_fields import DesignChoice, PlacedField, number_input
 from surveys.kinds.numeric.answer import MAX_DECIMALS, clean_format, number_text
@@ -32,16 +33,18 @@ FIELDS = {
         40,
         forms.FloatField(
             required=False,
-            label="Smallest number allowed",
+            label=_("Smallest number allowed"),
             widget=number_input(),
-            help_text="Numbers: respondents type a number from the smallest to "
-            "the largest; the browser and the server both check it.",
+            help_text=_(
+                "Numbers: respondents type a number from the smallest to "
+                "the largest; the browser and the server both check it."
+            ),
         ),
     ),
     "number_maximum": PlacedField(
         41,
         forms.FloatField(
-            required=False, label="Largest number allowed", widget=number_input()
+            required=False, label=_("Largest number allowed"), widget=number_input()
         ),
     ),
     "number_decimals": PlacedField(
@@ -51,8 +54,8 @@ FIELDS = {
             initial=0,
             min_value=0,
             max_value=MAX_DECIMALS,
-            label="Decimals allowed",
-            help_text="0 for whole numbers (an age in years).",
+            label=_("Decimals allowed"),
+            help_text=_("0 for whole numbers (an age in years)."),
         ),
     ),
     "number_unit": PlacedField(
@@ -60,18 +63,20 @@ FIELDS = {
         forms.CharField(
             required=False,
             max_length=30,
-            label="Unit (shown after the box, such as “years”)",
+            label=_("Unit (shown after the box, such as “years”)"),
         ),
     ),
     "number_cuts": PlacedField(
         44,
         forms.CharField(
             required=False,
-            label="Cut points of the ranges results break numbers into",
-            help_text="Numbers separated by commas (30, 45, 65 makes: below 30, "
-            "30 to below 45, 45 to below 65, 65 or more). The ranges are the "
-            "question's groups in breakdowns, frozen at publishing; the exports "
-            "hold every number as typed.",
+            label=_("Cut points of the ranges results break numbers into"),
+            help_text=_(
+                "Numbers separated by commas (30, 45, 65 makes: below 30, "
+                "30 to below 45, 45 to below 65, 65 or more). The ranges are the "
+                "question's groups in breakdowns, frozen at publishing; the exports "
+                "hold every number as typed."
+            ),
         ),
     ),
 }

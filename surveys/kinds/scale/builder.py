@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from surveys.kinds.base import labelled_options
 from surveys.kinds.base import matrix_design as build_design
@@ -36,14 +37,19 @@ def clean_options(options: Sequence[str] | None, *, language: str) -> list[str]:
     labels = labelled_options(options, language=language)
     if len(labels) > MAX_POINTS:
         raise ValidationError(
-            {"options": f"A rating scale has 2 to {MAX_POINTS} points, one per line."}
+            {
+                "options": gettext(
+                    "A rating scale has 2 to %(maximum)s points, one per line."
+                )
+                % {"maximum": MAX_POINTS}
+            }
         )
     return labels
 
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
     """A scale is asked plainly of everyone already."""
-    return (
+    return gettext(
         "Only a randomized question can have a validation "
         "arm: a rating scale is asked plainly of everyone."
     )

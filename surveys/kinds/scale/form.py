@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from surveys.kinds.base import typed_labels
 from surveys.kinds.form_fields import OPTIONS, DesignChoice
 from surveys.kinds.scale.builder import MAX_POINTS
@@ -33,7 +35,9 @@ def labels(form: Any) -> list[str] | None:
     typed = typed_labels(form)
     if typed is not None and len(typed) > MAX_POINTS:
         form.add_error(
-            "options", f"A rating scale has 2 to {MAX_POINTS} points, one per line."
+            "options",
+            gettext("A rating scale has 2 to %(maximum)s points, one per line.")
+            % {"maximum": MAX_POINTS},
         )
         return None
     return typed

@@ -1,0 +1,275 @@
+"""A researcher who chose Spanish reads every builder, team and account page
+in Spanish: no English sentence is left, checked as the respondent page is
+(tests/surveys/respond/test_languages.py), with ``<html lang="es">``.
+
+The check reads the page as a person does: without scripts, tags, the
+researcher's own texts (written in the survey's language, here Spanish) and
+what is marked as another language (the language chooser names each
+language in itself). The brand "RR Surveys" is a name, not a sentence."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+
+from surveys.builder.demo import demo_content
+from surveys.builder.questions import question_create
+from surveys.builder.services import survey_create, survey_publish
+from surveys.builder.translations import survey_languages_set
+from surveys.models import Membership, Role
+
+pytestmark = pytest.mark.django_db
+
+# Words and phrases of the pages' English that have no place in Spanish.
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|of|your|you|is|are|to|with|this|that|for|on|in|at|it|"
+    r"question|questions|survey|surveys|answer|answers|respondents?|edit|"
+    r"delete|save|add|cancel|design|published|draft|none|optional|link|"
+    r"log|sign|password|email|role|owner|team|language|options?|preview|"
+    r"results|responses|protection|what|when|who|how|which|new|copy|show|"
+    r"move|up|down|section|sections)\b",
+    re.IGNORECASE,
+)
+ENGLISH_PHRASES = [
+    "Your surveys",
+    "Signed in as",
+    "Log out",
+    "Change password",
+    "Skip to content",
+    "Randomized-response surveys",
+    "not private",
+    "Please correct",
+]
+
+
+def visible_text(page: str) -> str:
+    """What a reader sees of the page, less the parts that are rightly not
+    Spanish (see the module's docstring)."""
+    page = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+    page = re.sub(r"<style.*?</style>", "", page, flags=re.S)
+    page = re.sub(r'<a class="brand"[^>]*>.*?</a>', "", page, flags=re.S)
+    page = re.sub(r"<code[^>]*>.*?</code>", "", page, flags=re.S)
+    # Elements marked as another language, and their whole content.
+    for tag in ("option", "span", "h3", "p", "th", "dd", "blockquote", "strong"):
+        page = re.sub(
+            rf'<{tag}\b[^>]*\blang="(?!es)[^"]*"[^>]*>.*?</{tag}>',
+            "",
+            page,
+            flags=re.S,
+        )
+    # Attributes people read: labels of table cells, accessible names.
+    attributes = " ".join(
+        re.findall(r'(?:data-label|aria-label|title)="([^"]*)"', page)
+    )
+    text = re.sub(r"<[^>]+>", " ", page)
+    return f"{text} {attributes}"
+
+
+def assert_spanish(page: str, *, own_texts: tuple[str, ...] = ()) -> None:
+    assert '<html lang="es">' in page
+    text = visible_text(page)
+    for own in own_texts:
+        text = text.replace(own, " ")
+    left = [phrase for phrase in ENGLISH_PHRASES if phrase in text]
+    left += sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+    assert not left, f"English left: {left}"
+
+
+@pytest.fixture
+def spanish(client, owner):
+    client.force_login(owner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    return client
+
+
+@pytest.fixture
+def survey(owner):
+    title, introduction, questions = demo_content("es")
+    created = survey_create(
+        owner=owner, title=title, introduction=introduction, language="es"
+    )
+    for question in questions:
+        question_create(survey=created, **question)
+    question_create(
+        survey=created,
+        text="¿Cuántas veces ha faltado al trabajo sin motivo?",
+        kind="count",
+        options=[str(count) for count in range(6)],
+        design={"name": "geometric", "m": 5, "epsilon": 1.0},
+    )
+    return created
+
+
+def own_texts(survey) -> tuple[str, ...]:
+    # The usernames too: the fixtures' are English words.
+    texts = ["owner", "colleague", survey.title, survey.slug]
+    texts += survey.introduction.splitlines()
+    for question in survey.questions.all():
+        texts += [question.text, *(o for o in question.options if not o.isdigit())]
+    return tuple(sorted(texts, key=len, reverse=True))
+
+
+def get(client, url: str, status: int = 200) -> str:
+    reply = client.get(url)
+    assert reply.status_code == status, url
+    return reply.content.decode()
+
+
+def test_the_list_of_surveys_is_spanish(spanish, survey):
+    assert_spanish(get(spanish, "/surveys/"), own_texts=own_texts(survey))
+
+
+def test_an_empty_list_of_surveys_is_spanish(spanish):
+    assert_spanish(get(spanish, "/surveys/"), own_texts=("owner",))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "edit/",
+        "questions/new/",
+        "sections/",
+        "publish/",
+        "delete/",
+        "translations/",
+        "team/",
+    ],
+)
+def test_a_draft_survey_s_pages_are_spanish(spanish, survey, path):
+    page = get(spanish, f"/surveys/{survey.pk}/{path}")
+    assert_spanish(page, own_texts=own_texts(survey))
+
+
+def test_a_question_s_pages_are_spanish(spanish, survey):
+    question = survey.questions.first()
+    for path in ("edit/", "delete/"):
+        page = get(spanish, f"/surveys/{survey.pk}/questions/{question.pk}/{path}")
+        assert_spanish(page, own_texts=own_texts(survey))
+
+
+def test_the_preview_s_numbers_are_written_the_spanish_way(spanish, survey):
+    question = survey.questions.first()
+    page = get(spanish, f"/surveys/{survey.pk}/questions/{question.pk}/edit/")
+    preview = page.split('id="design-preview"', 1)[1].split("</dl>", 1)[0]
+    assert re.search(r"±\d+,\d puntos porcentuales", preview)
+    assert re.search(r"\d+\s% de las personas encuestadas", preview)
+    assert not re.search(r"\d\.\d", preview)
+
+
+def test_a_published_survey_s_pages_are_spanish(spanish, survey, colleague):
+    Membership.objects.create(survey=survey, user=colleague, role=Role.EDITOR)
+    published = survey_publish(survey=survey)
+    texts = own_texts(published)
+    for path in ("", "edit/", "sections/", "translations/", "team/"):
+        assert_spanish(get(spanish, f"/surveys/{published.pk}/{path}"), own_texts=texts)
+    member = published.memberships.get()
+    transfer = get(
+        spanish,
+        f"/surveys/{published.pk}/team/transfer/?to={member.pk}"
+        "&previous_owner_role=editor",
+    )
+    assert_spanish(transfer, own_texts=(*texts, "colleague", "owner"))
+
+
+def test_a_translation_page_is_spanish(spanish, survey):
+    survey_languages_set(survey=survey, languages=["en"])
+    page = get(spanish, f"/surveys/{survey.pk}/translations/en/")
+    assert_spanish(page, own_texts=own_texts(survey))
+
+
+def test_a_form_with_errors_is_spanish(spanish, survey):
+    reply = spanish.post(f"/surveys/{survey.pk}/questions/new/", {"kind": "yes_no"})
+    assert reply.status_code in (200, 400)
+    assert_spanish(reply.content.decode(), own_texts=own_texts(survey))
+    reply = spanish.post("/surveys/new/", {"title": "", "planned_responses": "0"})
+    assert_spanish(reply.content.decode(), own_texts=("owner",))
+
+
+def test_the_token_page_is_spanish(spanish):
+    assert_spanish(get(spanish, "/accounts/token/"), own_texts=("owner",))
+    spanish.post("/accounts/token/", {"action": "replace"})
+    assert_spanish(get(spanish, "/accounts/token/"), own_texts=("owner",))
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/accounts/password_change/", "/accounts/password_change/done/"],
+)
+def test_the_password_pages_are_spanish(spanish, path):
+    assert_spanish(get(spanish, path), own_texts=("owner",))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/accounts/login/",
+        "/accounts/password_reset/",
+        "/accounts/password_reset/done/",
+        "/accounts/reset/done/",
+        "/accounts/reset/bad/link/",
+    ],
+)
+def test_the_pages_before_logging_in_are_spanish(client, path):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    assert_spanish(get(client, path))
+
+
+def test_the_sign_up_pages_are_spanish(client, settings):
+    settings.SIGNUP_ENABLED = True
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    assert_spanish(get(client, "/accounts/signup/"))
+    assert_spanish(get(client, "/accounts/signup/sent/"))
+    assert_spanish(get(client, "/accounts/signup/verify/bad/link/", status=400))
+
+
+def test_a_message_after_an_action_is_spanish(spanish, survey):
+    reply = spanish.post(f"/surveys/{survey.pk}/duplicate/", follow=True)
+    assert "Duplicada: este es un borrador nuevo" in reply.content.decode()
+
+
+# One question of each kind, written in Spanish: its edit page shows the
+# kind's fields and the preview of its design, sentences included.
+KINDS = {
+    "multi_select": {
+        "text": "¿Cuáles de estas cosas ha hecho?",
+        "options": ["Copiar", "Mentir", "Robar"],
+        "design": {"name": "sue", "epsilon_one_hot": 1.0, "m": 3},
+    },
+    "instructed": {
+        "text": "¿Ha consumido alguna droga?",
+        "design": {
+            "name": "cheating_detection",
+            "p1": 0.3,
+            "p2": 0.7,
+            "group_share": 0.5,
+        },
+    },
+    "numeric": {
+        "text": "¿Cuántos años tiene?",
+        "design": {"name": "direct", "k": 4},
+        "answer_format": {
+            "minimum": 16,
+            "maximum": 99,
+            "decimals": 0,
+            "unit": "años",
+            "cuts": [30, 45, 65],
+        },
+    },
+    "rating_scale": {
+        "text": "Los exámenes son justos.",
+        "options": ["Nada", "Poco", "Bastante", "Mucho"],
+        "design": {"name": "direct", "k": 4},
+    },
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_s_question_page_is_spanish(spanish, survey, kind):
+    question = question_create(survey=survey, kind=kind, **KINDS[kind])
+    texts = own_texts(survey)
+    for path in (f"questions/{question.pk}/edit/", "", "publish/"):
+        page = get(spanish, f"/surveys/{survey.pk}/{path}")
+        assert_spanish(page, own_texts=(*texts, *question.options))
