@@ -72,7 +72,7 @@ ROWS: dict[str, Row] = {
     "logout": Row(PUBLIC, methods=("POST",)),
     # The code after the password; without a password first, back to the login.
     "login-code": Row(PUBLIC, methods=("GET", "POST")),
-    # The header's language chooser, logged in or not (tests/accounts).
+    # The language chooser at the foot of researcher pages (tests/accounts).
     "set_language": Row(PUBLIC, methods=("POST",)),
     "respond:page": Row(PUBLIC, methods=("GET",)),
     "respond:transparency": Row(PUBLIC, methods=("GET",)),

@@ -87,7 +87,10 @@ KIND_TABLE: tuple[KindEntry, ...] = (
     ),
     KindEntry(
         "free_text",
-        "Free text, typed in the respondent's own words (asked plainly, not protected)",
+        _(
+            "Free text, typed in the respondent's own words (asked plainly, "
+            "not protected)"
+        ),
         "freetext",
         sensitive=False,
         stratifies=False,

@@ -1,4 +1,4 @@
-"""A researcher chooses the language of their pages: the header's chooser sets
+"""A researcher chooses the language of their pages: the chooser at the foot of every researcher page sets
 the language cookie, the account keeps the choice, and each login brings it
 back; a survey's respondent pages keep the survey's language whatever the
 researcher chose (docs/languages.md)."""

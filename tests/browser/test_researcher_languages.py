@@ -1,4 +1,4 @@
-"""A researcher switches the builder to Spanish with the header's language
+"""A researcher switches the builder to Spanish with the page's language
 menu, then creates a survey and a question in Spanish: every step is found by
 its Spanish label, and axe-core finds no violation at desktop width or on a
 375 px phone."""

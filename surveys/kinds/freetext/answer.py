@@ -43,7 +43,10 @@ def clean_format(
     unknown = set(given) - {"max_length"}
     if unknown:
         raise ValidationError(
-            {"answer_format": f"Unknown format field(s): {', '.join(sorted(unknown))}."}
+            {
+                "answer_format": gettext("Unknown format field(s): %(fields)s.")
+                % {"fields": ", ".join(sorted(unknown))}
+            }
         )
     limit = given.get("max_length")
     if limit is None:
@@ -55,8 +58,11 @@ def clean_format(
     ):
         raise ValidationError(
             {
-                "answer_format": "max_length, the most characters an answer may "
-                f"have, must be a whole number from 1 to {MAX_LIMIT}."
+                "answer_format": gettext(
+                    "max_length, the most characters an answer may have, must be "
+                    "a whole number from 1 to %(most)s."
+                )
+                % {"most": MAX_LIMIT}
             }
         )
     return {"max_length": limit}, []

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from estimation import Design, design_from_dict
 
@@ -33,7 +34,11 @@ def clean_options(options: Sequence[str] | None, *, language: str) -> list[str]:
     """Free text has none: its answers are the respondents' own words."""
     if any(str(o).strip() for o in options or []):
         raise ValidationError(
-            {"options": "Free text has no options: respondents type their answer."}
+            {
+                "options": gettext(
+                    "Free text has no options: respondents type their answer."
+                )
+            }
         )
     return []
 
@@ -45,7 +50,7 @@ def build_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
 
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:
-    return (
-        "Only a randomized question can have a validation "
-        "arm: free text is asked plainly of everyone."
+    return gettext(
+        "Only a randomized question can have a validation arm: free text is "
+        "asked plainly of everyone."
     )

@@ -7,6 +7,9 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from surveys.kinds.form_fields import DesignChoice, PlacedField
 from surveys.kinds.freetext.answer import DEFAULT_LIMIT, MAX_LIMIT, clean_format
@@ -34,11 +37,19 @@ FIELDS = {
             initial=DEFAULT_LIMIT,
             min_value=1,
             max_value=MAX_LIMIT,
-            label="Most characters an answer may have",
-            help_text=f"Free text: 1 to {MAX_LIMIT} characters, {DEFAULT_LIMIT} if "
-            "left empty; the browser and the server both check it. Free text is "
-            "not protected: it is stored exactly as typed, and respondents are "
-            "told so.",
+            label=_("Most characters an answer may have"),
+            help_text=lazy(
+                lambda: (
+                    gettext(
+                        "Free text: 1 to %(most)s characters, %(default)s if left "
+                        "empty; the browser and the server both check it. Free text "
+                        "is not protected: it is stored exactly as typed, and "
+                        "respondents are told so."
+                    )
+                    % {"most": MAX_LIMIT, "default": DEFAULT_LIMIT}
+                ),
+                str,
+            )(),
         ),
     ),
 }

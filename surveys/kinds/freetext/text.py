@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from surveys.builder.design_text import design_summary
 from surveys.builder.design_text import epsilon_text as epsilon_text
 
 DESIGN_SENTENCES: dict[str, Callable[[Any, Sequence[str]], str]] = {}
 
-NOT_PROTECTED = (
+NOT_PROTECTED = gettext_lazy(
     "Free text is not protected: each answer is stored exactly as typed and "
     "everyone on the team who reads the exports can read it. Respondents are "
     "told so beside the box and asked not to write names or details that "
@@ -27,7 +29,8 @@ def summary(
     shown = design_summary(design, labels, None, **kwargs)
     return {
         **shown,
-        "sentence": "Every answer is stored exactly as typed: no randomization, "
-        "so no privacy.",
+        "sentence": gettext(
+            "Every answer is stored exactly as typed: no randomization, so no privacy."
+        ),
         "warning": NOT_PROTECTED,
     }

@@ -58,8 +58,8 @@ def test_the_form_shows_each_source_beside_a_field_in_the_target_language(
     assert f'name="q{bribe.pk}_option_3"' in page
     assert f'aria-describedby="id_q{bribe.pk}_option_3-source"' in page
     assert f'id="id_q{bribe.pk}_option_3-source"' in page
-    # In the form: the header's language chooser names Español in Spanish too.
-    form = page.split('<form method="post" class="stack"', 1)[1]
+    # In the form: the footer's language chooser names Español in Spanish too.
+    form = page.split('<form method="post" class="stack"', 1)[1].split("<footer", 1)[0]
     assert form.count('lang="es"') == len(full_form(draft_survey))
     # A yes/no question's answers come already in the target language.
     first = draft_survey.questions.first()
