@@ -58,6 +58,6 @@ def test_the_change_password_and_sign_up_pages_have_no_violation(
     expect(page.get_by_role("heading", name="Sign up")).to_be_visible()
     assert violations(page, axe_source) == [], "sign-up form"
     log_in(visitor, owner)
-    page.get_by_role("link", name="Change password").click()
+    page.get_by_role("link", name="Password", exact=True).click()
     expect(page.get_by_role("heading", name="Change password")).to_be_visible()
     assert violations(page, axe_source) == [], "change password"

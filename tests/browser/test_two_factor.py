@@ -52,7 +52,7 @@ def test_a_researcher_sets_up_an_app_and_signs_in_with_codes(
     researcher = visit(viewport=DESKTOP)
     page = researcher.page
     log_in(researcher, owner)
-    page.get_by_role("link", name="Two-factor sign-in").click()
+    page.get_by_role("link", name="Two-factor", exact=True).click()
     expect(page.get_by_test_id("two-factor-state")).to_contain_text("Off")
     no_violation_at_both_widths(page, axe_source, "two-factor page, off")
 
