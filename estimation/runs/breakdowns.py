@@ -59,18 +59,28 @@ class Breakdown:
         return subgroup_notices((g.label, g.estimate) for g in self.shown)
 
 
+# Notices about the distribution of single counts: a group's row on the card
+# gives its mean, which they do not concern; the card says them once for the
+# whole question, and the export's rows, which give each group's distribution,
+# carry them.
+DISTRIBUTION_NOTICES = frozenset(
+    {"distribution_not_identified", "distribution_coarsened"}
+)
+
+
 def subgroup_notices(
     groups: Iterable[tuple[str, EstimateView]],
 ) -> tuple[tuple[str, Notice], ...]:
     """Each group's notices from its estimate (the ``warnings`` that
     estimates.csv and the JSON export give every subgroup row), with its
     label; those a flag's caution already says (:data:`NOTICE_FLAGS`: beyond
-    the design, too few responses) are left to that caution."""
+    the design, too few responses) are left to that caution, and those about
+    single counts (:data:`DISTRIBUTION_NOTICES`) to the export."""
     return tuple(
         (label, notice)
         for label, estimate in groups
         for notice in estimate.warnings
-        if notice.code not in NOTICE_FLAGS
+        if notice.code not in NOTICE_FLAGS and notice.code not in DISTRIBUTION_NOTICES
     )
 
 
