@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import gzip
 import json
-import logging
 from collections import Counter
-from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
 from django.db import connection
 
-from config.logging import JsonFormatter
 from estimation.runs import scheduling
 from estimation.runs.models import EstimateRun
 from surveys.models import Answer, Response
 from tests.conftest import skip_or_fail
+from tests.deploy.test_logs import log_lines  # noqa: F401  (the fixture)
 from tests.surveys.access.conftest import answers_for, new_key, post
 
 pytestmark = pytest.mark.django_db
@@ -155,30 +153,10 @@ def test_a_submissions_job_message_names_a_run_and_nothing_else(
     assert set(options) == {"args", "countdown", "retry"}
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.setFormatter(JsonFormatter())
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
-@pytest.fixture
-def log_lines() -> Iterator[list[str]]:
-    """Every line any logger writes, at DEBUG, formatted as in production."""
-    root = logging.getLogger()
-    handler, level = _Collect(), root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    yield handler.lines
-    root.removeHandler(handler)
-    root.setLevel(level)
-
-
 def test_a_submissions_log_lines_are_the_same_whatever_the_answers(
-    client, open_survey, log_lines
+    client,
+    open_survey,
+    log_lines,  # noqa: F811  (the fixture imported above)
 ):
     seen = []
     for report in (0, 1):
