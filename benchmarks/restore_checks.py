@@ -6,6 +6,9 @@ at the restored database, and change nothing: the estimates are recomputed
 inside a transaction that is rolled back. The saved counts are compared with a
 fresh count by the project's own :func:`estimation.runs.counting.counts_check`,
 the comparison ``manage.py recount --check`` and the daily check make.
+
+
+The SQL is built from the models' table names only; every value is bound.
 """
 
 from __future__ import annotations
@@ -126,7 +129,7 @@ def check_no_orphans() -> Check:
             SELECT count(*) FROM {t["answer"]} a
             WHERE NOT EXISTS (SELECT 1 FROM {t["question"]} q WHERE q.id = a.question_id)
         """,
-    }  # nosec B608  # our tables
+    }  # our tables
     found = {what: _one(sql) for what, sql in orphans.items()}
     return Check(
         "no orphans",
@@ -141,7 +144,7 @@ def check_whole_responses(survey_id: int) -> Check:
     disagree on its stratum, is half-written."""
     t = _tables()
     questions = _one(
-        f"SELECT count(*) FROM {t['question']} WHERE survey_id = %s",  # nosec B608
+        f"SELECT count(*) FROM {t['question']} WHERE survey_id = %s",
         [survey_id],
     )
     partial = _one(
@@ -153,11 +156,11 @@ def check_whole_responses(survey_id: int) -> Check:
             GROUP BY r.id
             HAVING count(a.id) <> %s OR count(DISTINCT a.stratum) > 1
         ) AS broken
-        """,  # nosec B608  # our tables; values bound
+        """,  # our tables; values bound
         [survey_id, questions],
     )
     responses = _one(
-        f"SELECT count(*) FROM {t['response']} WHERE survey_id = %s",  # nosec B608
+        f"SELECT count(*) FROM {t['response']} WHERE survey_id = %s",
         [survey_id],
     )
     return Check(
@@ -185,11 +188,11 @@ def check_counts(survey_id: int) -> Check:
             SELECT day, count AS n FROM {t["day"]} WHERE survey_id = %(s)s
         ) saved USING (day)
         WHERE fresh.n IS DISTINCT FROM saved.n
-        """,  # nosec B608  # our tables; values bound
+        """,  # our tables; values bound
         {"s": survey_id},
     )
     waiting = _one(
-        f"SELECT count(*) FROM {t['response']} WHERE survey_id = %s AND NOT counted",  # nosec B608
+        f"SELECT count(*) FROM {t['response']} WHERE survey_id = %s AND NOT counted",
         [survey_id],
     )
     return Check(
@@ -205,20 +208,28 @@ def check_estimates(survey_id: int) -> Check:
     """The latest finished run's estimates are those of the saved counts: it
     read every response they hold, and estimating again from them (inside a
     transaction that is rolled back, with no catch-up) gives the same rows."""
+    from estimation.runs.counting import saved_days
     from estimation.runs.models import EstimateRun, SurveyCounts
     from estimation.runs.services import estimate_run_execute
+    from surveys.models import Survey
 
-    latest = EstimateRun.objects.filter(
-        survey_id=survey_id, status=EstimateRun.Status.FINISHED
-    ).first()
+    latest = (
+        EstimateRun.objects.filter(
+            survey_id=survey_id, status=EstimateRun.Status.FINISHED
+        )
+        .order_by("-finished_at", "-id")
+        .first()
+    )
     if latest is None:
         return Check("estimates", False, "no finished estimate run")
     saved_n = SurveyCounts.objects.get(survey_id=survey_id).responses
-    if latest.n != saved_n:
+    days = saved_days(Survey.objects.get(pk=survey_id))
+    if latest.n != saved_n or latest.responses_per_day != days:
         return Check(
             "estimates",
             False,
-            f"run {latest.pk} read {latest.n}, counts hold {saved_n}",
+            f"run {latest.pk} read {latest.n} responses, counts hold {saved_n}"
+            + ("" if latest.responses_per_day == days else "; days differ"),
         )
     with transaction.atomic():
         again = EstimateRun.objects.create(
@@ -250,7 +261,7 @@ def check_audit_log(expected: tuple[int, str]) -> Check:
     try:
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute(f"UPDATE {t['audit']} SET action = action")  # nosec B608
+                cursor.execute(f"UPDATE {t['audit']} SET action = action")
             transaction.set_rollback(True)
     except DatabaseError:
         refused = True
@@ -270,7 +281,7 @@ def check_ledger(survey_id: int, ledger: Ledger) -> Check:
     first sent after it ended is."""
     t = _tables()
     sql = (
-        f"SELECT count(*) FROM {t['response']} "  # nosec B608  # our table
+        f"SELECT count(*) FROM {t['response']} "  # our table
         "WHERE survey_id = %s AND respondent_key = ANY(%s)"
     )
     before = _one(sql, [survey_id, list(ledger.acknowledged_before)])
