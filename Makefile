@@ -10,7 +10,7 @@ PORT ?= 8000
 # marked "# nosec B<id>  # reason" (docs/deploy.md, "Security checks").
 BANDIT := $(PY) -m bandit --quiet --recursive --severity-level medium surveys estimation config
 
-.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden core-wheel clean serve cluster docker-check lock
+.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression bench-ledger golden core-wheel clean serve cluster docker-check lock restore-drill
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -96,6 +96,13 @@ bench-regression: $(STAMP)
 ## Export of 10^6 responses over HTTP against a bare COPY (PostgreSQL).
 bench-export: $(STAMP)
 	$(PY) -m benchmarks.export
+
+## Backup and restore drill (PostgreSQL): pg_dump while submissions arrive,
+## pg_restore into a new database, check it is consistent, at 10^5 and 10^6
+## responses (docs/deploy.md, "Back up and restore"). DRILL_ARGS="--sizes 2000"
+## for a quick one.
+restore-drill: $(STAMP)
+	$(PY) -m benchmarks.restore_drill $(DRILL_ARGS)
 
 ## Regenerate the golden fixtures after changing a design (estimation/kinds/).
 golden: $(STAMP)
