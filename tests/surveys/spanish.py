@@ -6,8 +6,9 @@ with ``<html lang="es">``. Shared by the Spanish page tests of each concern
 The check reads the page as a person does: without scripts, tags, the
 researcher's own texts (written in the survey's language, here Spanish) and
 what is marked as another language (the language chooser names each
-language in itself; a message written for English readers), and a message's
-placeholders such as ``{link}``. The brand "RR Surveys" is a name, not a sentence."""
+language in itself; a message written for English readers), and names written
+the same in every language: a message's placeholders such as ``{link}`` and
+file names such as ``answers.csv``. The brand "RR Surveys" is a name, not a sentence."""
 
 from __future__ import annotations
 
@@ -78,8 +79,10 @@ def visible_text(page: str) -> str:
         re.findall(r'(?:data-label|aria-label|title)="([^"]*)"', page)
     )
     text = re.sub(r"<[^>]+>", " ", page)
-    # A message's placeholders ({link}) are names typed as they are, not words.
+    # A message's placeholders ({link}) and file names (answers.csv) are
+    # names, written as they are in every language, not words.
     text = re.sub(r"\{\w+\}", " ", text)
+    text = re.sub(r"[\w/-]+\.(?:csv|jsonl|json|py|md|zip|sav|dta)\b", " ", text)
     return f"{text} {attributes}"
 
 
