@@ -12,6 +12,7 @@ from django.conf import settings
 
 from estimation.runs.models import EstimateRun
 from estimation.runs.services import estimate_run_execute
+from surveys.access.services import invitations_create
 from surveys.builder.demo import demo_seed
 from surveys.builder.services import survey_publish
 from surveys.respond.submissions import response_record
@@ -28,9 +29,14 @@ pytestmark = pytest.mark.django_db
 
 
 def answer(survey, rng: np.random.Generator, count: int) -> None:
-    """``count`` responses with random reports; the question shown only to
-    those in the first age group is answered by them alone."""
+    """``count`` responses with random reports, each with its invitation
+    where the survey asks for one; the question shown only to those in the
+    first age group is answered by them alone."""
     questions = list(survey.questions.all())
+    access = {}
+    if survey.access_mode == "invitation":
+        made = invitations_create(survey=survey, labels=[""] * count)
+        access = {n: {"invitation": i.token} for n, i in enumerate(made)}
     for number in range(count):
         answers = []
         for question in questions:
@@ -48,7 +54,11 @@ def answer(survey, rng: np.random.Generator, count: int) -> None:
                     },
                 )
             )
-        payload = {"respondent_key": f"{number:032x}", "answers": answers}
+        payload = {
+            "respondent_key": f"{number:032x}",
+            "answers": answers,
+            **access.get(number, {}),
+        }
         response_record(survey=survey, payload=payload)
 
 
