@@ -262,8 +262,8 @@ def _clause_words(clause: Mapping[str, Any], space: AnswerSpace | None) -> str:
         words["answer"] = gettext(" or ").join(labels)
         return gettext("answered %(answer)s to question %(number)s") % words
     low, high = clause["min"], clause["max"]
-    words |= {"low": f"{low:g}" if low is not None else "", "high": ""}
-    words["high"] = f"{high:g}" if high is not None else ""
+    words["low"] = "" if low is None else f"{low:g}"
+    words["high"] = "" if high is None else f"{high:g}"
     typed = space is not None and space.typed
     if high is None:
         text = (

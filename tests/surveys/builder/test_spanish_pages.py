@@ -14,7 +14,12 @@ from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.builder.translations import survey_languages_set
 from surveys.models import Membership, Role
-from tests.surveys.spanish import assert_spanish, get, own_texts
+from tests.surveys.spanish import (
+    assert_spanish,
+    every_kind_in_spanish,
+    get,
+    own_texts,
+)
 from tests.surveys.spanish import spanish as spanish  # fixture
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +199,13 @@ def test_each_kind_s_question_page_is_spanish(spanish, survey, kind):
     for path in (f"questions/{question.pk}/edit/", "", "publish/"):
         page = get(spanish, f"/surveys/{survey.pk}/{path}")
         assert_spanish(page, own_texts=(*texts, *question.options))
+
+
+def test_a_question_shown_only_to_some_says_to_whom_in_spanish(
+    spanish, owner, settings
+):
+    settings.ALLOW_UNBOUNDED_DESIGNS = True  # the device instruction's question
+    survey = every_kind_in_spanish(owner)
+    page = get(spanish, f"/surveys/{survey.pk}/")
+    assert "quienes respondieron “18-29” a la pregunta 4" in page
+    assert_spanish(page, own_texts=(*own_texts(survey), "años"))
