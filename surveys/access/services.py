@@ -24,6 +24,7 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from surveys.models import AccessLedger, AccessMode, Invitation, Response, Survey
 from surveys.ratelimit import keyed_digest
@@ -287,8 +288,10 @@ def access_settings_check(survey: Survey) -> None:
     if survey.access_mode == AccessMode.PANEL and not survey.completion_url:
         raise ValidationError(
             {
-                "completion_url": "A panel survey needs the panel's completion URL, "
-                "where respondents go after answering."
+                "completion_url": _(
+                    "A panel survey needs the panel's completion URL, where "
+                    "respondents go after answering."
+                )
             }
         )
     if (
@@ -297,16 +300,16 @@ def access_settings_check(survey: Survey) -> None:
         and (CODE_PLACEHOLDER in survey.completion_url)
     ):
         raise ValidationError(
-            {"completion_code": "The completion URL has {code}: give the code."}
+            {"completion_code": _("The completion URL has {code}: give the code.")}
         )
 
 
 # What only a panel survey uses, as the pages name each setting.
 PANEL_SETTINGS = {
-    "panel_id_parameter": "The participant id parameter",
-    "completion_url": "The completion URL",
-    "completion_code": "The completion code",
-    "screen_out_url": "The screen-out URL",
+    "panel_id_parameter": gettext_lazy("The participant id parameter"),
+    "completion_url": gettext_lazy("The completion URL"),
+    "completion_code": gettext_lazy("The completion code"),
+    "screen_out_url": gettext_lazy("The screen-out URL"),
 }
 
 
@@ -369,12 +372,13 @@ def invitations_create(
     """One single-use invitation per label (labels may be empty)."""
     if not 1 <= len(labels) <= MAX_INVITATIONS:
         raise ValidationError(
-            f"Create from 1 to {MAX_INVITATIONS} invitations at a time."
+            _("Create from 1 to %(n)d invitations at a time.") % {"n": MAX_INVITATIONS}
         )
     too_long = [label for label in labels if len(label) > 200]
     if too_long:
         raise ValidationError(
-            f"Labels are at most 200 characters; “{too_long[0][:40]}…” is longer."
+            _("Labels are at most 200 characters; “%(label)s…” is longer.")
+            % {"label": too_long[0][:40]}
         )
     made = Invitation.objects.bulk_create(
         Invitation(survey=survey, token=secrets.token_urlsafe(16), label=label)
@@ -397,25 +401,28 @@ def invitation_labels_from_csv(data: bytes) -> list[str]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValidationError(
-            "The file is not UTF-8 text: save it as CSV (UTF-8)."
+            _("The file is not UTF-8 text: save it as CSV (UTF-8).")
         ) from None
     if "\x00" in text:
-        raise ValidationError("The file is not a CSV text file.")
+        raise ValidationError(_("The file is not a CSV text file."))
     try:
         rows = [
             row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)
         ]
     except csv.Error as error:
-        raise ValidationError(f"The file is not valid CSV: {error}.") from None
+        # The csv module's own words say where; they stay as it writes them.
+        raise ValidationError(
+            _("The file is not valid CSV: %(error)s.") % {"error": error}
+        ) from None
     labels = [row[0].strip() for row in rows]
     if labels and labels[0].lower() == "label":
         labels = labels[1:]
     if not labels:
         raise ValidationError(
-            "The file has no identifiers: one per line, first column."
+            _("The file has no identifiers: one per line, first column.")
         )
     if any(not label for label in labels):
         raise ValidationError(
-            "Some rows have an empty first column: give every row an identifier."
+            _("Some rows have an empty first column: give every row an identifier.")
         )
     return labels
