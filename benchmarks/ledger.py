@@ -14,7 +14,10 @@ the work of one submission is timed, not the waiting on the lock:
 For each, the median and p90 latency of ``--submissions`` submissions, the
 ratio of the median to the baseline's, and the write-ahead log written per
 submission (``pg_current_wal_lsn()`` before and after). No target: the figures
-say up to what size the design stays cheap (docs/benchmarks.md).
+say up to what size the design stays cheap (docs/benchmarks.md). The log
+position is the server's, so the WAL figure also counts whatever else writes
+to that server meanwhile (PostgreSQL 15 keeps no count per session): run it on
+a quiet one.
 
 Run with ``make bench-ledger`` or::
 
