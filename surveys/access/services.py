@@ -3,9 +3,9 @@
 A controlled survey (invitation only, panel, or any survey with a quota)
 stores each response under a row lock on its :class:`AccessLedger`; the
 *set* of keyed digests of the invitations or participant ids used so far is
-kept in a fixed number of buckets, each sorted (``ledger.py``), so it records
-that one was used, never when or by which response. Invitation rows are
-written once and never touched by use.
+kept in a pool on that row and in a fixed number of buckets, each sorted
+(``ledger.py``), so it records that one was used, never when or by which
+response. Invitation rows are written once and never touched by use.
 docs/methodology.md ("Invitations, panels and quotas") gives the argument.
 """
 

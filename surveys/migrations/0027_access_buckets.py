@@ -30,14 +30,22 @@ def split_into_buckets(apps, schema_editor):
 
 
 def room_for_rewrites(apps, schema_editor):
-    """Half of each page left free, so a bucket's new version fits beside the
-    old one (a HOT update, logged as the bytes that changed), and rows of up
-    to a page kept whole rather than moved out to TOAST."""
+    """Half of each page left free, so a bucket's or a ledger's new version
+    fits beside the old one (a HOT update, logged as the bytes that changed),
+    and buckets of up to a page kept whole rather than moved out to TOAST."""
     if schema_editor.connection.vendor == "postgresql":
-        table = schema_editor.quote_name("surveys_accessbucket")
+        bucket = schema_editor.quote_name("surveys_accessbucket")
+        ledger = schema_editor.quote_name("surveys_accessledger")
         schema_editor.execute(
-            f"ALTER TABLE {table} SET (fillfactor = 50, toast_tuple_target = 8160)"
+            f"ALTER TABLE {bucket} SET (fillfactor = 50, toast_tuple_target = 8160)"
         )
+        schema_editor.execute(f"ALTER TABLE {ledger} SET (fillfactor = 50)")
+
+
+def room_back(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        ledger = schema_editor.quote_name("surveys_accessledger")
+        schema_editor.execute(f"ALTER TABLE {ledger} RESET (fillfactor)")
 
 
 def join_buckets(apps, schema_editor):
@@ -67,7 +75,7 @@ class Migration(migrations.Migration):
                 ('survey', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='access_buckets', to='surveys.survey')),
             ],
         ),
-        migrations.RunPython(room_for_rewrites, migrations.RunPython.noop),
+        migrations.RunPython(room_for_rewrites, room_back),
         migrations.AddField(
             model_name='accessledger',
             name='pending',
