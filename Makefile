@@ -88,9 +88,11 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.estimate_run
 	-$(PY) -m benchmarks.export
 	-$(PY) -m benchmarks.submission
+	-$(PY) -m benchmarks.submission --access invitation
+	-$(PY) -m benchmarks.submission --access panel
 	-$(PY) -m benchmarks.ledger
 
-## What a controlled survey's ledger costs a submission as it grows (PostgreSQL).
+## What a controlled survey's ledger costs a submission, empty to 10^6 ids (PostgreSQL).
 bench-ledger: $(STAMP)
 	$(PY) -m benchmarks.ledger
 

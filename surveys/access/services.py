@@ -1,16 +1,16 @@
 """Invitations, panel participants and quotas: the writes.
 
 A controlled survey (invitation only, panel, or any survey with a quota)
-stores each response under a row lock on its :class:`AccessLedger`, which
-holds the *set* of keyed digests of the invitations or participant ids used
-so far: sorted, so it records that one was used, never when or by which
+stores each response under a row lock on its :class:`AccessLedger`; the
+*set* of keyed digests of the invitations or participant ids used so far is
+kept in a pool on that row and in a fixed number of buckets, each sorted
+(``ledger.py``), so it records that one was used, never when or by which
 response. Invitation rows are written once and never touched by use.
 docs/methodology.md ("Invitations, panels and quotas") gives the argument.
 """
 
 from __future__ import annotations
 
-import bisect
 import csv
 import datetime
 import io
@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from surveys.access.ledger import ledger_add, ledger_has
 from surveys.models import AccessLedger, AccessMode, Invitation, Response, Survey
 from surveys.ratelimit import keyed_digest
 from surveys.respond.response_store import (
@@ -36,7 +37,6 @@ from surveys.respond.response_store import (
 )
 from surveys.team.audit import Action, audit_record
 
-DIGEST = AccessLedger.DIGEST_BYTES
 MAX_INVITATIONS = 10_000  # per request: a CSV or a count
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 MAX_PARTICIPANT_ID = 200
@@ -53,7 +53,7 @@ class AccessRefused(Exception):
         self.status, self.message, self.redirect = status, message, redirect
 
 
-# -- digests and the ledger's set ----------------------------------------------
+# -- digests ---------------------------------------------------------------------
 
 
 def access_digest(*, survey_id: int, value: str) -> bytes:
@@ -62,24 +62,6 @@ def access_digest(*, survey_id: int, value: str) -> bytes:
     guessed ids without it, and with the survey, so sets do not match across
     surveys."""
     return bytes.fromhex(keyed_digest(f"access:{survey_id}:{value}"))
-
-
-def digests_of(used: bytes) -> list[bytes]:
-    return [used[i : i + DIGEST] for i in range(0, len(used), DIGEST)]
-
-
-def ledger_contains(used: bytes, digest: bytes) -> bool:
-    chunks = digests_of(used)
-    index = bisect.bisect_left(chunks, digest)
-    return index < len(chunks) and chunks[index] == digest
-
-
-def ledger_insert(used: bytes, digest: bytes) -> bytes:
-    """``used`` with ``digest`` in its sorted place: the set's bytes depend
-    only on which digests it holds, never on the order they came in."""
-    chunks = digests_of(used)
-    bisect.insort(chunks, digest)
-    return b"".join(chunks)
 
 
 # -- the credential a submission brings -------------------------------------------
@@ -179,9 +161,9 @@ def access_store(
         if refusal is None:
             stored = response_insert(new, now)
             if credential.digest is not None:
-                ledger.used = ledger_insert(bytes(ledger.used), credential.digest)
+                ledger_add(ledger=ledger, digest=credential.digest)
             ledger.count += 1
-            ledger.save(update_fields=["used", "count"])
+            ledger.save(update_fields=["pending", "count"])
             _close_when_full(current, ledger.count)
             return stored
         _close_when_full(current, ledger.count)  # kept: raised after commit
@@ -191,8 +173,8 @@ def access_store(
 def _refusal(
     survey: Survey, ledger: AccessLedger, credential: Credential
 ) -> AccessRefused | None:
-    if credential.digest is not None and ledger_contains(
-        bytes(ledger.used), credential.digest
+    if credential.digest is not None and ledger_has(
+        survey_id=survey.pk, digest=credential.digest, pending=bytes(ledger.pending)
     ):
         return used_refusal(survey)
     if _is_full(survey, ledger.count):
