@@ -135,6 +135,10 @@ ANSWER_COLUMNS = {
     "report": "integer",
     "spec_version": "character varying",
     "stratum": "integer",
+    # Not copied: NULL, as for every answer of a randomized or choice
+    # question (a number or words typed are the plain kinds' answers).
+    "number": "double precision",
+    "text": "text",
 }
 
 RESPONSE_COLUMNS = {
