@@ -8,8 +8,10 @@ database is needed. Each operation runs in a fresh process whose peak RSS
 (``VmHWM``) is reset after the imports; the figure is how far it rises.
 
 - ``csv``: the stream consumed and thrown away (the baseline);
-- ``sav`` / ``dta``: :func:`surveys.results.stat_files.answers_frame` and
-  :func:`~surveys.results.stat_files.write_file`, the file read back in chunks;
+- ``sav`` / ``dta``: :func:`surveys.results.stat_files.labelled_file`, what
+  the exports run (the CSV kept on disk, parsed and written by pyreadstat a
+  chunk of rows at a time, the rows copied into one file), read back in
+  blocks;
 - ``zip``: :func:`surveys.results.bundle.zip_stream` around the stream.
 
 Run: ``python -m benchmarks.stat_files [--quick] [--json PATH]``. See
@@ -76,9 +78,7 @@ def stat_file(source: Iterator[bytes], operation: str) -> Iterator[bytes]:
     """Parse, write and read back, all lazily: measured from the first block."""
     from surveys.results import stat_files
 
-    frame_labels = labels()
-    frame = stat_files.answers_frame(source, frame_labels.code_types)
-    yield from stat_files.write_file(frame, frame_labels, operation)
+    yield from stat_files.labelled_file(source, labels(), operation)
 
 
 def child(operation: str, n: int) -> dict[str, Any]:
