@@ -21,6 +21,7 @@ from estimation.runs.saved_comparisons import (
     decode,
     encode,
 )
+from surveys.results import fragments
 from surveys.templatetags import researcher
 from tests.surveys.results.test_crossed_breakdowns import crossed_survey, query
 
@@ -44,6 +45,8 @@ def fresh_process() -> None:
     researcher._comparison_html.cache_clear()
     researcher._breakdown_svg.cache_clear()
     researcher._interval_svg.cache_clear()
+    fragments._shared.cache_clear()
+    fragments._recent.clear()
 
 
 def without_tokens(html: str) -> str:
@@ -88,6 +91,42 @@ def test_the_page_is_the_same_with_the_saved_comparisons_as_without(
     assert without_tokens(with_saved.content.decode()) == without_tokens(
         computed.content.decode()
     )
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_fresh_process_reads_the_comparisons_and_charts_another_drew(
+    as_owner, survey, language
+):
+    url = reverse("surveys:results", args=[survey.pk])
+    as_owner.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    fresh_process()
+    drawn = as_owner.get(url)
+    fresh_process()
+    refuse = mock.Mock(side_effect=AssertionError("drawn again"))
+    with (
+        mock.patch.object(researcher, "_breakdown_svg", refuse),
+        mock.patch.object(researcher, "_comparison_html", refuse),
+    ):
+        read = as_owner.get(url)
+    assert read.status_code == 200
+    assert without_tokens(read.content.decode()) == without_tokens(
+        drawn.content.decode()
+    )
+    assert 'id="compare-' in read.content.decode()
+    assert f'lang="{language}"' in read.content.decode()
+
+
+def test_a_page_in_another_language_or_target_draws_its_own(as_owner, survey):
+    url = reverse("surveys:results", args=[survey.pk])
+    fresh_process()
+    as_owner.get(url)
+    fresh_process()
+    with mock.patch.object(
+        researcher, "_comparison_html", wraps=researcher._comparison_html
+    ) as drawn:
+        page = as_owner.get(url, {"target": "0.03"})
+    assert page.status_code == 200
+    assert drawn.call_count == 6
 
 
 def test_a_chosen_reference_is_computed_not_read(as_owner, survey):
