@@ -17,13 +17,13 @@ Where the design goes depends on what the format holds:
 Both formats limit label lengths (SPSS in bytes of UTF-8, Stata in
 characters, see :data:`LIMITS`); a longer label is cut and ends in ``…``.
 
-The writer (pyreadstat) needs the whole table and a file: the rows are read
-from the streamed CSV export into compact columns (a 32-bit response number,
-one shared ``date`` per day, 8-bit nullable codes: about 2 bytes per answer),
-written to a temporary file and streamed back from it. Memory grows with the
-table, not with the rows as Python objects: about 32 MB at 10^6 responses of
-ten questions, and a measured peak rise of 77 MB while parsing and writing
-(docs/benchmarks.md); the CSV and the bundle stay flat.
+The writer (pyreadstat) writes a whole table to a file in one call, so the
+rows are read from the streamed CSV export (kept on disk meanwhile) into
+compact columns (a 32-bit response number, one shared ``date`` per day, 8-bit
+nullable codes) a chunk at a time, and each chunk's rows are copied into one
+file (surveys/results/stat_chunks.py): memory holds a chunk, not the table
+(a measured peak rise of 7 MB at 10^6 responses of ten questions against the
+CSV's 4 MB; 77 MB with the whole table; docs/benchmarks.md).
 """
 
 from __future__ import annotations
