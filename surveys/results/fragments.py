@@ -1,13 +1,15 @@
-"""A run's drawn comparisons and breakdown charts, shared by the web processes.
+"""A run's drawn comparisons and charts, shared by the web processes.
 
 Drawing a finished run's 16 comparisons and 16 breakdown charts was most of
-the first view of its results page in each web process (about 70 ms of it at
-10^6 responses: the templates, not the numbers), and every process drew the
-same HTML again. Each is still drawn once per process and kept there
+the first view of its results page in each web process (about two thirds of
+what the first view cost beyond a later one, profiled at 10^6 responses: the
+templates, not the numbers), and every process drew the same HTML again; its
+interval charts likewise. Each is still drawn once per process and kept there
 (surveys/templatetags/researcher.py); this module also keeps what a page drew
 in the site's cache (Redis in production), as one entry per run, language and
 target, so that a process that has not drawn them yet reads them all in one
-round trip instead.
+round trip instead. Each fragment is named by what it shows, so one that
+depends on more than the run (a model fit's chart) is simply another entry.
 
 An entry is named by everything its HTML depends on besides the arguments of
 each fragment: the run (its id and finish time: a finished run never
@@ -39,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DRAWN_BY = (
     "templates/surveys/_group_chart.html",
     "templates/surveys/_group_comparison.html",
+    "templates/surveys/_interval_chart.html",
     "surveys/templatetags/researcher.py",
     "surveys/results/group_charts.py",
     "surveys/results/charts.py",

@@ -133,11 +133,18 @@ class _Point:
     ci_upper: float
 
 
-@register.simple_tag
-def interval_svg(items: Sequence[Interval], level: float, title: str) -> SafeString:
+@register.simple_tag(takes_context=True)
+def interval_svg(
+    context: template.Context, items: Sequence[Interval], level: float, title: str
+) -> SafeString:
     """An inline SVG of estimates and intervals, labelled for screen readers."""
     points = tuple(_Point(i.label, i.estimate, i.ci_lower, i.ci_upper) for i in items)
-    return _interval_svg(points, level, title, translation.get_language())
+    key = (points, level, title, translation.get_language())
+    fragments = context.get("fragments")
+    if fragments is None:
+        return _interval_svg(*key)
+    # Drawn by another process already: read with the page's other fragments.
+    return fragments.draw(("interval", *key), lambda: _interval_svg(*key))  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=512)

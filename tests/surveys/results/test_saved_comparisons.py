@@ -106,6 +106,7 @@ def test_a_fresh_process_reads_the_comparisons_and_charts_another_drew(
     with (
         mock.patch.object(researcher, "_breakdown_svg", refuse),
         mock.patch.object(researcher, "_comparison_html", refuse),
+        mock.patch.object(researcher, "_interval_svg", refuse),
     ):
         read = as_owner.get(url)
     assert read.status_code == 200
