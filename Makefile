@@ -10,7 +10,7 @@ PORT ?= 8000
 # marked "# nosec B<id>  # reason" (docs/deploy.md, "Security checks").
 BANDIT := $(PY) -m bandit --quiet --recursive --severity-level medium surveys estimation config
 
-.PHONY: setup run test test-twice lint messages bench bench-export bench-submit bench-regression bench-ledger golden core-wheel clean serve cluster docker-check lock restore-drill
+.PHONY: setup run test test-twice lint messages bench bench-first-view bench-stat-files bench-export bench-submit bench-regression bench-ledger golden core-wheel clean serve cluster docker-check lock restore-drill
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,8 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.page_weight
 	-$(PY) -m benchmarks.estimate_run
 	-$(PY) -m benchmarks.export
+	-$(PY) -m benchmarks.stat_files
+	-$(PY) -m benchmarks.first_view
 	-$(PY) -m benchmarks.submission
 	-$(PY) -m benchmarks.submission --access invitation
 	-$(PY) -m benchmarks.submission --access panel
@@ -99,6 +101,15 @@ bench-ledger: $(STAMP)
 ## A logistic regression fit on 10^6 responses against estimating the prevalence.
 bench-regression: $(STAMP)
 	$(PY) -m benchmarks.regression
+
+## The first view of a run's results page in fresh processes at 10^6 (PostgreSQL;
+## REDIS_URL for the drawing shared between processes).
+bench-first-view: $(STAMP)
+	$(PY) -m benchmarks.first_view
+
+## Memory of the SPSS, Stata and bundle exports at 10^5 and 10^6 rows (no database).
+bench-stat-files: $(STAMP)
+	$(PY) -m benchmarks.stat_files
 
 ## Export of 10^6 responses over HTTP against a bare COPY (PostgreSQL).
 bench-export: $(STAMP)

@@ -8,9 +8,14 @@ database is needed. Each operation runs in a fresh process whose peak RSS
 (``VmHWM``) is reset after the imports; the figure is how far it rises.
 
 - ``csv``: the stream consumed and thrown away (the baseline);
-- ``sav`` / ``dta``: :func:`surveys.results.stat_files.answers_frame` and
-  :func:`~surveys.results.stat_files.write_file`, the file read back in chunks;
+- ``sav`` / ``dta``: :func:`surveys.results.stat_files.labelled_file`, what
+  the exports run (the CSV kept on disk, parsed and written by pyreadstat a
+  chunk of rows at a time, the rows copied into one file), read back in
+  blocks;
 - ``zip``: :func:`surveys.results.bundle.zip_stream` around the stream.
+
+Target: at the largest size each export's peak RSS rise at most
+``MAX_RISE_RATIO`` (2) times the CSV's; the exit status is 1 otherwise.
 
 Run: ``python -m benchmarks.stat_files [--quick] [--json PATH]``. See
 docs/benchmarks.md.
@@ -33,6 +38,8 @@ QUESTIONS = 10
 OPTIONS = [2, 2, 2, 4, 4, 4, 4, 4, 4, 4]
 BLOCK = 10_000
 OPERATIONS = ("csv", "sav", "dta", "zip")
+# Each export's peak RSS rise over the CSV's, at the largest size: flat.
+MAX_RISE_RATIO = 2.0
 
 
 def csv_chunks(n: int, seed: int = 1) -> Iterator[bytes]:
@@ -76,9 +83,7 @@ def stat_file(source: Iterator[bytes], operation: str) -> Iterator[bytes]:
     """Parse, write and read back, all lazily: measured from the first block."""
     from surveys.results import stat_files
 
-    frame_labels = labels()
-    frame = stat_files.answers_frame(source, frame_labels.code_types)
-    yield from stat_files.write_file(frame, frame_labels, operation)
+    yield from stat_files.labelled_file(source, labels(), operation)
 
 
 def child(operation: str, n: int) -> dict[str, Any]:
@@ -146,9 +151,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{row['seconds']:.2f} s | {row['seconds'] / base['seconds']:.2f} | "
             f"{row['peak_rise_mb']:.1f} MB |"
         )
+    largest = max(sizes)
+    base = next(r for r in rows if r["n"] == largest and r["operation"] == "csv")
+    passed = True
+    for row in rows:
+        if row["n"] != largest or row["operation"] == "csv":
+            continue
+        ratio = row["peak_rise_mb"] / base["peak_rise_mb"]
+        ok = ratio <= MAX_RISE_RATIO
+        passed = passed and ok
+        print(
+            f"{'ok' if ok else 'MISS'}: {row['operation']} peak RSS rise at "
+            f"{largest:,} rows is {ratio:.2f} x the CSV's (target ≤ {MAX_RISE_RATIO:g})"
+        )
+    print("PASS" if passed else "FAIL")
     if options.json:
         options.json.write_text(json.dumps(rows, indent=2))
-    return 0
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

@@ -27,8 +27,14 @@ from estimation.runs.estimate_views import (
 )
 from estimation.runs.group_comparisons import subgroups_comparison
 from estimation.runs.models import EstimateRun, QuestionEstimate
-from estimation.runs.plans import Plan, plan_for
-from estimation.runs.selectors import METHOD_NAMES, latest_runs, saved_rows
+from estimation.runs.plans import DEFAULT_TARGET, Plan, plan_for
+from estimation.runs.saved_comparisons import SavedComparison
+from estimation.runs.selectors import (
+    METHOD_NAMES,
+    latest_runs,
+    run_comparisons,
+    saved_rows,
+)
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
 from surveys.kinds import kind_module
 from surveys.models import Question, Survey
@@ -164,6 +170,7 @@ def _question_result(
     min_size: int,
     answered: Answered | None = None,
     query: Mapping[str, str] | None = None,
+    saved: Comparisons = None,
 ) -> QuestionResult:
     overall = rows.get((question.pk, None, None))
     role = kind_module(question.kind, "run")
@@ -173,7 +180,13 @@ def _question_result(
             question,
             overall,
             group_breakdowns=partial(
-                _group_breakdowns, question, direct, rows, run=run, query=query
+                _group_breakdowns,
+                question,
+                direct,
+                rows,
+                run=run,
+                query=query,
+                saved=saved,
             ),
             run=run,
             target=target,
@@ -199,6 +212,7 @@ def _question_result(
             rows,
             run=run,
             query=query,
+            saved=saved,
             shown_for=lambda group, by_option: breakdown(
                 group, by_option, question.options, min_size
             ),
@@ -237,10 +251,12 @@ def _group_breakdowns(
     run: EstimateRun | None,
     query: Mapping[str, str] | None,
     shown_for: Callable[[Question, dict[int, QuestionEstimate]], Any],
+    saved: Comparisons = None,
 ) -> list[Any]:
     """``question`` broken down by each direct question, as ``shown_for``
     draws a kind's groups from their saved rows, and its groups compared
-    once a run has finished."""
+    once a run has finished (``saved``: the comparisons saved with the run,
+    and where the worker collects them; :class:`Comparisons`)."""
     breakdowns = []
     for group in direct:
         by_option = {
@@ -251,11 +267,29 @@ def _group_breakdowns(
         shown = shown_for(group, by_option)
         if run is not None:
             comparison = subgroups_comparison(
-                question, group, shown.shown, level=run.level, query=query
+                question,
+                group,
+                shown.shown,
+                level=run.level,
+                query=query,
+                saved=saved.read if saved is not None else None,
+                found=saved.found if saved is not None else None,
             )
             shown = replace(shown, comparison=comparison)
         breakdowns.append(shown)
     return breakdowns
+
+
+@dataclass(frozen=True)
+class _Saved:
+    """A run's saved comparisons (``read``), and where the worker collects
+    the ones it computes (``found``)."""
+
+    read: Mapping[str, SavedComparison]
+    found: dict[str, Any] | None = None
+
+
+Comparisons = _Saved | None
 
 
 def _observer(design: Any) -> str:
@@ -294,6 +328,7 @@ def survey_dashboard(
     designs = {q.pk: q.get_design() for q in questions}
     latest, finished = latest_runs(survey)
     rows = saved_rows(finished) if finished is not None else {}
+    saved = _Saved(read=run_comparisons(finished)) if finished is not None else None
     # The questions the strata are made of: every breakdown's groups.
     direct = [q for q in questions if q.in_strata]
     privacy = tuple(_privacy_row(q, designs[q.pk]) for q in questions)
@@ -316,6 +351,7 @@ def survey_dashboard(
             min_size=min_size,
             answered=by_question.get(q.pk),
             query=query,
+            saved=saved,
         )
         for q in questions
         if q.is_sensitive
@@ -339,6 +375,32 @@ def survey_dashboard(
         answered=answered,
         plain=plain_summaries([q for q in questions if not q.is_sensitive]),
     )
+
+
+def default_comparisons(
+    survey: Survey, run: EstimateRun, *, min_size: int
+) -> dict[str, SavedComparison]:
+    """Every comparison the results page shows by default for ``run``, with
+    the inputs it was computed from: what the worker saves with the run."""
+    questions = list(survey.questions.all())
+    direct = [q for q in questions if q.in_strata]
+    rows = saved_rows(run)
+    collect = _Saved(read={}, found={})
+    for question in questions:
+        if question.is_sensitive:
+            _question_result(
+                question,
+                direct,
+                rows,
+                run=run,
+                target=DEFAULT_TARGET,
+                min_size=min_size,
+                saved=collect,
+            )
+    return {
+        key: SavedComparison(inputs=inputs, comparison=comparison)
+        for key, (inputs, comparison) in (collect.found or {}).items()
+    }
 
 
 def plain_summaries(direct: Sequence[Question]) -> tuple[Any, ...]:

@@ -334,35 +334,57 @@ def subgroups_comparison(
     *,
     level: float,
     query: Mapping[str, str] | None,
+    saved: Mapping[str, Any] | None = None,
+    found: dict[str, Any] | None = None,
 ) -> GroupComparison | None:
     """A breakdown's comparison from the counts saved for its shown groups.
 
-    Remembered by its inputs (the groups' counts, the labels, the design, the
-    level and the groups the query chooses), so the results page computes a
-    run's comparisons once per process rather than on every view.
+    The default one (no group chosen in ``query``) is taken from ``saved``,
+    the run's saved comparisons (estimation/runs/saved_comparisons.py), when
+    it was computed from the same inputs; else it is remembered by its inputs
+    (the groups' counts, the labels, the design, the level and the groups the
+    query chooses), so the results page computes a run's comparisons once
+    per process rather than on every view. ``found`` collects each default
+    comparison with its inputs, for the worker to save.
     """
     key = f"{question.pk}-{by.pk}"
     query = query or {}
     comparer = comparer_for(question.kind)
-    return _remembered_comparison(
+    groups = tuple(
+        Group(
+            code=s.code,
+            label=s.label,
+            counts=tuple(o.reported for o in s.estimate.options),
+            n=s.estimate.n,
+            value=comparer.shown_value(s),
+        )
+        for s in shown
+    )
+    inputs = (
+        groups,
+        tuple(question.options),
+        json.dumps(question.design, sort_keys=True),
+        question.kind,
+        level,
+    )
+    reference, versus = query.get(f"ref-{key}"), query.get(f"vs-{key}")
+    chosen = reference is not None or versus is not None
+    entry = (saved or {}).get(key)
+    if not chosen and entry is not None and entry.inputs == inputs:
+        return entry.comparison  # type: ignore[no-any-return]
+    comparison = _remembered_comparison(
         key=key,
-        groups=tuple(
-            Group(
-                code=s.code,
-                label=s.label,
-                counts=tuple(o.reported for o in s.estimate.options),
-                n=s.estimate.n,
-                value=comparer.shown_value(s),
-            )
-            for s in shown
-        ),
-        option_labels=tuple(question.options),
-        design_json=json.dumps(question.design, sort_keys=True),
+        groups=groups,
+        option_labels=inputs[1],
+        design_json=inputs[2],
         kind=question.kind,
         level=level,
-        reference=query.get(f"ref-{key}"),
-        versus=query.get(f"vs-{key}"),
+        reference=reference,
+        versus=versus,
     )
+    if found is not None and not chosen and comparison is not None:
+        found[key] = (inputs, comparison)
+    return comparison
 
 
 # About a hundred breakdowns' comparisons: several surveys' pages at once.

@@ -223,3 +223,21 @@ class DayCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} responses to survey {self.survey_id} on {self.day}"
+
+
+class RunComparisons(models.Model):
+    """The subgroup comparisons the results page shows by default for a
+    finished run, computed by the worker right after it
+    (estimation/runs/saved_comparisons.py): JSON text, read once per web
+    process instead of fitting them on the first view."""
+
+    run = models.OneToOneField(
+        EstimateRun,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="saved_comparisons",
+    )
+    text = models.TextField()
+
+    def __str__(self) -> str:
+        return f"comparisons of run {self.run_id}"

@@ -14,7 +14,13 @@ from typing import Any
 from django.db.models import Prefetch
 from django.http import Http404
 
-from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.models import (
+    EstimateRun,
+    OptionEstimate,
+    QuestionEstimate,
+    RunComparisons,
+)
+from estimation.runs.saved_comparisons import SavedComparison, comparisons_read
 from surveys.models import Survey
 from surveys.team.selectors import surveys_visible_to
 
@@ -88,6 +94,26 @@ def _finished_rows(
     run_id: int, finished_at: datetime.datetime
 ) -> Mapping[tuple[int, int | None, int | None], QuestionEstimate]:
     return _rows(run_id)
+
+
+def run_comparisons(run: EstimateRun) -> Mapping[str, SavedComparison]:
+    """The default comparisons saved with a finished run (none for a run
+    saved before they were, or one under way): one query, once per process."""
+    if run.status != EstimateRun.Status.FINISHED or run.finished_at is None:
+        return {}
+    return _finished_comparisons(run.pk, run.finished_at)
+
+
+@lru_cache(maxsize=16)
+def _finished_comparisons(
+    run_id: int, finished_at: datetime.datetime
+) -> Mapping[str, SavedComparison]:
+    text = (
+        RunComparisons.objects.filter(run_id=run_id)
+        .values_list("text", flat=True)
+        .first()
+    )
+    return comparisons_read(text or "")
 
 
 def run_for_reader(user: Any, survey_pk: int, run_id: int) -> EstimateRun:

@@ -6,18 +6,27 @@ that arrive while it works schedule the next one (scheduling.py).
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from estimation.inference.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.counting import counts_catch_up, saved_cells, saved_days
-from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from estimation.runs.dashboard import default_comparisons
+from estimation.runs.models import (
+    EstimateRun,
+    OptionEstimate,
+    QuestionEstimate,
+    RunComparisons,
+)
 from estimation.runs.run_lock import survey_run_lock
+from estimation.runs.saved_comparisons import comparisons_text
 from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.respond.strata import stratum_decode, stratum_size
@@ -27,6 +36,8 @@ from surveys.respond.strata import stratum_decode, stratum_size
 
 Counts = dict[int, dict[int, int]]
 GroupCounts = dict[tuple[int, int], dict[int, dict[int, int]]]
+
+logger = logging.getLogger(__name__)
 
 
 def survey_counts(survey: Survey) -> tuple[Counts, GroupCounts]:
@@ -225,6 +236,24 @@ def _save(run: EstimateRun, rows: Iterable[dict[str, Any]]) -> None:
     locked.status = EstimateRun.Status.FINISHED
     locked.finished_at = timezone.now()
     locked.save(update_fields=["status", "finished_at"])
+    _save_comparisons(locked)
+
+
+def _save_comparisons(run: EstimateRun) -> None:
+    """The comparisons the results page shows by default, saved with the run
+    in its transaction, so a fresh web process reads them instead of fitting
+    them on its first view (saved_comparisons.py). They only spare the page
+    work: one that cannot be computed is left to the page, and the run stands."""
+    try:
+        found = default_comparisons(
+            run.survey, run, min_size=settings.DASHBOARD_MIN_GROUP_SIZE
+        )
+    except DatabaseError:
+        raise
+    except Exception:
+        logger.exception("run %s: comparisons not saved with it", run.pk)
+        return
+    RunComparisons.objects.create(run=run, text=comparisons_text(found))
 
 
 def _forget_earlier_estimates(run: EstimateRun) -> None:
@@ -234,5 +263,9 @@ def _forget_earlier_estimates(run: EstimateRun) -> None:
     completion times could match (docs/methodology.md, "Invitations, panels
     and quotas"). The runs themselves stay, with their times and totals."""
     QuestionEstimate.objects.filter(
+        run__survey_id=run.survey_id, run__pk__lt=run.pk
+    ).delete()
+    # Their comparisons hold each group's counts as well.
+    RunComparisons.objects.filter(
         run__survey_id=run.survey_id, run__pk__lt=run.pk
     ).delete()

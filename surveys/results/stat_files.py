@@ -17,13 +17,13 @@ Where the design goes depends on what the format holds:
 Both formats limit label lengths (SPSS in bytes of UTF-8, Stata in
 characters, see :data:`LIMITS`); a longer label is cut and ends in ``…``.
 
-The writer (pyreadstat) needs the whole table and a file: the rows are read
-from the streamed CSV export into compact columns (a 32-bit response number,
-one shared ``date`` per day, 8-bit nullable codes: about 2 bytes per answer),
-written to a temporary file and streamed back from it. Memory grows with the
-table, not with the rows as Python objects: about 32 MB at 10^6 responses of
-ten questions, and a measured peak rise of 77 MB while parsing and writing
-(docs/benchmarks.md); the CSV and the bundle stay flat.
+The writer (pyreadstat) writes a whole table to a file in one call, so the
+rows are read from the streamed CSV export (kept on disk meanwhile) into
+compact columns (a 32-bit response number, one shared ``date`` per day, 8-bit
+nullable codes) a chunk at a time, and each chunk's rows are copied into one
+file (surveys/results/stat_chunks.py): memory holds a chunk, not the table
+(a measured peak rise of 7 MB at 10^6 responses of ten questions against the
+CSV's 4 MB; 77 MB with the whole table; docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from django.utils import translation
 
@@ -42,6 +42,12 @@ from surveys.models import Survey
 from surveys.respond.report_labels import item_values
 from surveys.results.codebook import FILE_LANGUAGE, answer_columns, question_entry
 from surveys.results.exports import CHUNK_BYTES, answers_csv
+from surveys.results.stat_chunks import (
+    CHUNK_ROWS,
+    spill,
+    stream_back,
+    write_chunked,
+)
 
 if TYPE_CHECKING:  # pandas is imported only when a file is written
     import pandas as pd
@@ -325,12 +331,13 @@ class _ChunkStream(io.RawIOBase):
         return size
 
 
-def answers_frame(
-    chunks: Iterable[bytes | str], code_types: dict[str, str]
-) -> pd.DataFrame:
-    """The CSV export's rows as a compact table: ``response`` int32,
-    ``received_on`` a ``datetime.date`` shared by all rows of a day, codes as
-    nullable small integers (missing is ``<NA>``)."""
+def answers_parts(
+    stream: BinaryIO, code_types: dict[str, str], *, rows: int = PARSE_ROWS
+) -> Iterator[pd.DataFrame]:
+    """The CSV export's rows read from ``stream`` as compact tables of up to
+    ``rows`` rows: ``response`` int32, ``received_on`` a ``datetime.date``
+    shared by all rows of a day, codes as nullable small integers (missing is
+    ``<NA>``)."""
     import pandas as pd
 
     dtypes = {"response": "int32", "received_on": "str", **code_types}
@@ -345,21 +352,30 @@ def answers_frame(
             found = days[text] = datetime.date.fromisoformat(text)
         return found
 
-    stream = io.BufferedReader(_ChunkStream(chunks), buffer_size=CHUNK_BYTES)
-    parts = []
     # Only an empty cell is missing: words typed such as "NA" stay words.
     for part in pd.read_csv(
         stream,
         dtype=dtypes,
-        chunksize=PARSE_ROWS,
+        chunksize=rows,
         keep_default_na=False,
         na_values=[""],
     ):
         part["received_on"] = part["received_on"].map(day).astype(object)
         for column in texts:
             part[column] = part[column].fillna("")
-        parts.append(part)
+        yield part
+
+
+def answers_frame(
+    chunks: Iterable[bytes | str], code_types: dict[str, str]
+) -> pd.DataFrame:
+    """The CSV export's rows as one compact table (:func:`answers_parts`)."""
+    import pandas as pd
+
+    stream = io.BufferedReader(_ChunkStream(chunks), buffer_size=CHUNK_BYTES)
+    parts = list(answers_parts(stream, code_types))
     if not parts:
+        dtypes = {"response": "int32", "received_on": "str", **code_types}
         return pd.DataFrame(
             {
                 name: pd.Series([], dtype=dtype if dtype != "str" else object)
@@ -369,49 +385,94 @@ def answers_frame(
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
+def write_to(frame: pd.DataFrame, labels: Labels, file_format: str, path: str) -> None:
+    """The table written to ``path`` in ``file_format`` by pyreadstat."""
+    import pyreadstat
+
+    common: dict[str, Any] = {
+        "file_label": labels.file_label,
+        "column_labels": labels.variable_labels,
+        "variable_value_labels": labels.value_labels,
+    }
+    if file_format == SAV:
+        measures = {name: "nominal" for name in labels.value_labels}
+        measures.update(labels.measures)
+        pyreadstat.write_sav(
+            frame,
+            path,
+            note=labels.notes or None,
+            variable_measure={"response": "scale", **measures},
+            **common,
+        )
+    else:
+        pyreadstat.write_dta(frame, path, version=15, **common)
+
+
 def write_file(
     frame: pd.DataFrame, labels: Labels, file_format: str
 ) -> Iterator[bytes]:
-    """Write the table to a temporary file in ``file_format`` and stream it
-    back; the file is removed when the stream ends or is abandoned."""
-    import pyreadstat
-
+    """Write the whole table to a temporary file in ``file_format`` and stream
+    it back; the file is removed when the stream ends or is abandoned."""
     with tempfile.TemporaryDirectory(prefix="rr-export-") as folder:
         path = os.path.join(folder, f"answers.{file_format}")
-        common: dict[str, Any] = {
-            "file_label": labels.file_label,
-            "column_labels": labels.variable_labels,
-            "variable_value_labels": labels.value_labels,
-        }
-        if file_format == SAV:
-            measures = {name: "nominal" for name in labels.value_labels}
-            measures.update(labels.measures)
-            pyreadstat.write_sav(
-                frame,
-                path,
-                note=labels.notes or None,
-                variable_measure={"response": "scale", **measures},
-                **common,
-            )
-        else:
-            pyreadstat.write_dta(frame, path, version=15, **common)
+        write_to(frame, labels, file_format, path)
         del frame
-        with open(path, "rb") as handle:
-            while block := handle.read(CHUNK_BYTES):
-                yield block
+        yield from stream_back(path)
 
 
-def answers_file(survey: Survey, file_format: str) -> Iterator[bytes]:
+def answers_file(
+    survey: Survey, file_format: str, *, chunk_rows: int | None = None
+) -> Iterator[bytes]:
     """The survey's answers as a labelled ``.sav`` or ``.dta`` file, in chunks."""
-    labels = labels_for(survey, file_format)
     # Words typed are read as stored (no spreadsheet guard), and a missing
     # one is the empty string, as SPSS and Stata keep string missing values.
-    # No name holds the table here: write_file drops it once written.
-    yield from write_file(
-        answers_frame(answers_csv(survey, guard=False), labels.code_types),
-        labels,
+    yield from labelled_file(
+        answers_csv(survey, guard=False),
+        labels_for(survey, file_format),
         file_format,
+        chunk_rows=chunk_rows,
     )
+
+
+def labelled_file(
+    chunks: Iterable[bytes | str],
+    labels: Labels,
+    file_format: str,
+    *,
+    chunk_rows: int | None = None,
+) -> Iterator[bytes]:
+    """The CSV export's stream as a ``file_format`` file, in blocks.
+
+    Written ``chunk_rows`` rows at a time (surveys/results/stat_chunks.py), so
+    memory holds one chunk; a file that cannot be (no rows, a Stata strL) is
+    written whole, as the bytes are the same either way. The CSV waits in the
+    temporary folder, on disk, for the chunks to be read from it."""
+    with tempfile.TemporaryDirectory(prefix="rr-export-") as folder:
+        csv_path = os.path.join(folder, "answers.csv")
+        spill(chunks, csv_path)
+        path = write_chunked(
+            csv_path,
+            parts=lambda source, rows: answers_parts(
+                source, labels.code_types, rows=rows
+            ),
+            write=lambda frame, to: write_to(frame, labels, file_format, to),
+            stata=file_format == DTA,
+            texts=[n for n, dtype in labels.code_types.items() if dtype == "str"],
+            folder=folder,
+            rows=chunk_rows or CHUNK_ROWS,
+        )
+        if path is None:
+            with open(csv_path, "rb") as source:
+                frame = answers_frame(_blocks(source), labels.code_types)
+            yield from write_file(frame, labels, file_format)
+            return
+        os.remove(csv_path)
+        yield from stream_back(path)
+
+
+def _blocks(source: BinaryIO) -> Iterator[bytes]:
+    while block := source.read(CHUNK_BYTES):
+        yield block
 
 
 def answers_sav(survey: Survey) -> Iterator[bytes]:
@@ -430,9 +491,13 @@ __all__ = [
     "SAV",
     "answers_dta",
     "answers_frame",
+    "answers_parts",
     "answers_sav",
     "design_tag",
     "fit",
+    "labelled_file",
     "labels_for",
     "wrap",
+    "write_file",
+    "write_to",
 ]

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_POST
 
 from estimation.runs.comprehension import passed_reading
@@ -27,6 +28,7 @@ from surveys.builder.selectors import survey_plain
 from surveys.respond.report_labels import relabelled_reports
 from surveys.results.charts import daily_chart
 from surveys.results.forms import RecomputeForm
+from surveys.results.fragments import run_fragments
 from surveys.results.model_views import model_context
 from surveys.results.simulated import simulation_of
 from surveys.team.roles import Need
@@ -54,6 +56,9 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         survey, finished, request.GET, min_size=settings.DASHBOARD_MIN_GROUP_SIZE
     )
     crossable = strata_questions(survey)
+    fragments = run_fragments(
+        finished, translation.get_language(), request.GET.get("target")
+    )
     progress = (
         {
             "url": reverse("surveys:run_progress", args=[pk, latest.pk]),
@@ -90,8 +95,13 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         "crossable": crossable if len(crossable) > 1 else (),
         "min_size": settings.DASHBOARD_MIN_GROUP_SIZE,
         **model_context(survey),
+        # The run's comparisons and charts as another process drew them.
+        "fragments": fragments,
     }
-    return render(request, "surveys/results.html", context)
+    page = render(request, "surveys/results.html", context)
+    if fragments is not None:
+        fragments.save()
+    return page
 
 
 @login_required

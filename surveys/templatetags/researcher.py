@@ -133,11 +133,18 @@ class _Point:
     ci_upper: float
 
 
-@register.simple_tag
-def interval_svg(items: Sequence[Interval], level: float, title: str) -> SafeString:
+@register.simple_tag(takes_context=True)
+def interval_svg(
+    context: template.Context, items: Sequence[Interval], level: float, title: str
+) -> SafeString:
     """An inline SVG of estimates and intervals, labelled for screen readers."""
     points = tuple(_Point(i.label, i.estimate, i.ci_lower, i.ci_upper) for i in items)
-    return _interval_svg(points, level, title, translation.get_language())
+    key = (points, level, title, translation.get_language())
+    fragments = context.get("fragments")
+    if fragments is None:
+        return _interval_svg(*key)
+    # Drawn by another process already: read with the page's other fragments.
+    return fragments.draw(("interval", *key), lambda: _interval_svg(*key))  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=512)
@@ -180,12 +187,25 @@ def group_comparison(context: template.Context, comparison: GroupComparison) -> 
     stay the same between views, and drawing them was most of the page."""
     request = context.get("request")
     target = request.GET.get("target") if request is not None else None
-    return _comparison_html(comparison, target, translation.get_language())
+    language = translation.get_language()
+    fragments = context.get("fragments")
+    if fragments is None:
+        return _comparison_html(comparison, target, language)
+    # Drawn by another process already: read with the page's other fragments.
+    return fragments.draw(  # type: ignore[no-any-return]
+        ("comparison", comparison, target, language),
+        lambda: _comparison_html(comparison, target, language),
+    )
 
 
-@register.simple_tag
+@register.simple_tag(takes_context=True)
 def breakdown_svg(
-    group: Any, overall: Any, level: float, title: str, *id_parts: Any
+    context: template.Context,
+    group: Any,
+    overall: Any,
+    level: float,
+    title: str,
+    *id_parts: Any,
 ) -> SafeString:
     """A breakdown (one-way or crossed) as an inline SVG: each group's point
     and interval on a labelled axis, withheld cells said as such, with a
@@ -197,7 +217,11 @@ def breakdown_svg(
         hash(key)
     except TypeError:  # a crossed table's rows: drawn each time (cached upstream)
         return _breakdown_svg.__wrapped__(*key)
-    return _breakdown_svg(*key)
+    fragments = context.get("fragments")
+    if fragments is None:
+        return _breakdown_svg(*key)
+    # Drawn by another process already: read with the page's other fragments.
+    return fragments.draw(("breakdown", *key), lambda: _breakdown_svg(*key))  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=1024)

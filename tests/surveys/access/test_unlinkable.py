@@ -145,7 +145,7 @@ def test_an_invitation_survey_keeps_only_its_latest_estimates(
     """Two runs' counts, subtracted, would give the reports that came in
     between; an open link keeps its history as before."""
     from estimation.runs import services as runs
-    from estimation.runs.models import EstimateRun, QuestionEstimate
+    from estimation.runs.models import EstimateRun, QuestionEstimate, RunComparisons
     from surveys.builder.services import survey_publish, survey_update
 
     survey_update(survey=draft_survey, access_mode=mode)
@@ -165,4 +165,11 @@ def test_an_invitation_survey_keeps_only_its_latest_estimates(
         )
     )
     assert with_estimates == set(finished[-kept:])
+    # A run's saved comparisons hold its groups' counts too.
+    with_comparisons = set(
+        RunComparisons.objects.filter(run__survey=survey).values_list(
+            "run_id", flat=True
+        )
+    )
+    assert with_comparisons == set(finished[-kept:])
     assert EstimateRun.objects.filter(survey=survey, n__isnull=False).count() == 2

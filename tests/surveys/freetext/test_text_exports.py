@@ -16,6 +16,7 @@ from surveys.results import exports, stat_files
 from surveys.results.bundle_scripts import r_script
 from surveys.results.codebook import codebook, layout
 from tests.surveys.freetext.data import COMMENTS, answers_for, text_survey
+from tests.surveys.results.whole_file import untimed, whole_file
 from tests.surveys.typed.data import post
 
 pytestmark = pytest.mark.django_db
@@ -78,6 +79,16 @@ def test_spss_and_stata_hold_a_string_variable_as_typed(
     if file_format == "sav":
         assert meta.variable_measure["q3"] == "nominal"
         assert any("free text" in note for note in meta.notes)
+
+
+@pytest.mark.parametrize("file_format", ["sav", "dta"])
+def test_words_written_a_chunk_at_a_time_keep_the_whole_tables_widths(
+    answered, file_format
+):
+    # One row a chunk: most chunks hold shorter words than the longest.
+    chunked = b"".join(stat_files.answers_file(answered, file_format, chunk_rows=1))
+    whole = whole_file(answered, file_format)
+    assert untimed(chunked, file_format) == untimed(whole, file_format)
 
 
 def test_the_codebook_gives_the_limit_and_says_it_is_not_protected(answered):

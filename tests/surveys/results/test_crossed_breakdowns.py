@@ -117,6 +117,11 @@ def test_no_withheld_cell_is_alone_in_its_row_or_column(seed):
 
 @pytest.fixture
 def survey(owner):
+    return crossed_survey(owner)
+
+
+def crossed_survey(owner):
+    """Three sensitive kinds by two direct questions, answered and estimated."""
     survey = survey_create(owner=owner, title="Crossed", planned_responses=300)
     question_create(
         survey=survey,

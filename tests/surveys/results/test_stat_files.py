@@ -20,6 +20,7 @@ from surveys.results.file_names import download_name
 from surveys.results.stat_files import LIMITS, Limit, design_tag, fit, wrap
 from surveys.team.audit import Action
 from tests.surveys.optional_data import optional_survey, store_with_missing
+from tests.surveys.results.whole_file import untimed, whole_file
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +69,20 @@ def test_the_file_holds_the_csvs_values_with_missing_answers_missing(
     # The optional questions were left out about one time in ten or more.
     assert missing > 10
     assert meta.number_rows == len(rows)
+
+
+@pytest.mark.parametrize("file_format", ["sav", "dta"])
+@pytest.mark.parametrize("chunk_rows", [1, 7, 120, 1000])
+def test_the_file_written_a_chunk_at_a_time_is_the_whole_tables_file(
+    stored, file_format, chunk_rows
+):
+    survey, _ = stored
+    chunked = b"".join(
+        stat_files.answers_file(survey, file_format, chunk_rows=chunk_rows)
+    )
+    whole = whole_file(survey, file_format)
+    assert untimed(chunked, file_format) == untimed(whole, file_format)
+    assert len(chunked) == len(whole)
 
 
 @pytest.mark.parametrize("file_format", ["sav", "dta"])
