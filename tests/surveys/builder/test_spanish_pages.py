@@ -19,62 +19,9 @@ from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.builder.translations import survey_languages_set
 from surveys.models import Membership, Role
+from tests.surveys.spanish import assert_spanish
 
 pytestmark = pytest.mark.django_db
-
-# Words and phrases of the pages' English that have no place in Spanish.
-ENGLISH_WORDS = re.compile(
-    r"\b(the|and|of|your|you|is|are|to|with|this|that|for|on|in|at|it|"
-    r"question|questions|survey|surveys|answer|answers|respondents?|edit|"
-    r"delete|save|add|cancel|design|published|draft|none|optional|link|"
-    r"log|sign|password|email|role|owner|team|language|options?|preview|"
-    r"results|responses|protection|what|when|who|how|which|new|copy|show|"
-    r"move|up|down|section|sections)\b",
-    re.IGNORECASE,
-)
-ENGLISH_PHRASES = [
-    "Your surveys",
-    "Signed in as",
-    "Log out",
-    "Change password",
-    "Skip to content",
-    "Randomized-response surveys",
-    "not private",
-    "Please correct",
-]
-
-
-def visible_text(page: str) -> str:
-    """What a reader sees of the page, less the parts that are rightly not
-    Spanish (see the module's docstring)."""
-    page = re.sub(r"<script.*?</script>", "", page, flags=re.S)
-    page = re.sub(r"<style.*?</style>", "", page, flags=re.S)
-    page = re.sub(r'<a class="brand"[^>]*>.*?</a>', "", page, flags=re.S)
-    page = re.sub(r"<code[^>]*>.*?</code>", "", page, flags=re.S)
-    # Elements marked as another language, and their whole content.
-    for tag in ("option", "span", "h3", "p", "th", "dd", "blockquote", "strong"):
-        page = re.sub(
-            rf'<{tag}\b[^>]*\blang="(?!es)[^"]*"[^>]*>.*?</{tag}>',
-            "",
-            page,
-            flags=re.S,
-        )
-    # Attributes people read: labels of table cells, accessible names.
-    attributes = " ".join(
-        re.findall(r'(?:data-label|aria-label|title)="([^"]*)"', page)
-    )
-    text = re.sub(r"<[^>]+>", " ", page)
-    return f"{text} {attributes}"
-
-
-def assert_spanish(page: str, *, own_texts: tuple[str, ...] = ()) -> None:
-    assert '<html lang="es">' in page
-    text = visible_text(page)
-    for own in own_texts:
-        text = text.replace(own, " ")
-    left = [phrase for phrase in ENGLISH_PHRASES if phrase in text]
-    left += sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
-    assert not left, f"English left: {left}"
 
 
 @pytest.fixture
