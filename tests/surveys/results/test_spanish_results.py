@@ -12,16 +12,20 @@ import re
 import numpy as np
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from estimation import contract
+from estimation.inference import regression_cautions as fit
 from estimation.runs.model_fits import model_fit_execute
 from estimation.runs.models import EstimateRun, ModelFit
+from estimation.runs.selectors import METHOD_NAMES, METHOD_NOTES
 from estimation.runs.services import estimate_run_execute
 from surveys.builder.demo import demo_content
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
-from surveys.results.notice_texts import CAUTION_WORDS
+from surveys.results.forms import METHOD_WORDS
+from surveys.results.notice_texts import CAUTION_WORDS, fit_caution_in_language
 from tests.surveys.respond.responses import submit
 from tests.surveys.spanish import assert_spanish
 
@@ -178,10 +182,30 @@ def test_the_english_page_keeps_its_words(client, owner, survey):
     client.force_login(owner)
     page = results_page(client, survey)
     assert '<html lang="en">' in page
-    assert "Estimates" in page and "Caution:" in page or "Estimates" in page
+    for english in ("Estimates", "Recompute", "Model: who answers Yes?", "Caution:"):
+        assert english in page, english
     assert not re.search(r"\d+,\d\xa0%", page)
 
 
-def test_the_cautions_words_are_the_estimations(spanish):
+def test_the_cautions_words_are_the_estimations():
     # The page says the estimation's cautions in English as the exports do.
     assert CAUTION_WORDS == contract.CAUTION_WORDS
+    names = {*METHOD_NAMES.values(), *METHOD_NOTES.values()}
+    assert set(METHOD_WORDS) == names == set(METHOD_WORDS.values())
+
+
+def test_a_model_fit_s_cautions_are_said_in_spanish():
+    english = fit.HARDLY.format(count="3 covariate patterns")
+    assert fit_caution_in_language(english) == english
+    with translation.override("es"):
+        said = fit_caution_in_language(english)
+        assert said.startswith("La prevalencia predicha de 3 patrones de covariables")
+        assert fit_caution_in_language("Another warning.") == "Another warning."
+        separated = fit.SEPARATION.format(terms="Edad: 30-44")
+        assert fit_caution_in_language(separated).startswith("No estimables: Edad")
+
+
+def test_a_refused_recomputation_is_told_in_spanish(spanish, survey):
+    url = reverse("surveys:recompute", args=[survey.pk])
+    reply = spanish.post(url, {"ci_method": "guess", "level": "0.95"}, follow=True)
+    assert "No se recalculó." in reply.content.decode()
