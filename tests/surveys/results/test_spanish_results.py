@@ -20,7 +20,7 @@ from estimation.runs.model_fits import model_fit_execute
 from estimation.runs.models import EstimateRun, ModelFit
 from estimation.runs.selectors import METHOD_NAMES, METHOD_NOTES
 from estimation.runs.services import estimate_run_execute
-from surveys.builder.demo import demo_content
+from surveys.builder.demo import demo_content, demo_seed
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
@@ -209,3 +209,14 @@ def test_a_refused_recomputation_is_told_in_spanish(spanish, survey):
     url = reverse("surveys:recompute", args=[survey.pk])
     reply = spanish.post(url, {"ci_method": "guess", "level": "0.95"}, follow=True)
     assert "No se recalculó." in reply.content.decode()
+
+
+def test_the_simulated_demo_s_results_are_spanish(client):
+    survey, password = demo_seed(password="demo-pass-1", respondents=200, language="es")
+    client.force_login(survey.owner)
+    client.post("/accounts/language/", {"language": "es", "next": "/"})
+    page = client.get(reverse("surveys:results", args=[survey.pk])).content.decode()
+    assert "Estas respuestas son simuladas" in page
+    assert re.search(r"\d+,\d\xa0%", page.split('class="truths"', 1)[1])
+    texts = (*own_texts(survey), "demo", survey.introduction)
+    assert_spanish(page, own_texts=texts, words=RESULTS_WORDS)
