@@ -10,7 +10,7 @@ PORT ?= 8000
 # marked "# nosec B<id>  # reason" (docs/deploy.md, "Security checks").
 BANDIT := $(PY) -m bandit --quiet --recursive --severity-level medium surveys estimation config
 
-.PHONY: setup run test lint messages bench bench-export bench-submit bench-regression golden core-wheel clean serve cluster docker-check lock
+.PHONY: setup run test test-twice lint messages bench bench-export bench-submit bench-regression bench-ledger golden core-wheel clean serve cluster docker-check lock restore-drill
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,7 @@ run: setup
 	@echo
 	@if [ -n "$$REDIS_URL" ]; then \
 		echo "  Job worker: Celery on $$REDIS_URL (with the periodic sweep)"; \
-		$(VENV)/bin/celery -A config worker --beat --schedule var/celerybeat-schedule --loglevel=WARNING & \
+		$(VENV)/bin/celery -A config worker --beat --schedule $${VAR_DIR:-var}/celerybeat-schedule --loglevel=WARNING & \
 		worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 		$(PY) manage.py runserver $(HOST):$(PORT); \
 	else \
@@ -55,6 +55,11 @@ test: $(STAMP) $(NODE_STAMP)
 	$(PY) manage.py makemigrations --check --dry-run
 	node --test tests/js/
 	$(PY) -m pytest
+
+## make test in two clean clones at once, on the same PostgreSQL and Redis
+## (.ci/twin): fails if either copy fails, i.e. if two runs interfere.
+test-twice:
+	.ci/twin
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -83,9 +88,11 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.estimate_run
 	-$(PY) -m benchmarks.export
 	-$(PY) -m benchmarks.submission
+	-$(PY) -m benchmarks.submission --access invitation
+	-$(PY) -m benchmarks.submission --access panel
 	-$(PY) -m benchmarks.ledger
 
-## What a controlled survey's ledger costs a submission as it grows (PostgreSQL).
+## What a controlled survey's ledger costs a submission, empty to 10^6 ids (PostgreSQL).
 bench-ledger: $(STAMP)
 	$(PY) -m benchmarks.ledger
 
@@ -96,6 +103,13 @@ bench-regression: $(STAMP)
 ## Export of 10^6 responses over HTTP against a bare COPY (PostgreSQL).
 bench-export: $(STAMP)
 	$(PY) -m benchmarks.export
+
+## Backup and restore drill (PostgreSQL): pg_dump while submissions arrive,
+## pg_restore into a new database, check it is consistent, at 10^5 and 10^6
+## responses (docs/deploy.md, "Back up and restore"). DRILL_ARGS="--sizes 2000"
+## for a quick one.
+restore-drill: $(STAMP)
+	$(PY) -m benchmarks.restore_drill $(DRILL_ARGS)
 
 ## Regenerate the golden fixtures after changing a design (estimation/kinds/).
 golden: $(STAMP)

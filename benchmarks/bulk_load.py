@@ -135,6 +135,10 @@ ANSWER_COLUMNS = {
     "report": "integer",
     "spec_version": "character varying",
     "stratum": "integer",
+    # Not copied: the typed value of a number or free-text question, null for
+    # the loader's questions, as for any other kind's answer.
+    "number": "double precision",
+    "text": "text",
 }
 
 RESPONSE_COLUMNS = {

@@ -4,6 +4,7 @@ the facts of the machine and server that a write-up quotes beside its figures.""
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,10 +30,12 @@ def bench_database(
     names such a kept database to use instead of a fresh one."""
     import psycopg
 
-    name = reuse or f"{prefix}_{os.getpid()}"
+    # The process id alone repeats across containers sharing one server, and
+    # dropping a database of that name first would end another's benchmark:
+    # a random part instead, and CREATE fails rather than take one over.
+    name = reuse or f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     if reuse is None:
         with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
             admin.execute(f'CREATE DATABASE "{name}"')
     try:
         yield _with_dbname(server_url, name)

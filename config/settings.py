@@ -159,6 +159,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Optional: without it, background jobs run in-process (see config/celery_app.py).
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Put before every key this deployment writes to Redis, the cache's and Celery's
+# queues alike, so that deployments (or copies of the test suite) sharing one
+# Redis database never read each other's counts nor take each other's jobs.
+REDIS_KEY_PREFIX = os.environ.get("REDIS_KEY_PREFIX", "")
 
 AUTH_PASSWORD_VALIDATORS = [
     {
@@ -354,6 +358,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A submission that schedules a run never waits long for a lost broker.
     "socket_connect_timeout": 2,
     "socket_timeout": 5,
+    # Queues, unacknowledged messages and the workers' broadcasts alike.
+    "global_keyprefix": REDIS_KEY_PREFIX,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
@@ -409,7 +415,7 @@ CACHES = {
         {
             "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "rr",
+            "KEY_PREFIX": f"{REDIS_KEY_PREFIX}rr",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
         if REDIS_URL

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from estimation.inference.validation import MAX_DIRECT_PERCENT, arm_spec
 from estimation.kinds import AnyDesign, any_design_from_dict
+from surveys.access.models import AccessBucket as AccessBucket
 from surveys.accounts.models import AccountPreference as AccountPreference
 from surveys.kinds import KIND_TABLE, KindEntry
 from surveys.mailing.models import InvitationAddress as InvitationAddress
@@ -523,12 +524,14 @@ class Invitation(models.Model):
 
 
 class AccessLedger(models.Model):
-    """The set of invitations or participant ids a survey has counted, and how
-    many responses it holds: one row per controlled survey, locked by every
-    submission to it.
+    """How many responses a controlled survey holds: one row per survey,
+    locked by every submission to it, so its credentials count once and its
+    quota holds exactly.
 
-    ``used`` is the sorted concatenation of 16-byte keyed digests: a set with
-    no order of use, and no link to any response.
+    The set of credentials used is ``pending``, a pool of recent ones, and
+    the survey's :class:`~surveys.access.models.AccessBucket` rows, a fixed
+    number of them: each a sorted concatenation of 16-byte keyed digests, a set
+    with no order of use and no link to any response (surveys/access/ledger.py).
     """
 
     DIGEST_BYTES = 16
@@ -536,7 +539,7 @@ class AccessLedger(models.Model):
     survey = models.OneToOneField(
         Survey, on_delete=models.CASCADE, primary_key=True, related_name="ledger"
     )
-    used = models.BinaryField(default=b"")
+    pending = models.BinaryField(default=b"")
     count = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:

@@ -2,11 +2,18 @@
 
 Under ``CI=true`` the suite must run against the real PostgreSQL; a missing
 service there is a failure, never a skip.
+
+Another copy of the suite may run at the same time against the same PostgreSQL
+server and Redis database (CI for two branches, two people sharing a server):
+everything this run creates on them is named after ``RUN_TOKEN``, its test
+database, the replica's connection name and every Redis key, and nothing here
+reads what another run owns. ``make test-twice`` checks it.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import uuid
 
 import pytest
@@ -14,17 +21,26 @@ from django.utils import translation
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
+# This run's name on the shared servers: the process id says which process made
+# a leftover (a run that was killed), the random part keeps two machines' runs
+# apart. Short, because PostgreSQL cuts names at 63 bytes.
+RUN_TOKEN = f"{os.getpid()}_{secrets.token_hex(3)}"
+# Before every Redis key this run writes, in this process and in the servers
+# and workers it starts (they inherit it through the environment).
+REDIS_KEY_PREFIX = f"test_{RUN_TOKEN}:"
 
 # The alias a read replica takes (config/settings.py, DATABASE_REPLICA_URL): in
 # tests a second connection to the test database, named so PostgreSQL's
 # pg_stat_activity shows which reads went to it. Used only by tests that ask
 # for it (``databases=["default", "replica"]``) and route to it.
-REPLICA_APPLICATION_NAME = "rr-replica-under-test"
+REPLICA_APPLICATION_NAME = f"rr-replica-under-test-{RUN_TOKEN}"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
+    _name_test_databases_after_this_run(settings)
+    _prefix_redis_keys_with_this_run(settings)
     if "replica" not in settings.DATABASES:
         primary = settings.DATABASES["default"]
         options = dict(primary.get("OPTIONS", {}))
@@ -35,6 +51,53 @@ def pytest_configure(config: pytest.Config) -> None:
             "OPTIONS": options,
             "TEST": {"MIRROR": "default"},
         }
+
+
+def _name_test_databases_after_this_run(settings) -> None:
+    """``test_<name>_<RUN_TOKEN>`` instead of pytest-django's ``test_<name>``,
+    which a second copy of the suite would drop and recreate under this one.
+    SQLite's test database is in memory, private already."""
+    for alias in settings.DATABASES.values():
+        test = alias.setdefault("TEST", {})
+        if "postgresql" in alias["ENGINE"] and not test.get("MIRROR"):
+            base = test.get("NAME") or f"test_{alias['NAME']}"
+            test["NAME"] = f"{base[:40]}_{RUN_TOKEN}"
+
+
+def _prefix_redis_keys_with_this_run(settings) -> None:
+    """What ``REDIS_KEY_PREFIX`` in the environment does to the settings
+    (config/settings.py), done here because they were read before this file."""
+    from config.celery_app import app
+
+    os.environ["REDIS_KEY_PREFIX"] = REDIS_KEY_PREFIX
+    settings.REDIS_KEY_PREFIX = REDIS_KEY_PREFIX
+    cache = settings.CACHES["default"]
+    if "KEY_PREFIX" in cache:
+        cache["KEY_PREFIX"] = f"{REDIS_KEY_PREFIX}rr"
+    options = {
+        **settings.CELERY_BROKER_TRANSPORT_OPTIONS,
+        "global_keyprefix": REDIS_KEY_PREFIX,
+    }
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = options
+    app.conf.broker_transport_options = options
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Delete the keys this run left in the shared Redis (jobs queued with no
+    worker to take them): only its own, found by its prefix."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return
+    import redis
+
+    try:
+        store = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+        ours = list(store.scan_iter(match=f"{REDIS_KEY_PREFIX}*", count=1000))
+        if ours:
+            store.delete(*ours)
+        store.close()
+    except redis.RedisError:
+        pass  # nothing to clean where nothing could be written
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from surveys.access.services import MAX_INVITATIONS
 
@@ -13,23 +16,26 @@ class InvitationCountForm(forms.Form):
     count = forms.IntegerField(
         min_value=1,
         max_value=MAX_INVITATIONS,
-        label="Number of links",
-        help_text=f"From 1 to {MAX_INVITATIONS} at a time.",
+        label=_("Number of links"),
+        help_text=format_lazy(_("From 1 to {n} at a time."), n=MAX_INVITATIONS),
     )
 
 
 class InvitationImportForm(forms.Form):
     file = forms.FileField(
-        label="CSV of identifiers",
-        help_text="One identifier per row, in the first column (a header "
-        "“label” is skipped). Only you ever see them: they are never shown to "
-        "respondents nor stored with answers.",
+        label=_("CSV of identifiers"),
+        help_text=_(
+            "One identifier per row, in the first column (a header “label” is "
+            "skipped). Only you ever see them: they are never shown to "
+            "respondents nor stored with answers."
+        ),
     )
 
     def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_CSV_BYTES:
             raise forms.ValidationError(
-                f"The file is larger than {MAX_CSV_BYTES // (1024 * 1024)} MB."
+                gettext("The file is larger than %(n)d MB.")
+                % {"n": MAX_CSV_BYTES // (1024 * 1024)}
             )
         return bytes(upload.read())

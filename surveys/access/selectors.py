@@ -8,15 +8,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from surveys.access.ledger import ledger_has, ledger_used
 from surveys.access.services import (
     AccessRefused,
     access_credential,
     access_digest,
-    digests_of,
     full_message,
     invitation_missing_message,
     invitation_unknown_message,
-    ledger_contains,
     participant_missing_message,
     used_refusal,
 )
@@ -40,8 +39,7 @@ class InvitationCounts:
 def invitations_split(survey: Survey) -> tuple[list[Invitation], list[Invitation]]:
     """The survey's invitations as (unused, used), in the order they were
     made: an invitation is used when its token's digest is in the ledger's set."""
-    ledger = _ledger(survey)
-    used = set(digests_of(bytes(ledger.used))) if ledger is not None else set()
+    used = ledger_used(survey.pk)
     unused_rows, used_rows = [], []
     for invitation in Invitation.objects.filter(survey=survey):
         digest = access_digest(survey_id=survey.pk, value=invitation.token)
@@ -87,8 +85,7 @@ def access_check(*, survey: Survey, payload: dict[str, object]) -> None:
         raise AccessRefused(403, invitation_unknown_message())
     if credential.digest is None:
         return
-    ledger = _ledger(survey)
-    if ledger is not None and ledger_contains(bytes(ledger.used), credential.digest):
+    if ledger_has(survey_id=survey.pk, digest=credential.digest):
         raise used_refusal(survey)
 
 

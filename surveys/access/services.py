@@ -1,16 +1,16 @@
 """Invitations, panel participants and quotas: the writes.
 
 A controlled survey (invitation only, panel, or any survey with a quota)
-stores each response under a row lock on its :class:`AccessLedger`, which
-holds the *set* of keyed digests of the invitations or participant ids used
-so far: sorted, so it records that one was used, never when or by which
+stores each response under a row lock on its :class:`AccessLedger`; the
+*set* of keyed digests of the invitations or participant ids used so far is
+kept in a pool on that row and in a fixed number of buckets, each sorted
+(``ledger.py``), so it records that one was used, never when or by which
 response. Invitation rows are written once and never touched by use.
 docs/methodology.md ("Invitations, panels and quotas") gives the argument.
 """
 
 from __future__ import annotations
 
-import bisect
 import csv
 import datetime
 import io
@@ -24,7 +24,9 @@ from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from surveys.access.ledger import ledger_add, ledger_has
 from surveys.models import AccessLedger, AccessMode, Invitation, Response, Survey
 from surveys.ratelimit import keyed_digest
 from surveys.respond.response_store import (
@@ -35,7 +37,6 @@ from surveys.respond.response_store import (
 )
 from surveys.team.audit import Action, audit_record
 
-DIGEST = AccessLedger.DIGEST_BYTES
 MAX_INVITATIONS = 10_000  # per request: a CSV or a count
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 MAX_PARTICIPANT_ID = 200
@@ -52,7 +53,7 @@ class AccessRefused(Exception):
         self.status, self.message, self.redirect = status, message, redirect
 
 
-# -- digests and the ledger's set ----------------------------------------------
+# -- digests ---------------------------------------------------------------------
 
 
 def access_digest(*, survey_id: int, value: str) -> bytes:
@@ -61,24 +62,6 @@ def access_digest(*, survey_id: int, value: str) -> bytes:
     guessed ids without it, and with the survey, so sets do not match across
     surveys."""
     return bytes.fromhex(keyed_digest(f"access:{survey_id}:{value}"))
-
-
-def digests_of(used: bytes) -> list[bytes]:
-    return [used[i : i + DIGEST] for i in range(0, len(used), DIGEST)]
-
-
-def ledger_contains(used: bytes, digest: bytes) -> bool:
-    chunks = digests_of(used)
-    index = bisect.bisect_left(chunks, digest)
-    return index < len(chunks) and chunks[index] == digest
-
-
-def ledger_insert(used: bytes, digest: bytes) -> bytes:
-    """``used`` with ``digest`` in its sorted place: the set's bytes depend
-    only on which digests it holds, never on the order they came in."""
-    chunks = digests_of(used)
-    bisect.insort(chunks, digest)
-    return b"".join(chunks)
 
 
 # -- the credential a submission brings -------------------------------------------
@@ -178,9 +161,9 @@ def access_store(
         if refusal is None:
             stored = response_insert(new, now)
             if credential.digest is not None:
-                ledger.used = ledger_insert(bytes(ledger.used), credential.digest)
+                ledger_add(ledger=ledger, digest=credential.digest)
             ledger.count += 1
-            ledger.save(update_fields=["used", "count"])
+            ledger.save(update_fields=["pending", "count"])
             _close_when_full(current, ledger.count)
             return stored
         _close_when_full(current, ledger.count)  # kept: raised after commit
@@ -190,8 +173,8 @@ def access_store(
 def _refusal(
     survey: Survey, ledger: AccessLedger, credential: Credential
 ) -> AccessRefused | None:
-    if credential.digest is not None and ledger_contains(
-        bytes(ledger.used), credential.digest
+    if credential.digest is not None and ledger_has(
+        survey_id=survey.pk, digest=credential.digest, pending=bytes(ledger.pending)
     ):
         return used_refusal(survey)
     if _is_full(survey, ledger.count):
@@ -287,8 +270,10 @@ def access_settings_check(survey: Survey) -> None:
     if survey.access_mode == AccessMode.PANEL and not survey.completion_url:
         raise ValidationError(
             {
-                "completion_url": "A panel survey needs the panel's completion URL, "
-                "where respondents go after answering."
+                "completion_url": _(
+                    "A panel survey needs the panel's completion URL, where "
+                    "respondents go after answering."
+                )
             }
         )
     if (
@@ -297,16 +282,16 @@ def access_settings_check(survey: Survey) -> None:
         and (CODE_PLACEHOLDER in survey.completion_url)
     ):
         raise ValidationError(
-            {"completion_code": "The completion URL has {code}: give the code."}
+            {"completion_code": _("The completion URL has {code}: give the code.")}
         )
 
 
 # What only a panel survey uses, as the pages name each setting.
 PANEL_SETTINGS = {
-    "panel_id_parameter": "The participant id parameter",
-    "completion_url": "The completion URL",
-    "completion_code": "The completion code",
-    "screen_out_url": "The screen-out URL",
+    "panel_id_parameter": gettext_lazy("The participant id parameter"),
+    "completion_url": gettext_lazy("The completion URL"),
+    "completion_code": gettext_lazy("The completion code"),
+    "screen_out_url": gettext_lazy("The screen-out URL"),
 }
 
 
@@ -369,12 +354,13 @@ def invitations_create(
     """One single-use invitation per label (labels may be empty)."""
     if not 1 <= len(labels) <= MAX_INVITATIONS:
         raise ValidationError(
-            f"Create from 1 to {MAX_INVITATIONS} invitations at a time."
+            _("Create from 1 to %(n)d invitations at a time.") % {"n": MAX_INVITATIONS}
         )
     too_long = [label for label in labels if len(label) > 200]
     if too_long:
         raise ValidationError(
-            f"Labels are at most 200 characters; “{too_long[0][:40]}…” is longer."
+            _("Labels are at most 200 characters; “%(label)s…” is longer.")
+            % {"label": too_long[0][:40]}
         )
     made = Invitation.objects.bulk_create(
         Invitation(survey=survey, token=secrets.token_urlsafe(16), label=label)
@@ -397,25 +383,28 @@ def invitation_labels_from_csv(data: bytes) -> list[str]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValidationError(
-            "The file is not UTF-8 text: save it as CSV (UTF-8)."
+            _("The file is not UTF-8 text: save it as CSV (UTF-8).")
         ) from None
     if "\x00" in text:
-        raise ValidationError("The file is not a CSV text file.")
+        raise ValidationError(_("The file is not a CSV text file."))
     try:
         rows = [
             row for row in csv.reader(io.StringIO(text)) if any(c.strip() for c in row)
         ]
     except csv.Error as error:
-        raise ValidationError(f"The file is not valid CSV: {error}.") from None
+        # The csv module's own words say where; they stay as it writes them.
+        raise ValidationError(
+            _("The file is not valid CSV: %(error)s.") % {"error": error}
+        ) from None
     labels = [row[0].strip() for row in rows]
     if labels and labels[0].lower() == "label":
         labels = labels[1:]
     if not labels:
         raise ValidationError(
-            "The file has no identifiers: one per line, first column."
+            _("The file has no identifiers: one per line, first column.")
         )
     if any(not label for label in labels):
         raise ValidationError(
-            "Some rows have an empty first column: give every row an identifier."
+            _("Some rows have an empty first column: give every row an identifier.")
         )
     return labels

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from surveys.access.forms import InvitationCountForm, InvitationImportForm
@@ -76,7 +77,13 @@ def invitations_create_view(request: HttpRequest, pk: int) -> HttpResponse:
     made = invitations_create(
         survey=survey, labels=[""] * form.cleaned_data["count"], actor=request.user
     )
-    messages.success(request, f"{len(made)} invitation links made.")
+    messages.success(
+        request,
+        ngettext(
+            "%(n)d invitation link made.", "%(n)d invitation links made.", len(made)
+        )
+        % {"n": len(made)},
+    )
     return redirect("surveys:invitations", pk=survey.pk)
 
 
@@ -93,7 +100,13 @@ def invitations_import(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error("file", error)
         else:
             messages.success(
-                request, f"{len(made)} invitation links made from the file."
+                request,
+                ngettext(
+                    "%(n)d invitation link made from the file.",
+                    "%(n)d invitation links made from the file.",
+                    len(made),
+                )
+                % {"n": len(made)},
             )
             return redirect("surveys:invitations", pk=survey.pk)
     return _page(request, survey, import_form=form, status=400)

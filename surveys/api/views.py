@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.decorators import (
@@ -84,7 +85,8 @@ class SurveyScoped:
 @authentication_classes([])
 def no_such_endpoint(request: Request) -> Response:
     raise NotFound(
-        f"No API endpoint at {request.path}. The endpoints are listed at /api/docs/."
+        gettext("No API endpoint at %(path)s. The endpoints are listed at /api/docs/.")
+        % {"path": request.path}
     )
 
 
@@ -109,7 +111,10 @@ class SurveyList(generics.ListCreateAPIView):
         if wanted is not None:
             if wanted not in Survey.Status.values:
                 raise ValidationError(
-                    {"status": f"Use one of {', '.join(Survey.Status.values)}."}
+                    {
+                        "status": gettext("Use one of %(values)s.")
+                        % {"values": ", ".join(Survey.Status.values)}
+                    }
                 )
             surveys = surveys.filter(status=wanted)
         return with_response_count(

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 MATCHES = ("all", "any")
 OPS = ("equals", "one_of", "range")
 MAX_CLAUSES = 20
@@ -228,13 +230,18 @@ def condition_words(
     condition: Mapping[str, Any] | None, spaces: Mapping[int, AnswerSpace]
 ) -> str:
     """The condition in words, for researchers, exports and the codebook:
-    'those who answered "Yes" to question 2 and ...'; "" when none."""
+    'those who answered "Yes" to question 2 and ...' in the active language
+    (the files' callers choose English); "" when none."""
     if not condition:
         return ""
-    joiner = " and " if condition["match"] == "all" else " or "
-    return "those who " + joiner.join(
+    clauses = [
         _clause_words(c, spaces.get(c["question"])) for c in condition["clauses"]
-    )
+    ]
+    if condition["match"] == "all":
+        joined = gettext(" and ").join(clauses)
+    else:
+        joined = gettext(" or ").join(clauses)
+    return gettext("those who %(clauses)s") % {"clauses": joined}
 
 
 def _label(space: AnswerSpace | None, value: float) -> str:
@@ -244,17 +251,42 @@ def _label(space: AnswerSpace | None, value: float) -> str:
 
 
 def _clause_words(clause: Mapping[str, Any], space: AnswerSpace | None) -> str:
-    number = "?" if space is None else str(space.position + 1)
-    where = f"question {number}"
+    words: dict[str, Any] = {
+        "number": "?" if space is None else str(space.position + 1)
+    }
     if clause["op"] == "equals":
-        return f"answered {_label(space, clause['value'])} to {where}"
+        words["answer"] = _label(space, clause["value"])
+        return gettext("answered %(answer)s to question %(number)s") % words
     if clause["op"] == "one_of":
         labels = [_label(space, v) for v in clause["values"]]
-        return f"answered {' or '.join(labels)} to {where}"
+        words["answer"] = gettext(" or ").join(labels)
+        return gettext("answered %(answer)s to question %(number)s") % words
     low, high = clause["min"], clause["max"]
-    what = "a number " if space is not None and space.typed else ""
+    words["low"] = "" if low is None else f"{low:g}"
+    words["high"] = "" if high is None else f"{high:g}"
+    typed = space is not None and space.typed
     if high is None:
-        return f"answered {what}at least {low:g} to {where}"
-    if low is None:
-        return f"answered {what}at most {high:g} to {where}"
-    return f"answered {what}from {low:g} to {high:g} (both included) to {where}"
+        text = (
+            gettext("answered a number at least %(low)s to question %(number)s")
+            if typed
+            else gettext("answered at least %(low)s to question %(number)s")
+        )
+    elif low is None:
+        text = (
+            gettext("answered a number at most %(high)s to question %(number)s")
+            if typed
+            else gettext("answered at most %(high)s to question %(number)s")
+        )
+    else:
+        text = (
+            gettext(
+                "answered a number from %(low)s to %(high)s (both included) to "
+                "question %(number)s"
+            )
+            if typed
+            else gettext(
+                "answered from %(low)s to %(high)s (both included) to "
+                "question %(number)s"
+            )
+        )
+    return text % words

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext
 
 from estimation.kinds import any_design_from_dict
 from surveys.display_logic.conditions import (
@@ -153,11 +155,17 @@ def survey_conditions_check(survey: Survey, *, field: str = "condition") -> None
     shuffled_sections_check(survey, field=field)
 
 
-def shown_to(question: Question, questions: Iterable[Question]) -> str:
+def shown_to(
+    question: Question, questions: Iterable[Question], *, language: str = "en"
+) -> str:
     """Who a question's answers come from, in words: "" for everyone, else
     "among respondents shown this question: those who answered ... to
-    question N" (results, exports and the codebook say it)."""
+    question N" (results, exports and the codebook say it), in ``language``:
+    English in the files, the researcher's on the pages."""
     if question.condition is None:
         return ""
-    words = condition_words(question.condition, answer_spaces(questions))
-    return f"among respondents shown this question: {words}"
+    with translation.override(language):
+        words = condition_words(question.condition, answer_spaces(questions))
+        return gettext("among respondents shown this question: %(words)s") % {
+            "words": words
+        }

@@ -37,11 +37,11 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
 
-from surveys.access.services import access_digest, digests_of
+from surveys.access.ledger import ledger_used
+from surveys.access.services import access_digest
 from surveys.languages import chosen_languages
 from surveys.mailing.wording import Wording, message_fill, survey_wording
 from surveys.models import (
-    AccessLedger,
     InvitationAddress,
     Mailing,
     MailingRecipient,
@@ -77,8 +77,7 @@ def mail_ready() -> bool:
 
 
 def used_digests(survey: Survey) -> set[bytes]:
-    ledger = AccessLedger.objects.filter(survey_id=survey.pk).first()
-    return set(digests_of(bytes(ledger.used))) if ledger is not None else set()
+    return ledger_used(survey.pk)
 
 
 def _is_used(survey: Survey, token: str, used: set[bytes]) -> bool:

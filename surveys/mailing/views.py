@@ -82,6 +82,9 @@ def _editors(
         ) == (row.kind, row.language):
             failed.auto_id = form.auto_id
             form = failed
+        # The message is written in its language, whatever the page's.
+        for name in ("subject", "body"):
+            form.fields[name].widget.attrs["lang"] = row.language
         editors.append((row, form))
     return editors
 

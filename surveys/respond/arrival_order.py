@@ -8,9 +8,13 @@ transaction that wrote it (``xmin``: transaction ids only grow). ``CLUSTER``
 alone moves the rows but keeps their ``xmin``. So every row is rewritten in one
 transaction (they all get the same ``xmin``), ``VACUUM`` drops the old
 versions, and ``CLUSTER`` on the primary key, whose ids are random, lays the
-rows out in no meaningful order. The access ledger's old versions (each one
-credential shorter than the next) go with ``VACUUM``, and ``VACUUM FULL``
-rewrites its file without their bytes.
+rows out in no meaningful order. The access ledgers get the same treatment in
+the same transaction: each ledger's pool of recent credentials is moved into
+its buckets first (the pool says which credentials were used last), then
+every ledger and bucket row is rewritten, so none keeps the writing
+transaction of the submission or the move that last wrote it, and ``CLUSTER``
+lays them out by survey and bucket, an order set by the keyed digests. Their
+old versions go with ``VACUUM``.
 
 Only a plain ``VACUUM`` can drop old versions while a transaction of another
 database on the same server is open: its horizon counts the sessions of this
@@ -27,9 +31,10 @@ from typing import Any
 from django.db import connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from surveys.models import AccessLedger, Answer, Response
+from surveys.access.ledger import buckets_merge, digests_of
+from surveys.models import AccessBucket, AccessLedger, Answer, Response
 
-REWRITTEN = (Response, Answer)
+REWRITTEN = (Response, Answer, AccessLedger, AccessBucket)
 
 
 class ArrivalOrderError(Exception):
@@ -45,8 +50,9 @@ class Rewritten:
 
 
 def arrival_order_forget(using: str = "default") -> list[Rewritten]:
-    """Rewrite the response and answer tables so that neither the rows' places
-    nor their writing transactions follow the order of arrival.
+    """Rewrite the response, answer and access ledger tables so that neither
+    the rows' places nor their writing transactions follow the order of
+    arrival, and no ledger keeps a pool of the credentials used last.
 
     Takes an exclusive lock on each table while it is clustered (submissions
     wait); run it after a study closes, with no long transaction open in this
@@ -62,8 +68,10 @@ def arrival_order_forget(using: str = "default") -> list[Rewritten]:
         raise ArrivalOrderError("Run it outside a transaction (VACUUM needs that).")
     quote = connection.ops.quote_name
     with transaction.atomic(using=using), connection.cursor() as cursor:
+        _pools_empty(using)
         for model in REWRITTEN:
-            table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+            table = quote(model._meta.db_table)
+            pk = quote(model._meta.pk_fields[0].column)
             cursor.execute(f"UPDATE {table} SET {pk} = {pk}")  # nosec B608  # quoted names of our tables
     results = []
     with connection.cursor() as cursor:
@@ -77,10 +85,18 @@ def arrival_order_forget(using: str = "default") -> list[Rewritten]:
             )
             rows, writers = cursor.fetchone()
             results.append(Rewritten(table, rows, writers))
-        ledger = quote(AccessLedger._meta.db_table)
-        cursor.execute(f"VACUUM {ledger}")
-        cursor.execute(f"VACUUM FULL {ledger}")
     return results
+
+
+def _pools_empty(using: str) -> None:
+    """Every ledger's pool moved into its buckets, under the ledger's lock."""
+    ledgers = AccessLedger.objects.using(using).select_for_update()
+    for ledger in ledgers.exclude(pending=b""):
+        buckets_merge(
+            survey_id=ledger.survey_id, digests=digests_of(bytes(ledger.pending))
+        )
+        ledger.pending = b""
+        ledger.save(using=using, update_fields=["pending"])
 
 
 def _primary_key_index(cursor: Any, connection: BaseDatabaseWrapper, table: str) -> str:

@@ -3,6 +3,11 @@
 With the answers and this codebook anyone can re-analyse a survey without us:
 each question's matrix P(report | truth) is the one the browser randomized
 with, exactly as :mod:`estimation.designs` rounds it.
+
+Its sentences are said in one language: English in the files (codebook.json,
+the analysis bundle, the API), whoever downloads them, so that a re-analysis
+script reads the same words from every copy; the researcher's on the codebook
+page, which shows the same content.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from typing import Any, cast
 
 from django.db.models import Count
 from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 
 from estimation import Design, survey_epsilon
 from estimation.runs.comprehension import sound_check
@@ -21,13 +27,16 @@ from surveys.languages import question_translation
 from surveys.models import Answer, Question, Survey
 from surveys.respond.practice import practice_wording
 from surveys.respond.report_labels import report_codes
+from surveys.words import active_translator
 
 CODEBOOK_FORMAT = 1
-ORIENTATION = (
+# The language of the files' sentences (see the module's docstring).
+FILE_LANGUAGE = "en"
+ORIENTATION = gettext_lazy(
     "matrix[t][r] = P(report r | true answer t): rows are true answers, columns "
     "are reported answers, both by option code; each row sums to 1."
 )
-REANALYSE = (
+REANALYSE = gettext_lazy(
     "python -m estimation estimate --codebook codebook.json answers.csv "
     "(or answers.jsonl) tallies each column and prints the same estimates, "
     "intervals and subgroup breakdowns as the platform, with --level and "
@@ -42,7 +51,7 @@ REANALYSE = (
 # in the survey: the default ``EPSILON_NOTE`` of a kind's ``exports`` role.
 NO_EPSILON_NOTE = ""
 
-MISSING = (
+MISSING = gettext_lazy(
     "empty cell in CSV, null in JSON lines: skipped, or prefer not to answer. "
     "Only optional questions can be missing: a direct one left unanswered, or a "
     "randomized one answered 'prefer not to answer', which is sent as it is, "
@@ -106,48 +115,68 @@ def layout(survey: Survey) -> dict[str, Any]:
     columns = [
         {
             "name": "response",
-            "meaning": "running number 1..n in no meaningful order (ids are random)",
+            "meaning": gettext(
+                "running number 1..n in no meaningful order (ids are random)"
+            ),
         },
-        {"name": "received_on", "meaning": "date the response arrived (ISO 8601)"},
+        {
+            "name": "received_on",
+            "meaning": gettext("date the response arrived (ISO 8601)"),
+        },
     ]
     number = {q.pk: question_number(name) for name, q in answer_columns(survey)}
     columns += [
-        {
-            "name": name,
-            "meaning": f"reported option code of question {number[q.pk]} "
-            "(numbered as on the survey page)"
-            if item is None
-            else f"question {number[q.pk]}: the number as typed (a decimal "
-            "number, not a code)"
-            if item == TYPED_VALUE
-            else f"question {number[q.pk]}: the words as typed (text, not "
-            "protected; empty when not answered)"
-            if item == TYPED_TEXT
-            else f"question {number[q.pk]}, item {item + 1}: 1 if the item was "
-            "sent ticked, 0 if not (a randomized report, not the tick)",
-        }
+        {"name": name, "meaning": _column_meaning(number[q.pk], item)}
         for name, q, item in export_columns(survey)
     ]
     return {
-        "row": "one response",
+        "row": gettext("one response"),
         "columns": columns,
-        "codes": "a reported option's code is its index 0..k-1 in the question's "
-        "options (0 = No, 1 = Yes for yes/no), which is the matrix's column; "
-        "an empty cell (CSV) or null (JSON) is a missing answer; a question "
-        "with a validation arm also has codes k..2k-1, its direct answers (see "
-        "its direct_codes). Each question's report_codes label every code as "
-        "the respondent saw it: a crosswise question's reports are the pairing "
-        "of its two statements (0 exactly one is true, 1 both or neither), not "
-        "No and Yes; a question with a device instruction reports group and "
-        "answer. Check all that apply has one 0/1 column per item (its "
-        "item_columns), 1 = sent ticked; a missing answer is empty in every "
-        "item column",
-        "missing": MISSING,
-        "respondent_key": "omitted",
-        "question_numbers": "questions are numbered 1..N in the survey's order, "
-        "as respondents saw them: column qN holds question N; question_id is "
-        "the platform's internal id, not a number to read",
+        "codes": gettext(
+            "a reported option's code is its index 0..k-1 in the question's "
+            "options (0 = No, 1 = Yes for yes/no), which is the matrix's column; "
+            "an empty cell (CSV) or null (JSON) is a missing answer; a question "
+            "with a validation arm also has codes k..2k-1, its direct answers (see "
+            "its direct_codes). Each question's report_codes label every code as "
+            "the respondent saw it: a crosswise question's reports are the pairing "
+            "of its two statements (0 exactly one is true, 1 both or neither), not "
+            "No and Yes; a question with a device instruction reports group and "
+            "answer. Check all that apply has one 0/1 column per item (its "
+            "item_columns), 1 = sent ticked; a missing answer is empty in every "
+            "item column"
+        ),
+        "missing": str(MISSING),
+        "respondent_key": gettext("omitted"),
+        "question_numbers": gettext(
+            "questions are numbered 1..N in the survey's order, as respondents "
+            "saw them: column qN holds question N; question_id is the "
+            "platform's internal id, not a number to read"
+        ),
     }
+
+
+def _column_meaning(number: int, item: int | None) -> str:
+    """What an export column of question ``number`` holds."""
+    if item is None:
+        text = gettext(
+            "reported option code of question %(number)s (numbered as on the "
+            "survey page)"
+        )
+    elif item == TYPED_VALUE:
+        text = gettext(
+            "question %(number)s: the number as typed (a decimal number, not a code)"
+        )
+    elif item == TYPED_TEXT:
+        text = gettext(
+            "question %(number)s: the words as typed (text, not protected; "
+            "empty when not answered)"
+        )
+    else:
+        text = gettext(
+            "question %(number)s, item %(item)s: 1 if the item was sent ticked, "
+            "0 if not (a randomized report, not the tick)"
+        )
+    return text % {"number": number, "item": 0 if item is None else item + 1}
 
 
 def _r_packages(design: Design) -> dict[str, Any] | None:
@@ -189,14 +218,14 @@ def check_marker(question: Question) -> dict[str, Any]:
     }
 
 
-PASSED_NOTE = (
+PASSED_NOTE = gettext_lazy(
     "the comprehension check: a direct question, stored like any other; those "
     "whose answer is passing_code passed it. The results page's estimates "
     "among those who passed are each randomized question's subgroup of "
     "passing_code in its breakdown by this question (the estimates export's "
     "subgroups with this group_question_id and group_option_code)"
 )
-PRACTICE_NOTE = (
+PRACTICE_NOTE = gettext_lazy(
     "respondents could try the randomizer on this harmless question before the "
     "real ones; its answer and report never left their browser, so it has no "
     "column and reaches no estimate"
@@ -224,10 +253,10 @@ def teaching(survey: Survey, columns: list[tuple[str, Question]]) -> dict[str, A
             "text": question.text,
             "passing_code": code,
             "passing_label": str(question.options[code]),
-            "note": PASSED_NOTE,
+            "note": str(PASSED_NOTE),
         }
     practice = (
-        {"question": _practice_wording(survey), "note": PRACTICE_NOTE}
+        {"question": _practice_wording(survey), "note": str(PRACTICE_NOTE)}
         if survey.practice
         else None
     )
@@ -248,12 +277,12 @@ def matrix_entry(
         ],
         "design": design.to_dict(),
         "matrix": design.matrix.tolist(),
-        "matrix_orientation": ORIENTATION,
+        "matrix_orientation": str(ORIENTATION),
         "epsilon": design.epsilon if private else None,
-        "privacy": "epsilon-LDP" if private else "not private (asked plainly)",
+        "privacy": "epsilon-LDP" if private else gettext("not private (asked plainly)"),
         "spec_version": question.spec_version,
         "client_spec": question.spec or question.client_spec(),
-        "description": design.describe(labels=question.options),
+        "description": design.describe(question.options, active_translator()),
         "r_packages": _r_packages(design),
         "translations": _translations(question),
         **_report_entry(question),
@@ -277,7 +306,11 @@ def _entry_head(
         "optional": question.optional,
         "missing": _missing_when(question),
         # Display logic: whose answers these are ("" for everyone).
-        "shown_to": shown_to(question, question.survey.questions.all()),
+        "shown_to": shown_to(
+            question,
+            question.survey.questions.all(),
+            language=translation.get_language(),
+        ),
         "answered": answered,
     }
 
@@ -286,9 +319,16 @@ def _missing_when(question: Question) -> str:
     """When a cell is empty: an optional question left unanswered, and a
     question with display logic not shown."""
     if question.condition is None:
-        return MISSING if question.optional else "never: the question must be answered"
-    hidden = "when the question was not shown (display logic)"
-    return f"{MISSING}; or {hidden}" if question.optional else hidden
+        if question.optional:
+            return str(MISSING)
+        return gettext("never: the question must be answered")
+    hidden = gettext("when the question was not shown (display logic)")
+    if not question.optional:
+        return hidden
+    return gettext("%(missing)s; or %(hidden)s") % {
+        "missing": MISSING,
+        "hidden": hidden,
+    }
 
 
 def _report_entry(question: Question) -> dict[str, Any]:
@@ -351,8 +391,14 @@ def _translations(question: Question) -> dict[str, Any]:
     return result
 
 
-def codebook(survey: Survey) -> dict[str, Any]:
-    """The survey's codebook as plain JSON-ready data."""
+def codebook(survey: Survey, *, language: str = FILE_LANGUAGE) -> dict[str, Any]:
+    """The survey's codebook as plain JSON-ready data, its sentences in
+    ``language`` (the files': English; the page's: the researcher's)."""
+    with translation.override(language):
+        return _codebook(survey)
+
+
+def _codebook(survey: Survey) -> dict[str, Any]:
     columns = answer_columns(survey)
     designs = [q.get_design() for _, q in columns]
     total = survey_epsilon(designs)
@@ -392,8 +438,8 @@ def codebook(survey: Survey) -> dict[str, Any]:
             **teaching(survey, columns),
         },
         "layout": layout(survey),
-        "matrix_orientation": ORIENTATION,
-        "reanalyse": REANALYSE,
+        "matrix_orientation": str(ORIENTATION),
+        "reanalyse": str(REANALYSE),
         "questions": [
             question_entry(name, q, answered.get(q.pk, 0)) for name, q in columns
         ],
@@ -410,8 +456,10 @@ def simulated(
         return None
     truths = data.get("true_shares", {})
     return {
-        "note": "These answers were simulated on the server with the browser's own "
-        "mechanisms (surveys/builder/demo_answers.py), not given by people.",
+        "note": gettext(
+            "These answers were simulated on the server with the browser's own "
+            "mechanisms (surveys/builder/demo_answers.py), not given by people."
+        ),
         "respondents": data.get("respondents"),
         "seed": data.get("seed"),
         "true_shares": {
@@ -426,10 +474,23 @@ def page_questions(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The codebook's questions with each matrix row beside its true answer
     and each column headed by the report it is, as the respondent saw it
     (check all that apply: one item's two-by-two matrix)."""
-    return [{**q, **_matrix_labels(q)} for q in data["questions"]]
+    return [
+        {
+            **q,
+            # A number's entry keeps its format under "number" (the file's
+            # key); the page numbers the question from its column.
+            "shown_number": question_number(q["column"]),
+            "kind_label": Question.Kind(q["kind"]).label,
+            **_matrix_labels(q),
+        }
+        for q in data["questions"]
+    ]
 
 
 def _matrix_labels(entry: dict[str, Any]) -> dict[str, Any]:
+    if not entry["options"]:
+        # Free text: words as typed, no report to tabulate against a truth.
+        return {"matrix_columns": [], "matrix_rows": []}
     if "item_values" in entry:
         truths = columns = entry["item_values"]
     else:

@@ -19,6 +19,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from estimation.runs.crossed import CrossingError
@@ -111,7 +112,7 @@ def codebook_page(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_plain(request.user, pk, Need.ANALYSE)
     # The page shows what codebook.json holds: read is as good as downloaded.
     rows_downloaded(request, survey, Action.CODEBOOK_DOWNLOAD, "html")
-    data = exports.codebook(survey)
+    data = exports.codebook(survey, language=get_language())
     context = {"survey": survey, "codebook": data, "questions": page_questions(data)}
     return render(request, "surveys/codebook.html", context)
 

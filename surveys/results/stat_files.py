@@ -36,9 +36,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.utils import translation
+
 from surveys.models import Survey
 from surveys.respond.report_labels import item_values
-from surveys.results.codebook import answer_columns, question_entry
+from surveys.results.codebook import FILE_LANGUAGE, answer_columns, question_entry
 from surveys.results.exports import CHUNK_BYTES, answers_csv
 
 if TYPE_CHECKING:  # pandas is imported only when a file is written
@@ -164,7 +166,9 @@ def _matrix(matrix: list[list[float]]) -> str:
 def labels_for(survey: Survey, file_format: str) -> Labels:
     """The labels of one survey's answers file in ``file_format``."""
     limits = LIMITS[file_format]
-    entries = [question_entry(name, q) for name, q in answer_columns(survey)]
+    # The codebook's entries in the files' language, whoever downloads.
+    with translation.override(FILE_LANGUAGE):
+        entries = [question_entry(name, q) for name, q in answer_columns(survey)]
     labels = Labels(
         file_label=fit(survey.title, limits.file_label),
         variable_labels={

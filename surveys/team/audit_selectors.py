@@ -87,10 +87,11 @@ def _addresses_delete(d: dict[str, Any]) -> str:
 
 
 def _message_update(d: dict[str, Any]) -> str:
-    return _("changed the %(kind)s message in %(language)s") % {
-        "kind": d.get("kind", "?"),
-        "language": d.get("language", "?"),
-    }
+    # One sentence per kind: the kind is a word of the sentence, not a value.
+    language = {"language": d.get("language", "?")}
+    if d.get("kind") == "reminder":
+        return gettext("changed the reminder message in %(language)s") % language
+    return gettext("changed the invitation message in %(language)s") % language
 
 
 def _mailing_start(d: dict[str, Any]) -> str:
@@ -166,8 +167,12 @@ def _publish(d: dict[str, Any]) -> str:
 def _close_at_limit(d: dict[str, Any]) -> str:
     limit = d.get("response_limit")
     if limit is None:
-        return "closed the survey: it reached its response limit"
-    return f"closed the survey: it reached its limit of {limit} responses"
+        return gettext("closed the survey: it reached its response limit")
+    return ngettext(
+        "closed the survey: it reached its limit of %(limit)s response",
+        "closed the survey: it reached its limit of %(limit)s responses",
+        limit,
+    ) % {"limit": limit}
 
 
 def _model_fit(d: dict[str, Any]) -> str:
@@ -182,6 +187,23 @@ FIELD_WORDS = {
     "slug": _("link"),
     "opens_at": _("open date"),
     "closes_at": _("close date"),
+    "title": _("title"),
+    "public_title": _("public title"),
+    "introduction": _("introduction"),
+    "consent": _("consent statement"),
+    "language": _("language"),
+    "offered_languages": _("offered languages"),
+    "planned_responses": _("planned number of respondents"),
+    "access_mode": _("who may answer"),
+    "response_limit": _("response limit"),
+    "panel_id_parameter": _("panel's participant id parameter"),
+    "completion_url": _("completion URL"),
+    "completion_code": _("completion code"),
+    "screen_out_url": _("screen-out URL"),
+    "practice": _("practice round"),
+    "practice_question": _("practice question"),
+    "comprehension_check": _("comprehension check"),
+    "comprehension_pass": _("comprehension check's passing answer"),
 }
 
 

@@ -10,6 +10,7 @@ from rest_framework.authtoken.models import TokenProxy
 
 from estimation.runs.models import EstimateRun, ModelFit
 from surveys.models import (
+    AccessBucket,
     AccessLedger,
     Answer,
     AuditEvent,
@@ -31,7 +32,7 @@ def staff(django_user_model):
 
 def test_no_respondent_data_is_registered():
     registered = set(admin.site._registry)
-    assert not registered & {Answer, Response, Invitation, AccessLedger}
+    assert not registered & {Answer, Response, Invitation, AccessLedger, AccessBucket}
     # A token would let staff act as its researcher, answer rows included.
     assert TokenProxy not in registered
     assert {Survey, Membership, AuditEvent, EstimateRun, ModelFit} <= registered

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, override
+from django.utils.translation import gettext, gettext_lazy, override
 
 from surveys.models import Question
 from surveys.results.codebook import TYPED_TEXT, matrix_entry
@@ -24,7 +24,7 @@ __all__ = [
     "reported_labels",
 ]
 
-NOT_PROTECTED = (
+NOT_PROTECTED = gettext_lazy(
     "Free text asked plainly: NOT protected. Each answer is stored exactly as "
     "typed (line breaks as \\n, blank space around it removed), so it may hold "
     "anything a respondent chose to write, names included, although the page "
@@ -71,13 +71,13 @@ def codebook_entry(
         "options": [],
         # Read by the re-analysis (estimation/inference/exported.py): skipped.
         "estimated": False,
-        "privacy": "not protected (free text asked plainly, stored as typed)",
+        "privacy": gettext("not protected (free text asked plainly, stored as typed)"),
         "text_answer": {
             "column": column,
             "type": "string",
             "max_length": question.answer_format["max_length"],
             "protected": False,
-            "note": NOT_PROTECTED,
+            "note": str(NOT_PROTECTED),
         },
     }
 

@@ -14,6 +14,7 @@ from estimation.runs.models import QuestionEstimate
 from surveys.models import Question
 from surveys.results.bundle_scripts import _comment, _r_fits, _r_number, r_value
 from surveys.results.codebook import _entry_head, _report_entry, _translations
+from surveys.words import active_translator
 
 __all__ = [
     "codebook_entry",
@@ -109,11 +110,13 @@ def instructed_entry(
         "follows the instruction; columns are the reports 0..3",
         "epsilon": None,
         "yes_epsilon": design.yes_epsilon,
-        "privacy": "not epsilon-LDP: a No given as instructed only comes from "
-        "someone whose answer is No; a Yes carries at most yes_epsilon",
+        "privacy": gettext(
+            "not epsilon-LDP: a No given as instructed only comes from someone "
+            "whose answer is No; a Yes carries at most yes_epsilon"
+        ),
         "spec_version": question.spec_version,
         "client_spec": question.spec or design.client_spec(),
-        "description": design.describe(question.options),
+        "description": design.describe(question.options, active_translator()),
         "r_packages": {
             "RRreg": {
                 "model": design.model.upper(),

@@ -21,6 +21,7 @@ from surveys.results.bundle_scripts import (
     r_value,
 )
 from surveys.results.codebook import _entry_head, _translations, item_column
+from surveys.words import active_translator
 
 __all__ = [
     "codebook_entry",
@@ -121,7 +122,7 @@ def unary_entry(
         "neighbours); epsilon_item for any one item",
         "spec_version": question.spec_version,
         "client_spec": question.spec or design.client_spec(),
-        "description": design.describe(labels=question.options),
+        "description": design.describe(question.options, active_translator()),
         "r_packages": None,
         "translations": _translations(question),
     }

@@ -40,16 +40,23 @@ MAX_MAGNITUDE = 1e9
 
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ValidationError({"answer_format": f"{name} must be a number."})
+        raise ValidationError({"answer_format": _not_a_number(name)})
     try:
         number = float(value)
     except ValueError:
-        raise ValidationError({"answer_format": f"{name} must be a number."}) from None
+        raise ValidationError({"answer_format": _not_a_number(name)}) from None
     if not math.isfinite(number) or abs(number) > MAX_MAGNITUDE:
         raise ValidationError(
-            {"answer_format": f"{name} must be a number within ±{MAX_MAGNITUDE:g}."}
+            {
+                "answer_format": gettext("%(name)s must be a number within ±%(max)s.")
+                % {"name": name, "max": f"{MAX_MAGNITUDE:g}"}
+            }
         )
     return number
+
+
+def _not_a_number(name: str) -> str:
+    return gettext("%(name)s must be a number.") % {"name": name}
 
 
 def number_text(value: float, decimals: int) -> str:
@@ -89,51 +96,69 @@ def clean_format(
     unknown = set(given) - {"minimum", "maximum", "decimals", "unit", "cuts"}
     if unknown:
         raise ValidationError(
-            {"answer_format": f"Unknown format field(s): {', '.join(sorted(unknown))}."}
+            {
+                "answer_format": gettext("Unknown format field(s): %(fields)s.")
+                % {"fields": ", ".join(sorted(unknown))}
+            }
         )
     if given.get("minimum") is None or given.get("maximum") is None:
         raise ValidationError(
-            {"answer_format": "A number needs its smallest and largest value."}
+            {"answer_format": gettext("A number needs its smallest and largest value.")}
         )
     low = _number(given["minimum"], "minimum")
     high = _number(given["maximum"], "maximum")
     if not low < high:
         raise ValidationError(
-            {"answer_format": "The smallest value must be below the largest."}
+            {"answer_format": gettext("The smallest value must be below the largest.")}
         )
     decimals = given.get("decimals", 0)
     if isinstance(decimals, bool) or not isinstance(decimals, int):
-        raise ValidationError({"answer_format": "decimals must be a whole number."})
+        raise ValidationError(
+            {"answer_format": gettext("decimals must be a whole number.")}
+        )
     if not 0 <= decimals <= MAX_DECIMALS:
         raise ValidationError(
-            {"answer_format": f"decimals must be from 0 to {MAX_DECIMALS}."}
+            {
+                "answer_format": gettext("decimals must be from 0 to %(max)d.")
+                % {"max": MAX_DECIMALS}
+            }
         )
     unit = str(given.get("unit") or "").strip()
     if len(unit) > MAX_UNIT:
         raise ValidationError(
-            {"answer_format": f"The unit has at most {MAX_UNIT} characters."}
+            {
+                "answer_format": gettext("The unit has at most %(max)d characters.")
+                % {"max": MAX_UNIT}
+            }
         )
-    cuts = [_number(c, "a cut point") for c in given.get("cuts") or []]
+    a_cut = gettext("a cut point")
+    cuts = [_number(c, a_cut) for c in given.get("cuts") or []]
     if not 1 <= len(cuts) <= MAX_OPTIONS - 1:
         raise ValidationError(
             {
-                "answer_format": "Give 1 to "
-                f"{MAX_OPTIONS - 1} cut points: the results break the numbers "
-                "down into the ranges between them."
+                "answer_format": gettext(
+                    "Give 1 to %(max)d cut points: the results break the "
+                    "numbers down into the ranges between them."
+                )
+                % {"max": MAX_OPTIONS - 1}
             }
         )
     if any(not low < c <= high for c in cuts) or cuts != sorted(set(cuts)):
         raise ValidationError(
             {
-                "answer_format": "Cut points must increase and lie above the "
-                "smallest value and at most the largest."
+                "answer_format": gettext(
+                    "Cut points must increase and lie above the smallest value "
+                    "and at most the largest."
+                )
             }
         )
     if any(not _has_decimals(c, decimals) for c in (low, high, *cuts)):
         raise ValidationError(
             {
-                "answer_format": f"Bounds and cut points may have at most "
-                f"{decimals} decimals."
+                "answer_format": gettext(
+                    "Bounds and cut points may have at most %(decimals)d decimals."
+                )
+                % {"decimals": decimals}
             }
         )
     fmt = {

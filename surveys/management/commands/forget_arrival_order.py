@@ -5,7 +5,8 @@ from surveys.respond.arrival_order import ArrivalOrderError, arrival_order_forge
 
 class Command(BaseCommand):
     help = (
-        "After a study: rewrite the response and answer tables so that no row's "
+        "After a study: rewrite the response, answer and access ledger tables so "
+        "that no row's "
         "place or writing transaction keeps the order in which responses "
         "arrived (docs/methodology.md). Locks the tables while it runs."
     )
@@ -19,6 +20,9 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{table.table}: {table.rows:,} rows rewritten in one transaction "
                 f"({table.writers} writing transaction(s) left), laid out by "
-                "their random ids."
+                "their keys (random ids; a bucket's keyed digest)."
             )
-        self.stdout.write("Old versions of the access ledger removed.")
+        self.stdout.write(
+            "Each access ledger's pool of recent credentials moved into its "
+            "buckets; old versions of the rows removed."
+        )

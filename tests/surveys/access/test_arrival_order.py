@@ -12,8 +12,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from surveys.access.ledger import digests_of, ledger_used
 from surveys.access.services import invitations_create
-from surveys.models import AccessLedger, Answer, Response
+from surveys.models import AccessBucket, AccessLedger, Answer, Response
 from surveys.respond.arrival_order import ArrivalOrderError, arrival_order_forget
 from tests.conftest import skip_or_fail
 from tests.surveys.access.conftest import body, post
@@ -56,6 +57,16 @@ def rows_by_place(table: str) -> list[tuple[str, str, int]]:
             f"SELECT ctid::text AS place, xmin::text, id FROM {table} ORDER BY ctid"
         )
         return cursor.fetchall()
+
+
+def buckets_by_place() -> list[tuple[str, str, tuple[int, int]]]:
+    """(place, writing transaction, key) of each bucket row, in physical order."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT ctid::text AS place, xmin::text, survey_id, bucket "
+            f"FROM {AccessBucket._meta.db_table} ORDER BY ctid"
+        )
+        return [(place, xmin, (s, b)) for place, xmin, s, b in cursor.fetchall()]
 
 
 def tuples_on_disk(table: str) -> list[tuple[int, int]]:
@@ -109,8 +120,14 @@ def test_arrival_order_is_kept_by_postgresql_then_forgotten(
     assert writers == sorted(writers)
     assert len(set(writers)) == RESPONSES
 
+    # Until then, the ids used last are in the ledger's pool.
+    digests = sorted(ledger_used(survey.pk))
+    pool = bytes(AccessLedger.objects.get(survey=survey).pending)
+    assert sorted(digests_of(pool)) == digests
+
     out = io.StringIO()
     call_command("forget_arrival_order", stdout=out)
+    responses_writer = {row[1] for row in rows_by_place(Response._meta.db_table)}
 
     for table in TABLES:
         after = rows_by_place(table)
@@ -127,8 +144,17 @@ def test_arrival_order_is_kept_by_postgresql_then_forgotten(
     assert sorted(Answer.objects.values_list("id", "response_id", "report")) == answers
     ledger = AccessLedger.objects.get(survey=survey)
     assert ledger.count == RESPONSES
-    assert len(bytes(ledger.used)) == 16 * RESPONSES
+    assert bytes(ledger.pending) == b""  # no pool of the ids used last
     assert len(tuples_on_disk(AccessLedger._meta.db_table)) == 1
+    # The buckets: the same digests, written by the responses' one writer, laid
+    # out by their keys, and no old version of a bucket left.
+    assert sorted(ledger_used(survey.pk)) == digests
+    buckets = buckets_by_place()
+    assert [row[2] for row in buckets] == sorted(row[2] for row in buckets)
+    assert {row[1] for row in buckets} == responses_writer
+    on_disk = tuples_on_disk(AccessBucket._meta.db_table)
+    assert len(on_disk) == len(buckets)
+    assert {xmax for _, xmax in on_disk} == {0}
     assert f"{Response._meta.db_table}: {RESPONSES} rows rewritten" in out.getvalue()
 
 

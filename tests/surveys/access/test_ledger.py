@@ -5,13 +5,11 @@ import itertools
 import pytest
 from django.core.exceptions import ValidationError
 
+from surveys.access.ledger import digests_of, ledger_contains, ledger_insert
 from surveys.access.services import (
     access_digest,
     completion_link,
-    digests_of,
     invitation_labels_from_csv,
-    ledger_contains,
-    ledger_insert,
 )
 from surveys.models import Survey
 

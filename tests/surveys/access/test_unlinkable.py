@@ -9,14 +9,26 @@ import random
 import pytest
 from django.db import connection
 
-from surveys.access.services import access_digest, digests_of, invitations_create
-from surveys.models import AccessLedger, Answer, Invitation, Response, Survey
+from surveys.access.ledger import digests_of
+from surveys.access.services import access_digest, invitations_create
+from surveys.models import (
+    AccessBucket,
+    AccessLedger,
+    Answer,
+    Invitation,
+    Response,
+    Survey,
+)
 from tests.conftest import skip_or_fail
 from tests.surveys.access.conftest import body, post
 
 pytestmark = pytest.mark.django_db
 
-ACCESS_TABLES = (Invitation._meta.db_table, AccessLedger._meta.db_table)
+ACCESS_TABLES = (
+    Invitation._meta.db_table,
+    AccessLedger._meta.db_table,
+    AccessBucket._meta.db_table,
+)
 RESPONSE_TABLES = (Response._meta.db_table, Answer._meta.db_table)
 
 
@@ -81,9 +93,13 @@ def test_a_study_leaves_invitations_untouched_and_an_unordered_set(
 
     assert physical_rows(Invitation._meta.db_table) == before
     ledger = AccessLedger.objects.get(survey=invitation_survey)
-    stored = digests_of(bytes(ledger.used))
-    assert stored == sorted(stored)
-    assert stored == sorted(
+    buckets = AccessBucket.objects.filter(survey=invitation_survey)
+    stored = []
+    for data in [ledger.pending, *buckets.values_list("used", flat=True)]:
+        chunks = digests_of(bytes(data))
+        assert chunks == sorted(chunks)  # the pool and each bucket a sorted set
+        stored += chunks
+    assert sorted(stored) == sorted(
         access_digest(survey_id=invitation_survey.pk, value=i.token) for i in used
     )
     assert ledger.count == 9

@@ -1,11 +1,6 @@
 """A researcher who chose Spanish reads every builder, team and account page
-in Spanish: no English sentence is left, checked as the respondent page is
-(tests/surveys/respond/test_languages.py), with ``<html lang="es">``.
-
-The check reads the page as a person does: without scripts, tags, the
-researcher's own texts (written in the survey's language, here Spanish) and
-what is marked as another language (the language chooser names each
-language in itself). The brand "RR Surveys" is a name, not a sentence."""
+in Spanish: no English sentence is left (tests/surveys/spanish.py says how
+a page is read), with ``<html lang="es">``."""
 
 from __future__ import annotations
 
@@ -19,16 +14,15 @@ from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.builder.translations import survey_languages_set
 from surveys.models import Membership, Role
-from tests.surveys.spanish import assert_spanish
+from tests.surveys.spanish import (
+    assert_spanish,
+    every_kind_in_spanish,
+    get,
+    own_texts,
+)
+from tests.surveys.spanish import spanish as spanish  # fixture
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def spanish(client, owner):
-    client.force_login(owner)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
-    return client
 
 
 @pytest.fixture
@@ -47,21 +41,6 @@ def survey(owner):
         design={"name": "geometric", "m": 5, "epsilon": 1.0},
     )
     return created
-
-
-def own_texts(survey) -> tuple[str, ...]:
-    # The usernames too: the fixtures' are English words.
-    texts = ["owner", "colleague", survey.title, survey.slug]
-    texts += survey.introduction.splitlines()
-    for question in survey.questions.all():
-        texts += [question.text, *(o for o in question.options if not o.isdigit())]
-    return tuple(sorted(texts, key=len, reverse=True))
-
-
-def get(client, url: str, status: int = 200) -> str:
-    reply = client.get(url)
-    assert reply.status_code == status, url
-    return reply.content.decode()
 
 
 def test_the_list_of_surveys_is_spanish(spanish, survey):
@@ -220,3 +199,13 @@ def test_each_kind_s_question_page_is_spanish(spanish, survey, kind):
     for path in (f"questions/{question.pk}/edit/", "", "publish/"):
         page = get(spanish, f"/surveys/{survey.pk}/{path}")
         assert_spanish(page, own_texts=(*texts, *question.options))
+
+
+def test_a_question_shown_only_to_some_says_to_whom_in_spanish(
+    spanish, owner, settings
+):
+    settings.ALLOW_UNBOUNDED_DESIGNS = True  # the device instruction's question
+    survey = every_kind_in_spanish(owner)
+    page = get(spanish, f"/surveys/{survey.pk}/")
+    assert "quienes respondieron “18-29” a la pregunta 4" in page
+    assert_spanish(page, own_texts=(*own_texts(survey), "años"))

@@ -105,3 +105,30 @@ def test_the_api_creates_a_number_and_refuses_a_bad_format(as_owner, draft_surve
     )
     assert refused.status_code == 400
     assert "Only a question that takes a typed answer" in refused.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("answer_format", "spanish"),
+    [
+        ({"minimum": 1, "maximum": 9, "cuts": [5], "colour": 1}, "Campo(s) de"),
+        ({"minimum": 1, "maximum": 9, "cuts": [9, 5]}, "Los puntos de corte deben"),
+        ({"minimum": 1, "maximum": 9, "cuts": ["x"]}, "un punto de corte debe ser"),
+        ({"minimum": 9, "maximum": 1, "cuts": [5]}, "El valor mínimo debe ser"),
+    ],
+)
+def test_the_api_refuses_a_bad_format_in_the_request_s_language(
+    as_owner, draft_survey, answer_format, spanish
+):
+    refused = as_owner.post(
+        f"/api/v1/surveys/{draft_survey.pk}/questions/",
+        {
+            "text": "Height",
+            "kind": "numeric",
+            "design": {"name": "direct", "k": 2},
+            "answer_format": answer_format,
+        },
+        content_type="application/json",
+        headers={"Accept-Language": "es"},
+    )
+    assert refused.status_code == 400
+    assert spanish in refused.json()["error"]
