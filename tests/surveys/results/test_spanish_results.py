@@ -27,7 +27,7 @@ from surveys.models import Survey
 from surveys.results.forms import METHOD_WORDS
 from surveys.results.notice_texts import CAUTION_WORDS, fit_caution_in_language
 from tests.surveys.respond.responses import submit
-from tests.surveys.spanish import assert_spanish
+from tests.surveys.spanish import MORE_KINDS, assert_spanish
 
 pytestmark = pytest.mark.django_db
 
@@ -39,61 +39,13 @@ RESULTS_WORDS = re.compile(
     re.IGNORECASE,
 )
 
-# One question of each kind the demo lacks, written in Spanish.
-MORE_QUESTIONS = [
-    {
-        "text": "¿Cuántas veces ha faltado al trabajo sin motivo?",
-        "kind": "count",
-        "options": [str(count) for count in range(6)],
-        "design": {"name": "geometric", "m": 5, "epsilon": 1.0},
-    },
-    {
-        "text": "¿Cuáles de estas cosas ha hecho?",
-        "kind": "multi_select",
-        "options": ["Copiar", "Mentir", "Robar"],
-        "design": {"name": "sue", "epsilon_one_hot": 1.0, "m": 3},
-    },
-    {
-        "text": "¿Ha consumido alguna droga?",
-        "kind": "instructed",
-        "design": {
-            "name": "cheating_detection",
-            "p1": 0.3,
-            "p2": 0.7,
-            "group_share": 0.5,
-        },
-    },
-    {
-        "text": "¿Cuántos años tiene?",
-        "kind": "numeric",
-        "design": {"name": "direct", "k": 4},
-        "answer_format": {
-            "minimum": 16,
-            "maximum": 99,
-            "decimals": 0,
-            "unit": "años",
-            "cuts": [30, 45, 65],
-        },
-    },
-    {
-        "text": "Los exámenes son justos.",
-        "kind": "rating_scale",
-        "options": ["Nada", "Poco", "Bastante", "Mucho"],
-        "design": {"name": "direct", "k": 4},
-    },
-    {
-        "text": "¿Dónde estudia?",
-        "kind": "direct",
-        "options": ["Norte", "Sur"],
-        "design": {"name": "direct", "k": 2},
-    },
-    {
-        "text": "¿Algo más que quiera contarnos?",
-        "kind": "free_text",
-        "design": {"name": "direct"},
-        "optional": True,
-    },
-]
+# A second direct question, to cross with the age groups.
+WHERE = {
+    "text": "¿Dónde estudia?",
+    "kind": "direct",
+    "options": ["Norte", "Sur"],
+    "design": {"name": "direct", "k": 2},
+}
 
 
 def spanish_survey(owner) -> Survey:
@@ -104,7 +56,7 @@ def spanish_survey(owner) -> Survey:
     created = survey_create(
         owner=owner, title=title, introduction=introduction, language="es"
     )
-    for question in [*questions, *MORE_QUESTIONS]:
+    for question in [*questions, *MORE_KINDS, WHERE]:
         question_create(survey=created, **question)
     published = survey_publish(survey=created, confirm_unbounded=True)
     submit(published, np.random.default_rng(3131), 160)
@@ -166,6 +118,7 @@ def test_the_results_page_with_every_kind_is_spanish(spanish, survey):
         'class="text-summary"',  # free text
         'class="data model-coefficients"',  # a fitted model
         "group-chart",  # a breakdown's chart
+        'class="comparison validation-arm"',  # a validation arm
     ):
         assert part in page, part
     assert_spanish(page, own_texts=own_texts(survey), words=RESULTS_WORDS)
