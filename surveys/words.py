@@ -37,3 +37,18 @@ def count_text(count: int) -> str:
     """A whole number grouped as the active language groups thousands
     ("1,500" in English, "1.500" in Spanish)."""
     return str(number_format(count, force_grouping=True))
+
+
+def number_text(text: str) -> str:
+    """A number written by :mod:`estimation.contract` in English ("18.4%",
+    "2.1", "< 0.001", "10.8% – 14.2%", "0.31 to 19.9") written as the active language writes
+    numbers ("18,4 %" in Spanish); English text is returned as it is, so the
+    exports that read the contract directly stay the same."""
+    if text == "not estimable":
+        return gettext("not estimable")
+    decimal = str(get_format("DECIMAL_SEPARATOR"))
+    sign = pgettext("after a percentage", "%")
+    to = pgettext("between two numbers", "to")
+    if decimal == "." and sign == "%" and to == "to":
+        return text
+    return text.replace(".", decimal).replace("%", sign).replace(" to ", f" {to} ")

@@ -36,6 +36,7 @@ from estimation.runs.selectors import (
     saved_rows,
 )
 from estimation.runs.validation_arm import ValidationArm, direct_answers, validation_arm
+from estimation.words import ENGLISH, Translator
 from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 
@@ -292,16 +293,15 @@ class _Saved:
 Comparisons = _Saved | None
 
 
-def _observer(design: Any) -> str:
-    """What an observer learns from one report: the default ``observer`` of a
-    kind's run role."""
-    return what_an_observer_learns(design.limit_epsilon)
-
-
-def _privacy_row(question: Question, design: Any) -> PrivacyRow:
+def _privacy_row(question: Question, design: Any, translator: Translator) -> PrivacyRow:
     """A design that protects only some reports has no epsilon; it is shown
-    by what its limits apply to (``limit_epsilon``), in its kind's words."""
-    observer = getattr(kind_module(question.kind, "run"), "observer", _observer)
+    by what its limits apply to (``limit_epsilon``), in its kind's words (a
+    kind's own ``observer`` speaks the active language)."""
+
+    def learns(design: Any) -> str:
+        return what_an_observer_learns(design.limit_epsilon, translator=translator)
+
+    observer = getattr(kind_module(question.kind, "run"), "observer", learns)
     every = design.protects_every_report
     return PrivacyRow(
         question=question,
@@ -317,12 +317,14 @@ def survey_dashboard(
     target: float,
     min_size: int,
     query: Mapping[str, str] | None = None,
+    translator: Translator = ENGLISH,
 ) -> Dashboard:
     """Everything the results page shows, from saved rows only.
 
     ``survey`` comes from :func:`surveys.builder.selectors.survey_plain`, with its
     questions prefetched. ``query`` may choose the groups each breakdown's
     comparison uses (:func:`~estimation.runs.group_comparisons.breakdown_comparison`).
+    ``translator`` writes the privacy sentences in the reader's language.
     """
     questions = list(survey.questions.all())
     designs = {q.pk: q.get_design() for q in questions}
@@ -331,7 +333,7 @@ def survey_dashboard(
     saved = _Saved(read=run_comparisons(finished)) if finished is not None else None
     # The questions the strata are made of: every breakdown's groups.
     direct = [q for q in questions if q.in_strata]
-    privacy = tuple(_privacy_row(q, designs[q.pk]) for q in questions)
+    privacy = tuple(_privacy_row(q, designs[q.pk], translator) for q in questions)
     total = math.fsum(d.epsilon for d in designs.values() if d.randomized)
     yes_total = math.fsum(d.limit_epsilon for d in designs.values() if d.randomized)
     # Counted by the run, so the page never scans the responses.
@@ -364,7 +366,7 @@ def survey_dashboard(
         finished_run=finished,
         privacy=privacy,
         total_epsilon=total,
-        total_observer=what_an_observer_learns(total),
+        total_observer=what_an_observer_learns(total, translator=translator),
         yes_total_epsilon=yes_total
         if math.isinf(total)
         and math.isfinite(yes_total)

@@ -29,3 +29,15 @@ export async function fetchThisPage() {
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return new DOMParser().parseFromString(await response.text(), "text/html");
 }
+
+/**
+ * `template` (a sentence the server translated) with each %(name)s replaced
+ * by `values[name]`.
+ *
+ * @param {string} template
+ * @param {Record<string, unknown>} values
+ * @returns {string}
+ */
+export function fill(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
+}

@@ -7,14 +7,11 @@
 // sending, it draws the counts and the send buttons anew from the page as the
 // server now draws it. Without JavaScript, reloading the page shows the same.
 
-import { fetchJson, fetchThisPage } from "./live-fetch.js";
+import { fetchJson, fetchThisPage, fill } from "./live-fetch.js";
+
+export { fill };
 
 const EVERY_MS = 3000;
-
-/** `template` with each %(name)s replaced by `values[name]`. */
-export function fill(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
-}
 
 /** The state sentence and the counts sentence of one mailing. */
 export function describeMailing(mailing, words) {

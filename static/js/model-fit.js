@@ -4,25 +4,24 @@
 // progress when the page was drawn. This asks for the progress every second
 // or so and says in the panel's aria-live region how far the fit got; when it
 // has finished it fetches the page again and swaps in the panel's result
-// (#model-result), so the form above it keeps what the reader chose. Without
+// (#model-result), so the form above it keeps what the reader chose. Its
+// sentences come translated with the configuration (``words``). Without
 // JavaScript, reloading the page shows the fit once it is done.
 
-import { fetchJson, fetchThisPage } from "./live-fetch.js";
+import { fetchJson, fetchThisPage, fill } from "./live-fetch.js";
 
 const BUSY_MS = 1500;
 // A queued fit may wait for a worker: after this long, ask less often.
 const SLOW_AFTER_MS = 120_000;
 const SLOW_MS = 10_000;
 
-/** The sentence the live region shows for a fit's progress. */
-export function describeFit(fit) {
-  if (fit.status === "queued") return "A model fit is queued.";
-  if (fit.status === "running") {
-    return `Fitting the model: step ${fit.steps_done} of ${fit.steps_total} done.`;
-  }
-  if (fit.status === "finished") return "The model is ready and shown below.";
-  const reason = fit.error || "no reason was recorded";
-  return `The model fit failed: ${reason}`;
+/** The sentence the live region shows for a fit's progress, from the
+ * server's ``words``. */
+export function describeFit(fit, words) {
+  if (fit.status === "queued") return words.queued;
+  if (fit.status === "running") return fill(words.running, fit);
+  if (fit.status === "finished") return words.finished;
+  return fill(words.failed, { error: fit.error || words.no_reason });
 }
 
 /** Whether to keep asking about this fit. */
@@ -32,6 +31,7 @@ export function underWay(fit) {
 
 function start() {
   const config = JSON.parse(document.getElementById("model-fit-config").textContent);
+  const { words } = config;
   const since = Date.now();
 
   function say(fit) {
@@ -44,14 +44,14 @@ function start() {
       line.dataset.modelText = "";
       live.prepend(line);
     }
-    line.textContent = describeFit(fit);
+    line.textContent = describeFit(fit, words);
     line.classList.toggle("run-failed", fit.status === "failed");
     const bar = live.querySelector("[data-model-bar]");
     if (!bar) return;
     if (underWay(fit)) {
       bar.max = Math.max(fit.steps_total, 1);
       bar.value = fit.steps_done;
-      bar.textContent = `${fit.steps_done} of ${fit.steps_total}`;
+      bar.textContent = fill(words.of, { done: fit.steps_done, total: fit.steps_total });
     } else {
       bar.remove();
     }

@@ -7,33 +7,34 @@
 // finished run exists (one a researcher asked for, or one new responses
 // started) it fetches the page again and swaps in the parts marked data-live,
 // so the estimates change under the reader's eyes while forms, focus and the
-// scroll position stay. Times are shown in the reader's own time zone.
+// scroll position stay. Times are shown in the reader's own time zone. Its
+// sentences come translated with the configuration (``words``), in the page's
+// language, as the page's own do.
 // Without JavaScript the page shows what it was rendered with; reloading it
 // shows the newest estimates.
 
-import { fetchJson, fetchThisPage } from "./live-fetch.js";
+import { fetchJson, fetchThisPage, fill } from "./live-fetch.js";
 
 const BUSY_MS = 1500;
 // A queued run may wait for a worker: after this long, ask less often.
 const SLOW_AFTER_MS = 120_000;
 const SLOW_MS = 10_000;
 
-/** The sentence the live region shows for a run's progress. */
-export function describe(run) {
-  if (run.status === "queued") return "A recomputation is queued.";
-  if (run.status === "running") {
-    return `Computing: ${run.questions_done} of ${run.questions_total} questions done.`;
-  }
-  if (run.status === "finished") return "Done. Showing the new estimates…";
-  const reason = run.error || "no reason was recorded";
-  return `The computation failed: ${reason}. The estimates shown are from the last one that finished.`;
+/** The sentence the live region shows for a run's progress, from the
+ * server's ``words``. */
+export function describe(run, words) {
+  if (run.status === "queued") return words.queued;
+  if (run.status === "running") return fill(words.running, run);
+  if (run.status === "finished") return words.finished;
+  return fill(words.failed, { error: run.error || words.no_reason });
 }
 
-/** A moment as "25 November 2026, 14:00 GMT-5" in the reader's time zone. */
-export function localTime(iso, timeZone) {
+/** A moment as "25 November 2026, 14:00 GMT-5" in the reader's time zone,
+ * written by ``words.time`` with the month in ``locale``'s language. */
+export function localTime(iso, timeZone, words, locale) {
   const moment = new Date(iso);
   if (Number.isNaN(moment.getTime())) return null;
-  const parts = new Intl.DateTimeFormat("en-GB", {
+  const parts = new Intl.DateTimeFormat(locale, {
     day: "numeric",
     month: "long",
     year: "numeric",
@@ -44,15 +45,22 @@ export function localTime(iso, timeZone) {
     timeZoneName: "short",
   }).formatToParts(moment);
   const part = (type) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("day")} ${part("month")} ${part("year")}, ${part("hour")}:${part("minute")} ${part("timeZoneName")}`;
+  return fill(words.time, {
+    day: part("day"),
+    month: part("month"),
+    year: part("year"),
+    hour: part("hour"),
+    minute: part("minute"),
+    zone: part("timeZoneName"),
+  });
 }
 
 /** Show every <time datetime> under ``root`` in the reader's zone; the
  * server's wording (the site's zone) stays in the title. */
-export function localizeTimes(root) {
+export function localizeTimes(root, words, locale) {
   for (const element of root.querySelectorAll("time[datetime]")) {
     if (!element.getAttribute("datetime").includes("T")) continue; // a date only
-    const text = localTime(element.getAttribute("datetime"));
+    const text = localTime(element.getAttribute("datetime"), undefined, words, locale);
     if (text === null || element.dataset.localized === "yes") continue;
     element.title = element.textContent;
     element.textContent = text;
@@ -77,6 +85,7 @@ function start() {
   const config = JSON.parse(
     document.getElementById("results-live-config").textContent,
   );
+  const { words, locale } = config;
   let shownRun = config.run;
   let busySince = null;
   const idleMs = Math.max(config.poll_seconds, 1) * 1000;
@@ -100,7 +109,7 @@ function start() {
   }
 
   function showProgress(run) {
-    say(describe(run), run.status === "failed");
+    say(describe(run, words), run.status === "failed");
     const bar = region()?.querySelector("[data-progress-bar]");
     if (!bar) return;
     if (run.status === "failed") {
@@ -108,21 +117,20 @@ function start() {
     } else {
       bar.max = Math.max(run.questions_total, 1);
       bar.value = run.status === "finished" ? bar.max : run.questions_done;
-      bar.textContent = `${run.questions_done} of ${run.questions_total}`;
+      bar.textContent = fill(words.of, { done: run.questions_done, total: run.questions_total });
     }
   }
 
   async function showNewEstimates(runId) {
     const fresh = await fetchThisPage();
     swapLiveParts(document, fresh);
-    localizeTimes(document.querySelector("main") ?? document.body);
+    localizeTimes(document.querySelector("main") ?? document.body, words, locale);
     shownRun = runId;
     const computed = document.querySelector("#results-facts time[datetime]");
-    const when = computed ? ` (computed ${computed.textContent})` : "";
     const live = region();
     if (live) {
       live.querySelector("[data-progress-bar]")?.remove();
-      say(`New estimates are shown${when}.`);
+      say(computed ? fill(words.shown_computed, { when: computed.textContent }) : words.shown);
     }
   }
 
@@ -156,7 +164,7 @@ function start() {
     if (config.open || busySince !== null) window.setTimeout(loop, delay());
   }
 
-  localizeTimes(document.querySelector("main") ?? document.body);
+  localizeTimes(document.querySelector("main") ?? document.body, words, locale);
   const progress = config.progress;
   if (progress && (progress.status === "queued" || progress.status === "running")) {
     busySince = Date.now();

@@ -11,8 +11,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from django.utils import dateformat
+from django.utils.translation import gettext
+
 from estimation import contract
 from estimation.words import percent
+from surveys.words import active_translator, count_text, number_text
 
 WIDTH = 360.0
 PAD_X = 14.0
@@ -83,9 +87,13 @@ def interval_text(item: Interval) -> str:
         ci_upper=item.ci_upper,
         bounds=contract.SHARE,
     )
-    return (
-        f"{percent(item.estimate)} ({contract.interval_text(reading, separator='–')})"
-    )
+    interval = number_text(contract.interval_text(reading, separator="–"))
+    return f"{_percent(item.estimate)} ({interval})"
+
+
+def _percent(value: float | None) -> str:
+    """A share as the page's language writes it ("18.4%", "18,4 %")."""
+    return "" if value is None else percent(float(value), active_translator())
 
 
 def interval_chart(items: Sequence[Interval], *, level: float) -> IntervalChart:
@@ -108,7 +116,7 @@ def interval_chart(items: Sequence[Interval], *, level: float) -> IntervalChart:
     ticks = tuple(
         Tick(
             x=_x(t),
-            label=percent(t),
+            label=_percent(t),
             anchor="start" if t == 0 else "end" if t == 1 else "middle",
         )
         for t in TICKS
@@ -124,7 +132,8 @@ def interval_chart(items: Sequence[Interval], *, level: float) -> IntervalChart:
         tick_y=bottom + AXIS_HEIGHT - 6,
         rows=rows,
         ticks=ticks,
-        summary=f"Estimates with {percent(level)} intervals. {described}.",
+        summary=gettext("Estimates with %(level)s intervals. %(described)s.")
+        % {"level": _percent(level), "described": described},
     )
 
 
@@ -156,7 +165,7 @@ class DailyChart:
 
 
 def _day(day: datetime.date) -> str:
-    return f"{day.day} {day:%b %Y}"
+    return str(dateformat.format(day, "j M Y"))
 
 
 def daily_chart(days: Sequence[tuple[datetime.date, int]]) -> DailyChart | None:
@@ -189,7 +198,12 @@ def daily_chart(days: Sequence[tuple[datetime.date, int]]) -> DailyChart | None:
         )
     busiest = max(every, key=lambda d: counts.get(d, 0))
     total = sum(counts.values())
-    period = _day(first) if span == 1 else f"{_day(first)} to {_day(last)}"
+    period = (
+        _day(first)
+        if span == 1
+        else gettext("%(first)s to %(last)s")
+        % {"first": _day(first), "last": _day(last)}
+    )
     return DailyChart(
         width=WIDTH,
         height=DAY_HEIGHT,
@@ -203,10 +217,16 @@ def daily_chart(days: Sequence[tuple[datetime.date, int]]) -> DailyChart | None:
         peak=peak,
         first=first,
         last=last,
-        summary=(
-            f"Responses per day, {period}: {total:,} in total, at most {peak:,} "
-            f"on one day ({_day(busiest)})."
-        ),
+        summary=gettext(
+            "Responses per day, %(period)s: %(total)s in total, at most %(peak)s "
+            "on one day (%(busiest)s)."
+        )
+        % {
+            "period": period,
+            "total": count_text(total),
+            "peak": count_text(peak),
+            "busiest": _day(busiest),
+        },
     )
 
 
@@ -254,17 +274,22 @@ def share_scale(title: str) -> Scale:
     return Scale(
         0.0,
         1.0,
-        tuple((t, percent(t)) for t in TICKS),
+        tuple((t, _percent(t)) for t in TICKS),
         title,
         contract.SHARE,
-        contract.percent_text,
+        _percent,
     )
 
 
 def count_scale(maximum: int, title: str) -> Scale:
     """0 to the largest count, five ticks (whole counts where they fall)."""
     ticks = tuple(
-        (maximum * t, f"{maximum * t:g}" if (maximum * t) % 1 else f"{maximum * t:.0f}")
+        (
+            maximum * t,
+            number_text(
+                f"{maximum * t:g}" if (maximum * t) % 1 else f"{maximum * t:.0f}"
+            ),
+        )
         for t in TICKS
     )
     return Scale(
@@ -273,8 +298,13 @@ def count_scale(maximum: int, title: str) -> Scale:
         ticks,
         title,
         contract.count_bounds(maximum),
-        contract.count_text,
+        _count,
     )
+
+
+def _count(value: float | None) -> str:
+    """A mean count as the page's language writes it ("1.25", "1,25")."""
+    return number_text(contract.count_text(value))
 
 
 @dataclass(frozen=True)
@@ -341,7 +371,7 @@ def _mark(item: ChartItem, top: float, scale: Scale) -> ChartMark:
         bounds=scale.bounds,
     )
     assert reading.estimate is not None
-    interval = contract.interval_text(reading, scale.text, separator="–")
+    interval = number_text(contract.interval_text(reading, scale.text, separator="–"))
     return ChartMark(
         label=item.label,
         y_label=y_label,

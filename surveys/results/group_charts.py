@@ -26,6 +26,7 @@ from surveys.results.charts import (
     group_chart,
     share_scale,
 )
+from surveys.words import active_translator
 
 # Longer labels are cut in the chart; the table beside it has them whole.
 LABEL_CHARACTERS = 32
@@ -155,6 +156,6 @@ def breakdown_chart(
         for row in panel.rows
     )
     lead = _("Each group's estimate with its %(level)s interval.") % {
-        "level": percent(level)
+        "level": percent(level, active_translator())
     }
     return chart, f"{lead} {said}."

@@ -15,6 +15,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from estimation.runs.fit_selectors import fit_for_reader, fit_progress, model_panel
@@ -23,9 +25,14 @@ from estimation.runs.scheduling import model_fit_request
 from estimation.runs.selectors import LEVELS
 from surveys.builder.selectors import survey_plain
 from surveys.models import Survey
+from surveys.results.live_words import fit_words
 from surveys.team.roles import Need
 
-FIELD_NAMES = {"outcome": "Outcome", "covariates": "Covariates", "level": "Level"}
+FIELD_NAMES = {
+    "outcome": _("Outcome"),
+    "covariates": _("Covariates"),
+    "level": _("Level"),
+}
 
 
 def model_context(survey: Survey) -> dict[str, Any]:
@@ -41,6 +48,7 @@ def model_context(survey: Survey) -> dict[str, Any]:
             {
                 "url": reverse("surveys:model_progress", args=[survey.pk, latest.pk]),
                 **fit_progress(latest),
+                "words": fit_words(),
             }
             if latest is not None and panel.in_progress
             else None
@@ -77,10 +85,13 @@ def model_fit_create(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
         )
     except ValidationError as error:
-        messages.error(request, f"No model fitted. {_sentence(error)}")
+        messages.error(
+            request, gettext("No model fitted. %(why)s") % {"why": _sentence(error)}
+        )
     else:
         messages.success(
-            request, "Fitting the model: the Model panel shows it when it is ready."
+            request,
+            gettext("Fitting the model: the Model panel shows it when it is ready."),
         )
     return redirect(reverse("surveys:results", args=[pk]) + "#model")
 

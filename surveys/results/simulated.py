@@ -13,6 +13,7 @@ from typing import Any
 
 from estimation.words import percent
 from surveys.models import Question, Survey
+from surveys.words import active_translator
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ def simulation_of(survey: Survey, questions: Iterable[Question]) -> Simulation |
         (
             q.text,
             ", ".join(
-                f"{label} {percent(share)}"
+                f"{label} {percent(share, active_translator())}"
                 for label, share in zip(
                     q.options, truths[q.pk]["overall"], strict=False
                 )

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from estimation.runs.comprehension import passed_reading
@@ -29,9 +30,11 @@ from surveys.respond.report_labels import relabelled_reports
 from surveys.results.charts import daily_chart
 from surveys.results.forms import RecomputeForm
 from surveys.results.fragments import run_fragments
+from surveys.results.live_words import intl_locale, run_words
 from surveys.results.model_views import model_context
 from surveys.results.simulated import simulation_of
 from surveys.team.roles import Need
+from surveys.words import active_translator
 
 
 def _to_results(survey_pk: int) -> HttpResponse:
@@ -49,6 +52,7 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         target=target or DEFAULT_TARGET,
         min_size=settings.DASHBOARD_MIN_GROUP_SIZE,
         query=request.GET,
+        translator=active_translator(),
     )
     latest = dashboard.latest_run
     finished = dashboard.finished_run
@@ -87,6 +91,8 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
             "open": survey.state == survey.State.OPEN,
             "poll_seconds": settings.RESULTS_POLL_SECONDS,
             "progress": progress,
+            "words": run_words(),
+            "locale": intl_locale(),
         },
         "delay_seconds": settings.ESTIMATE_DELAY_SECONDS,
         # Two direct questions crossed (estimation/runs/crossed.py).
@@ -110,15 +116,20 @@ def survey_recompute(request: HttpRequest, pk: int) -> HttpResponse:
     survey = survey_plain(request.user, pk, Need.ANALYSE)
     form = RecomputeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Not recomputed. {errors_text(form)}")
+        messages.error(
+            request, gettext("Not recomputed. %(why)s") % {"why": errors_text(form)}
+        )
         return _to_results(pk)
     try:
         estimate_run_request(survey=survey, actor=request.user, **form.cleaned_data)
     except ValueError as error:
-        messages.error(request, f"Not recomputed: {error}")
+        messages.error(request, gettext("Not recomputed: %(why)s") % {"why": error})
     else:
         messages.success(
-            request, "Recomputing the estimates: this page updates when they are ready."
+            request,
+            gettext(
+                "Recomputing the estimates: this page updates when they are ready."
+            ),
         )
     return _to_results(pk)
 

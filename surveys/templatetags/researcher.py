@@ -18,12 +18,18 @@ from django.utils.translation import gettext as _
 
 from estimation import contract
 from estimation.runs.group_comparisons import GroupComparison
-from estimation.words import format_epsilon
+from estimation.words import format_epsilon, percent
 from surveys.results.charts import Interval, interval_chart
 from surveys.results.group_charts import breakdown_chart, withheld_text
+from surveys.results.notice_texts import (
+    caution_in_language,
+    fit_caution_in_language,
+    label_in_language,
+    notice_in_language,
+)
 from surveys.team.roles import WHO_MAY, Need, allows
 from surveys.team.selectors import role_of
-from surveys.words import active_translator
+from surveys.words import active_translator, number_text
 
 register = template.Library()
 NOT_PRIVATE = '<span aria-hidden="true">—</span> <span class="not-private">{}</span>'
@@ -62,19 +68,19 @@ def epsilon(value: float) -> SafeString:
 @register.filter
 def pct(value: float | None) -> str:
     """A share as a percentage: ``0.184 -> '18.4%'`` (estimation/contract.py)."""
-    return contract.percent_text(value)
+    return "" if value is None else percent(float(value), active_translator())
 
 
 @register.filter
 def points(value: float | None) -> str:
     """A share as percentage points with one decimal: ``0.0213 -> '2.1'``."""
-    return contract.points_text(value)
+    return number_text(contract.points_text(value))
 
 
 @register.filter
 def signed_points(value: float | None) -> str:
     """A difference of shares in percentage points, signed: ``-0.0213 -> '−2.1'``."""
-    return contract.signed_points_text(value)
+    return number_text(contract.signed_points_text(value))
 
 
 @register.filter
@@ -84,20 +90,63 @@ def share_std_error(value: float | None) -> str:
     if value is None:
         return contract.DASH
     if value > contract.SHARE.max_std_error:
-        return f"{contract.points_text(contract.SHARE.max_std_error)} (capped)"
-    return contract.points_text(value)
+        capped = number_text(contract.points_text(contract.SHARE.max_std_error))
+        return gettext("%(points)s (capped)") % {"points": capped}
+    return number_text(contract.points_text(value))
 
 
 @register.filter
 def count(value: float | None) -> str:
     """A mean count, or a difference of mean counts, with two decimals."""
-    return contract.count_text(value)
+    return number_text(contract.count_text(value))
 
 
 @register.filter
 def p_value(value: float | None) -> str:
     """A p-value as researchers report it: ``0.0004 -> '< 0.001'``, else 3 decimals."""
-    return contract.p_value_text(value)
+    return number_text(contract.p_value_text(value))
+
+
+@register.filter
+def numbers(text: str) -> str:
+    """A text of numbers the contract wrote in English (an interval, an odds
+    ratio), in the active language's way of writing them."""
+    return number_text(str(text))
+
+
+@register.filter
+def notice_text(notice: Any) -> str:
+    """A notice the estimation wrote in English, in the active language
+    (surveys/results/notice_texts.py)."""
+    return notice_in_language(notice)
+
+
+@register.filter
+def translated(text: str) -> str:
+    """A fixed English text of the estimation or a kind (a method's name, a
+    table's heading), marked for translation where it is written, in the
+    active language."""
+    return gettext(str(text)) if text else ""
+
+
+@register.filter
+def fixed_text(text: str) -> str:
+    """A label that is either the researcher's (an option) or one of the
+    estimation's fixed English labels ("Mean count"): only the latter is
+    translated (surveys/results/notice_texts.py)."""
+    return label_in_language(str(text))
+
+
+@register.filter
+def fit_caution_text(caution: str) -> str:
+    """A model fit's caution, written in English, in the active language."""
+    return fit_caution_in_language(str(caution))
+
+
+@register.filter
+def caution_text(caution: contract.Caution) -> str:
+    """A caution the estimation wrote in English, in the active language."""
+    return caution_in_language(caution)
 
 
 _RANGE_TEXTS = {
@@ -113,7 +162,9 @@ def span(
 ) -> str:
     """An interval's two ends in ``unit`` ("pct", "points", "count"); ends
     written alike are one number, and no ends a dash (estimation/contract.py)."""
-    return contract.range_text(low, high, _RANGE_TEXTS[unit], separator=sep)
+    return number_text(
+        contract.range_text(low, high, _RANGE_TEXTS[unit], separator=sep)
+    )
 
 
 @register.filter
@@ -240,7 +291,7 @@ def _breakdown_svg(
         return SafeString("")
     heading = _("%(question)s: estimates by group with %(level)s intervals") % {
         "question": title,
-        "level": contract.percent_text(level),
+        "level": percent(level, active_translator()),
     }
     # A SafeString already: the template escaped what it drew.
     return render_to_string(

@@ -4,21 +4,30 @@ import { describe, it } from "node:test";
 
 import { describeFit, underWay } from "../../static/js/model-fit.js";
 
+// The sentences the server passes (surveys/results/live_words.py).
+const ENGLISH = {
+  queued: "A model fit is queued.",
+  running: "Fitting the model: step %(steps_done)s of %(steps_total)s done.",
+  finished: "The model is ready and shown below.",
+  failed: "The model fit failed: %(error)s",
+  no_reason: "no reason was recorded",
+};
+
 describe("describeFit", () => {
   it("says how far a fit got", () => {
-    assert.equal(describeFit({ status: "queued" }), "A model fit is queued.");
+    assert.equal(describeFit({ status: "queued" }, ENGLISH), "A model fit is queued.");
     assert.equal(
-      describeFit({ status: "running", steps_done: 1, steps_total: 3 }),
+      describeFit({ status: "running", steps_done: 1, steps_total: 3 }, ENGLISH),
       "Fitting the model: step 1 of 3 done.",
     );
-    assert.match(describeFit({ status: "finished" }), /ready/);
+    assert.match(describeFit({ status: "finished" }, ENGLISH), /ready/);
   });
   it("says why a fit failed, or that no reason was recorded", () => {
     assert.match(
-      describeFit({ status: "failed", error: "Choose another reference." }),
+      describeFit({ status: "failed", error: "Choose another reference." }, ENGLISH),
       /failed: Choose another reference\.$/,
     );
-    assert.match(describeFit({ status: "failed", error: "" }), /no reason was recorded/);
+    assert.match(describeFit({ status: "failed", error: "" }, ENGLISH), /no reason was recorded/);
   });
 });
 

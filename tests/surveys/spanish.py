@@ -86,18 +86,32 @@ def visible_text(page: str) -> str:
     return f"{text} {attributes}"
 
 
-def english_left(page: str, *, own_texts: tuple[str, ...] = ()) -> list[str]:
-    """The English phrases and words a Spanish reader would still meet."""
+def english_left(
+    page: str,
+    *,
+    own_texts: tuple[str, ...] = (),
+    words: re.Pattern[str] | None = None,
+) -> list[str]:
+    """The English phrases and words a Spanish reader would still meet; ``words``
+    adds a page's own English vocabulary to ENGLISH_WORDS."""
     text = visible_text(page)
     for own in own_texts:
         text = text.replace(own, " ")
     left = [phrase for phrase in ENGLISH_PHRASES if phrase in text]
-    return left + sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+    for pattern in (ENGLISH_WORDS, words):
+        if pattern is not None:
+            left += sorted({m.group(0) for m in pattern.finditer(text)})
+    return left
 
 
-def assert_spanish(page: str, *, own_texts: tuple[str, ...] = ()) -> None:
+def assert_spanish(
+    page: str,
+    *,
+    own_texts: tuple[str, ...] = (),
+    words: re.Pattern[str] | None = None,
+) -> None:
     assert '<html lang="es">' in page
-    left = english_left(page, own_texts=own_texts)
+    left = english_left(page, own_texts=own_texts, words=words)
     assert not left, f"English left: {left}"
 
 

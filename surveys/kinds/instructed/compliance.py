@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from estimation.contract import HARDLY_INFORMED_FLAG, SHARE, read
 from estimation.runs.breakdowns import Breakdown, Subgroup, group_labels
 from estimation.runs.estimate_views import EstimateView
@@ -17,13 +19,16 @@ from surveys.models import Question
 # What each parameter is, in words for the dashboard, by model.
 PARAMETER_WORDS = {
     "cdm": {
-        "pi": ("π", "honest Yes: carriers who follow the instruction"),
-        "gamma": ("γ", "cheaters: answer No whatever the device says"),
-        "beta": ("β", "honest No: non-carriers who follow the instruction"),
+        "pi": ("π", gettext_noop("honest Yes: carriers who follow the instruction")),
+        "gamma": ("γ", gettext_noop("cheaters: answer No whatever the device says")),
+        "beta": (
+            "β",
+            gettext_noop("honest No: non-carriers who follow the instruction"),
+        ),
     },
     "sld": {
-        "pi": ("π", "carriers: the prevalence, honest or not"),
-        "t": ("t", "the share of carriers who answer truthfully"),
+        "pi": ("π", gettext_noop("carriers: the prevalence, honest or not")),
+        "t": ("t", gettext_noop("the share of carriers who answer truthfully")),
     },
 }
 
@@ -100,7 +105,8 @@ def compliance_view(saved: dict[str, Any] | None) -> ComplianceView | None:
         ParameterView(
             name=p["name"],
             symbol=words[p["name"]][0],
-            meaning=words[p["name"]][1],
+            # Read when the page is drawn, so in its language.
+            meaning=gettext(words[p["name"]][1]),
             estimate=p["estimate"],
             std_error=p["std_error"],
             ci_lower=p["ci_lower"],
@@ -115,7 +121,7 @@ def compliance_view(saved: dict[str, Any] | None) -> ComplianceView | None:
         upper = ParameterView(
             name="pi_plus_gamma",
             symbol="π + γ",
-            meaning="the prevalence if every cheater is a carrier (1 − β)",
+            meaning=gettext("the prevalence if every cheater is a carrier (1 − β)"),
             estimate=1 - beta.estimate if beta.estimate is not None else None,
             std_error=beta.std_error,
             ci_lower=1 - beta.ci_upper if beta.ci_upper is not None else None,

@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from django.utils.translation import gettext, gettext_noop
+
 from estimation.kinds.instructed.comparisons import pi_sample_size, planning_shares
 from estimation.kinds.instructed.designs import REPORTS, InstructedDesign, estimate_dict
 from estimation.planning import what_an_observer_learns
@@ -21,6 +23,7 @@ from estimation.runs.plans import Plan
 from surveys.kinds.instructed.comparisons import COMPARER
 from surveys.kinds.instructed.compliance import compliance_breakdown, compliance_view
 from surveys.models import Question
+from surveys.words import active_translator
 
 __all__ = [
     "COMPARER",
@@ -132,7 +135,7 @@ def compliance_plan(
 
 
 # Why a question with answers has no compliance estimate yet.
-UNESTIMATED_WHY = (
+UNESTIMATED_WHY = gettext_noop(
     "both groups need answers before honest answers can be told from cheating"
 )
 
@@ -186,8 +189,8 @@ def question_result(
 def observer(design: InstructedDesign) -> str:
     """The privacy table's words: a Yes is protected, a No given as
     instructed is not."""
-    return (
-        f"A Yes: {what_an_observer_learns(design.yes_epsilon)} A No given "
-        "as instructed is not protected: it only comes from someone whose "
-        "answer is No."
-    )
+    learns = what_an_observer_learns(design.yes_epsilon, translator=active_translator())
+    return gettext(
+        "A Yes: %(learns)s A No given as instructed is not protected: it only "
+        "comes from someone whose answer is No."
+    ) % {"learns": learns}

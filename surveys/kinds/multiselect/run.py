@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
+from django.utils.translation import gettext_noop
+
 from estimation.contract import item_notices
 from estimation.kinds.multiselect.designs import UnaryEncoding, item_counts
 from estimation.kinds.multiselect.estimate import ItemEstimates, estimate_items
@@ -32,12 +34,15 @@ SOLVER = {"method": "per_item_closed_form", "converged": True}
 
 # The results page's table: one row per item, each with the band for all items.
 TABLE = EstimateTable(
-    option="Item",
-    reported="Share of reports with it ticked",
+    option=gettext_noop("Item"),
+    reported=gettext_noop("Share of reports with it ticked"),
     band=True,
-    hint="Check all that apply: each item is estimated on its own, so the "
-    "estimates need not add up to 100%. The band holds for all items at once "
-    "(Bonferroni): read it when comparing items or picking out the largest.",
+    hint=gettext_noop(
+        "Check all that apply: each item is estimated on its own, so the "
+        "estimates need not add up to 100%. The band holds for all items at "
+        "once (Bonferroni): read it when comparing items or picking out the "
+        "largest."
+    ),
 )
 
 
