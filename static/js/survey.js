@@ -14,6 +14,7 @@ import {
   assignArm,
   checkAnySpec,
   directCode,
+  expandSpec,
   newRespondentKey,
   procedureRunner,
   randomize,
@@ -195,6 +196,9 @@ function checkQuestions() {
     let kind;
     try {
       const answers = shownAnswers(question);
+      // Thresholds sent as a base and a rule are written out first, and the
+      // check below reads every row of them, as of thresholds sent in full.
+      question.spec = expandSpec(question.spec);
       // A procedure passes only the check of a kind this page loaded.
       const check = kindOf(question).check ?? checkAnySpec;
       kind = check(question.spec, answers, kinds);

@@ -21,6 +21,7 @@ from surveys.languages import (
 )
 from surveys.models import Survey
 from surveys.respond.integrity import kind_scripts
+from surveys.respond.page_specs import page_spec
 from surveys.words import active_translator, band_name
 
 
@@ -90,11 +91,14 @@ def respondent_questions(
 
 def page_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
     """The respondent items with the templates each kind shows them with, and
-    the browser module that handles each, if any (for the page, not the API)."""
+    the browser module that handles each, if any (for the page, not the API).
+    Each spec's thresholds travel as a base and a rule where they fit one
+    (:mod:`surveys.respond.page_specs`); the page expands and checks them."""
     scripts = kind_scripts(survey)
     return [
         {
             **item,
+            "spec": page_spec(item["spec"]),
             "fragments": kind_module(item["kind"], "page").FRAGMENTS,
             "script": scripts[item["kind"]].file.url
             if item["kind"] in scripts

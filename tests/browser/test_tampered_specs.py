@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Question, Response, Survey
+from surveys.respond.page_specs import RULE_KEY, expand_thresholds
 from tests.browser.helpers import page_path, send_button
 
 D = 2**32
@@ -163,7 +164,21 @@ def understate_items_epsilon(spec: Spec) -> Spec:
     return {**spec, "epsilon": spec["epsilon"] / 2}
 
 
+def written_out(spec: Spec) -> Spec:
+    """The spec with its thresholds in full, as a tampering page may send it."""
+    assert RULE_KEY in spec, "a count's thresholds reach the page as a rule"
+    rule = spec[RULE_KEY]
+    thresholds = expand_thresholds(
+        rule["near"], rule["ends"], spec["k"], spec["denominator"]
+    )
+    return {
+        **{k: v for k, v in spec.items() if k != RULE_KEY},
+        "thresholds": thresholds,
+    }
+
+
 def count_gives_one_away(spec: Spec) -> Spec:
+    spec = written_out(spec)
     thresholds = [list(row) for row in spec["thresholds"]]
     # Everyone who did it 15 times reports 15.
     thresholds[15] = [0] * 15 + [D] * (spec["k"] - 15)
@@ -171,6 +186,7 @@ def count_gives_one_away(spec: Spec) -> Spec:
 
 
 def count_shorter_range(spec: Spec) -> Spec:
+    spec = written_out(spec)
     k = spec["k"] - 1
     rows = [[*row[: k - 1], D] for row in spec["thresholds"][:k]]
     return {**spec, "k": k, "thresholds": rows}
@@ -178,6 +194,24 @@ def count_shorter_range(spec: Spec) -> Spec:
 
 def understate_count_epsilon(spec: Spec) -> Spec:
     return {**spec, "epsilon": 0.5}
+
+
+def count_base_gives_one_away(spec: Spec) -> Spec:
+    # No one one count away from their truth reports it: reporting 1 is then
+    # impossible for a truth of 0 but not for 1.
+    near = [0, *spec[RULE_KEY]["near"][1:]]
+    return {**spec, RULE_KEY: {**spec[RULE_KEY], "near": near}}
+
+
+def count_base_too_large(spec: Spec) -> Spec:
+    # Off-diagonal counts above the denominator leave the diagonal negative.
+    ends = [D] * len(spec[RULE_KEY]["ends"])
+    return {**spec, RULE_KEY: {**spec[RULE_KEY], "ends": ends}}
+
+
+def count_base_cut_short(spec: Spec) -> Spec:
+    near = spec[RULE_KEY]["near"][:-1]
+    return {**spec, RULE_KEY: {**spec[RULE_KEY], "near": near}}
 
 
 CASES: list[tuple[str, str, Callable[[Spec], Spec], str]] = [
@@ -203,6 +237,9 @@ CASES: list[tuple[str, str, Callable[[Spec], Spec], str]] = [
     ("count thresholds", "count", count_gives_one_away, "epsilon ∞"),
     ("count thresholds", "count", count_shorter_range, "30 answers, but the question"),
     ("count thresholds", "count", understate_count_epsilon, "states epsilon 0.5"),
+    ("count base", "count", count_base_gives_one_away, "epsilon ∞"),
+    ("count base", "count", count_base_too_large, "unreadable design"),
+    ("count base", "count", count_base_cut_short, "malformed thresholds rule"),
 ]
 
 
