@@ -13,9 +13,9 @@ import pytest
 from django.http import StreamingHttpResponse
 from django.urls import reverse
 
+from estimation.runs import selectors
 from estimation.runs.models import EstimateRun
 from estimation.runs.scheduling import estimate_run_request
-from estimation.runs import selectors
 from estimation.runs.selectors import saved_rows
 from estimation.runs.services import estimate_run_execute
 from surveys.models import Answer, Response
