@@ -30,6 +30,11 @@ DESIGNS = [
     Geometric(m=50, epsilon=3.0),
     Geometric(m=100, epsilon=15.0),
     Geometric(m=50, epsilon=0.001),
+    # Ranges whose grid rounding alone put the epsilon a hair above the target,
+    # which a shrink of the step by that hair never moved.
+    Geometric(m=14, epsilon=3.0),
+    Geometric(m=54, epsilon=3.0),
+    Geometric(m=64, epsilon=8.0),
 ]
 
 

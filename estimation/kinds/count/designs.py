@@ -54,6 +54,8 @@ MAX_COUNT = 100
 # widened by at most this many steps until the integer epsilon is at or below
 # the one asked for.
 _MAX_WIDENINGS = 50
+# Then the shrink doubles: from 1e-12, 60 doublings pass any step there is.
+_MAX_DOUBLINGS = 60
 
 
 def _maximum_count(value: Any) -> int:
@@ -130,15 +132,24 @@ class Geometric(Design):
     @cached_property
     def _rounded(self) -> tuple[float, NDArray[np.int64]]:
         step = self.epsilon_target / self.maximum
-        for _ in range(_MAX_WIDENINGS):
+        previous = 0.0
+        for widening in range(_MAX_WIDENINGS + _MAX_DOUBLINGS):
             counts = _integer_rows(geometric_probabilities(self.maximum, step))
             excess = _epsilon_of(counts) - self.epsilon_target
             if excess <= 0:
                 counts.setflags(write=False)
                 return step, counts
             # Shrink the step by the excess (plus a hair, so each try moves).
-            step -= excess / self.maximum + 1e-12
-        raise AssertionError("unreachable: rounding error shrinks with each step")
+            # Where the excess is the grid's own rounding, a shrink that small
+            # leaves every integer as it was: after the first widenings (which
+            # published designs were built by, so they stay as they are) the
+            # shrink doubles until the integers move.
+            shrink = excess / self.maximum + 1e-12
+            if widening >= _MAX_WIDENINGS:
+                shrink = max(shrink, 2 * previous)
+            previous = shrink
+            step -= shrink
+        raise AssertionError("unreachable: the shrink doubles past any rounding")
 
     @property
     def step_epsilon(self) -> float:
