@@ -199,7 +199,7 @@ def run_schedule(
         lambda: faults.worker_kill_mid_run(
             layout, postgres.url, survey["id"], survey["token"], budget=60
         ),
-        lambda: faults.web_kill_mid_request(layout),
+        lambda: faults.web_kill_mid_request(layout, survey["id"], survey["token"]),
     ]
     done = []
     for fraction, action in zip(SCHEDULE, actions, strict=True):
@@ -292,7 +292,8 @@ def _by_name(requests: list[tuple[float, str, int, float, str]]) -> dict[str, An
     for _, name, status, _, _ in requests:
         row = names.setdefault(name, {"n": 0, "failed": 0})
         row["n"] += 1
-        row["failed"] += status not in (200, 201)
+        # A redirect is an answer (a sign-in's, or a lost session's).
+        row["failed"] += status == 0 or status >= 400
     return names
 
 

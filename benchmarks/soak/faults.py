@@ -5,18 +5,20 @@ A Celery worker is killed while it holds a run: the process holding the run's
 PostgreSQL advisory lock (estimation/runs/run_lock.py) is found through
 pg_locks and the TCP port of its database session, and its whole node is
 SIGKILLed (the pool and its parent, as a crashed container). A web process is
-killed while it serves a request: a gunicorn worker that holds an established
-connection on its node's port right then.
+killed while it serves a request: the gunicorn worker that holds the
+connection of a download the fault itself started.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import psutil
 import psycopg
@@ -77,6 +79,11 @@ def worker_kill_mid_run(
                 "estimation_estimaterun WHERE id = %s",
                 [run_id],
             ).fetchone()
+            if state is None or state[0] != "running":
+                # Caught between its last write and letting go of the lock:
+                # not mid-run. Wait for it to end and ask for another.
+                time.sleep(0.5)
+                continue
             layout.kill(node)
             fault.details.update(
                 node=node,
@@ -163,42 +170,67 @@ def _wait_run_finished(
     return {"killed_run_status": "not finished", "budget_seconds": budget}
 
 
-def web_kill_mid_request(layout: Layout, node: str = "web1") -> Fault:
-    """SIGKILL a gunicorn worker of ``node`` while it holds a client's
-    connection; gunicorn's master starts a new one."""
+def web_kill_mid_request(
+    layout: Layout, survey_id: int, token: str, node: str = "web1"
+) -> Fault:
+    """SIGKILL the gunicorn worker of ``node`` that is serving a request of
+    our own (the answers download, the slowest there is), as soon as a worker
+    has taken it; that request must fail, and gunicorn's master starts a new
+    worker. The simulated people's requests on other workers go on."""
     fault = Fault("gunicorn worker SIGKILL mid-request", time.time())
     master = layout.node(node).process
     assert master is not None
-    port = layout.ports[layout.nodes.index(layout.node(node))]
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        for child in psutil.Process(master.pid).children():
-            try:
-                busy = any(
-                    c.status == psutil.CONN_ESTABLISHED and c.laddr.port == port
-                    for c in child.net_connections(kind="tcp")
-                )
-            except psutil.Error:
-                continue
-            if busy:
-                os.kill(child.pid, signal.SIGKILL)
-                fault.details["pid"] = child.pid
-                fault.end = _wait_workers(
-                    master.pid, len(layout.nodes), since=child.pid
-                )
-                return fault
-        time.sleep(0.002)
-    fault.details["missed"] = "no worker caught serving a request"
-    fault.end = time.time()
+    url = layout.base_urls[layout.nodes.index(layout.node(node))]
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    conn.connect()
+    assert conn.sock is not None
+    ours = conn.sock.getsockname()[1]
+    conn.request(
+        "GET",
+        f"/api/v1/surveys/{survey_id}/answers.csv",
+        headers={**PROXY_HEADERS, "Authorization": f"Token {token}"},
+    )
+    worker = _worker_serving(master.pid, ours, seconds=30)
+    if worker is None:
+        fault.details["missed"] = "no worker took the request"
+    else:
+        os.kill(worker, signal.SIGKILL)
+        fault.details["pid"] = worker
+        try:
+            reply = conn.getresponse()
+            body = reply.read()
+            fault.details["request"] = f"answered {reply.status}, {len(body)} bytes"
+        except (OSError, http.client.HTTPException) as error:
+            fault.details["request"] = f"failed: {type(error).__name__}"
+        fault.end = _wait_replaced(master.pid, worker)
+    conn.close()
+    fault.end = fault.end or time.time()
     return fault
 
 
-def _wait_workers(master: int, _: int, since: int) -> float:
+def _worker_serving(master: int, client_port: int, seconds: float) -> int | None:
+    """The gunicorn worker holding the connection from ``client_port``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for child in psutil.Process(master).children():
+            try:
+                connections = child.net_connections(kind="tcp")
+            except psutil.Error:
+                continue
+            if any(c.raddr and c.raddr.port == client_port for c in connections):
+                return int(child.pid)
+        time.sleep(0.001)
+    return None
+
+
+def _wait_replaced(master: int, killed: int) -> float:
     """When gunicorn has started a worker in place of the killed one."""
+    before = {p.pid for p in psutil.Process(master).children()} - {killed}
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        children = [p.pid for p in psutil.Process(master).children()]
-        if since not in children and children:
+        now = {p.pid for p in psutil.Process(master).children()}
+        if now - before - {killed}:
             return time.time()
         time.sleep(0.1)
     return time.time()

@@ -35,6 +35,9 @@ def window(
     figures: dict[str, Any] = {
         "seconds": round(end - start, 1),
         "rps": round(len(inside) / seconds, 1),
+        "failed_by_name": dict(
+            Counter(r[1] for r in inside if r[2] == 0 or r[2] >= 500)
+        ),
     }
     for kind in KINDS:
         rows = [r for r in inside if r[1] == kind]
@@ -103,7 +106,8 @@ def respondent_errors(
 def fault_at(moment: float, faults: list[dict[str, Any]], span: float) -> str:
     """The fault under way (or just over) at ``moment``."""
     for fault in faults:
-        if fault["start"] - 1 <= moment <= max(fault["end"], fault["start"]) + span:
+        # A try that started a little before the fault can meet it.
+        if fault["start"] - 10 <= moment <= max(fault["end"], fault["start"]) + span:
             return str(fault["name"])
     return "no fault"
 

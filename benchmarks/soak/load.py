@@ -89,11 +89,12 @@ class Person(FastHttpUser):
         self, path: str, name: str, ok: tuple[int, ...] = (200,), **kwargs: Any
     ) -> Any:
         """A GET tried until it succeeds; None once the run is stopping."""
+        headers = self.headers(kwargs.pop("headers", None))
         for delay in itertools.chain(RETRY_DELAYS, itertools.repeat(RETRY_DELAYS[-1])):
             with self.client.get(
                 path,
                 name=name,
-                headers=self.headers(kwargs.pop("headers", None)),
+                headers=headers,
                 allow_redirects=False,
                 catch_response=True,
                 **kwargs,
@@ -236,6 +237,10 @@ class Researcher(Person):
             if reply is None:
                 return
             if reply.status_code == 302:
+                # The session is gone: say where the page sent us, sign in again.
+                print(
+                    f"{name} redirected to {reply.headers.get('Location')}", flush=True
+                )
                 self.sign_in()
                 return
 
