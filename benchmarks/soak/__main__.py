@@ -130,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         say(f"load: {args.people} respondents, {args.researchers} researchers")
         load, started = start_load(args, layout, survey, directory / "output")
-        fault_log = run_schedule(args, started, postgres, redis, layout, survey)
+        fault_log = run_schedule(
+            args, started, postgres, redis, layout, survey, directory / "output"
+        )
         load.wait(args.seconds + 240)
         say("load stopped; final run and checks")
         report = finish(args, layout, postgres, survey, fault_log, directory / "output")
@@ -191,6 +193,7 @@ def run_schedule(
     redis: PrivateRedis,
     layout: Layout,
     survey: dict[str, Any],
+    output: Path,
 ) -> list[dict[str, Any]]:
     """Each fault at its moment of the run, one after the other."""
     actions = [
@@ -199,7 +202,9 @@ def run_schedule(
         lambda: faults.worker_kill_mid_run(
             layout, postgres.url, survey["id"], survey["token"], budget=60
         ),
-        lambda: faults.web_kill_mid_request(layout, survey["id"], survey["token"]),
+        lambda: faults.web_kill_mid_request(
+            layout, output / "ledger" / "fault-web.jsonl"
+        ),
     ]
     done = []
     for fraction, action in zip(SCHEDULE, actions, strict=True):

@@ -5,8 +5,8 @@ A Celery worker is killed while it holds a run: the process holding the run's
 PostgreSQL advisory lock (estimation/runs/run_lock.py) is found through
 pg_locks and the TCP port of its database session, and its whole node is
 SIGKILLed (the pool and its parent, as a crashed container). A web process is
-killed while it serves a request: the gunicorn worker that holds the
-connection of a download the fault itself started.
+killed while it serves a request: the gunicorn worker reading a submission
+the fault itself started and left half sent.
 """
 
 from __future__ import annotations
@@ -17,13 +17,21 @@ import os
 import signal
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import numpy as np
 import psutil
 import psycopg
 
-from benchmarks.respondent import PROXY_HEADERS, request
+from benchmarks.respondent import (
+    PROXY_HEADERS,
+    open_survey_page,
+    request,
+    submission,
+    submit,
+)
 from benchmarks.soak.nodes import Layout
 from benchmarks.soak.servers import PrivatePostgres, PrivateRedis
 from estimation.runs.run_lock import RUN_LOCK_CLASS
@@ -170,27 +178,26 @@ def _wait_run_finished(
     return {"killed_run_status": "not finished", "budget_seconds": budget}
 
 
-def web_kill_mid_request(
-    layout: Layout, survey_id: int, token: str, node: str = "web1"
-) -> Fault:
-    """SIGKILL the gunicorn worker of ``node`` that is serving a request of
-    our own (the answers download, the slowest there is), as soon as a worker
-    has taken it; that request must fail, and gunicorn's master starts a new
-    worker. The simulated people's requests on other workers go on."""
+def web_kill_mid_request(layout: Layout, ledger: Path, node: str = "web1") -> Fault:
+    """SIGKILL the gunicorn worker of ``node`` while it reads a submission of
+    the fault's own, sent with only half its body so far; gunicorn's master
+    starts a new worker. That respondent then retries with the same key, as
+    the page does, and goes in the ledgers like any other."""
     fault = Fault("gunicorn worker SIGKILL mid-request", time.time())
     master = layout.node(node).process
     assert master is not None
-    url = layout.base_urls[layout.nodes.index(layout.node(node))]
-    parts = urlsplit(url)
+    page = open_survey_page(layout.base_urls[layout.nodes.index(layout.node(node))])
+    key, body = submission(page, np.random.default_rng(int(fault.start)))
+    parts = urlsplit(page.base_url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
     conn.connect()
     assert conn.sock is not None
     ours = conn.sock.getsockname()[1]
-    conn.request(
-        "GET",
-        f"/api/v1/surveys/{survey_id}/answers.csv",
-        headers={**PROXY_HEADERS, "Authorization": f"Token {token}"},
-    )
+    conn.putrequest("POST", page.config["submitUrl"])
+    for name, value in {**page.headers(), "Content-Length": str(len(body))}.items():
+        conn.putheader(name, value)
+    conn.endheaders(body[: len(body) // 2])
+    tries = [{"t": round(fault.start, 3), "status": 0, "error": ""}]
     worker = _worker_serving(master.pid, ours, seconds=30)
     if worker is None:
         fault.details["missed"] = "no worker took the request"
@@ -198,13 +205,21 @@ def web_kill_mid_request(
         os.kill(worker, signal.SIGKILL)
         fault.details["pid"] = worker
         try:
+            conn.send(body[len(body) // 2 :])
             reply = conn.getresponse()
-            body = reply.read()
-            fault.details["request"] = f"answered {reply.status}, {len(body)} bytes"
+            tries[0]["status"] = reply.status
+            fault.details["request"] = f"answered {reply.status}"
         except (OSError, http.client.HTTPException) as error:
+            tries[0]["error"] = type(error).__name__
             fault.details["request"] = f"failed: {type(error).__name__}"
         fault.end = _wait_replaced(master.pid, worker)
     conn.close()
+    status, _ = submit(page, body)
+    tries.append({"t": round(time.time(), 3), "status": status, "error": ""})
+    fault.details["retry"] = status
+    outcome = {201: "stored", 200: "already"}.get(status, "refused")
+    entry = {"key": key, "answers": json.loads(body)["answers"], "tries": tries}
+    ledger.write_text(json.dumps({**entry, "outcome": outcome}) + "\n")
     fault.end = fault.end or time.time()
     return fault
 

@@ -105,7 +105,7 @@ def respondent_errors(
 
 def fault_at(moment: float, faults: list[dict[str, Any]], span: float) -> str:
     """The fault under way (or just over) at ``moment``."""
-    for fault in faults:
+    for fault in reversed(faults):
         # A try that started a little before the fault can meet it.
         if fault["start"] - 10 <= moment <= max(fault["end"], fault["start"]) + span:
             return str(fault["name"])
