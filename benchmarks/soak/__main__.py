@@ -13,23 +13,33 @@ Ctrl-C too.
 
 from __future__ import annotations
 
-import argparse
-import json
-import shutil
 import signal
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
-from typing import Any
 
-from benchmarks.layout import ROOT
-from benchmarks.respondent import PROXY_HEADERS, request
-from benchmarks.soak import faults, figures, verify
-from benchmarks.soak.nodes import Layout
-from benchmarks.soak.servers import PrivatePostgres, PrivateRedis
-from benchmarks.submission import machine_facts
+
+def _unwind(signum: int, frame: object) -> None:
+    """SIGTERM (a CI timeout, kill) unwinds like Ctrl-C, through the cleanup;
+    set before the slow imports below, so no moment escapes it."""
+    raise KeyboardInterrupt
+
+
+signal.signal(signal.SIGTERM, _unwind)
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+from benchmarks.layout import ROOT  # noqa: E402
+from benchmarks.respondent import PROXY_HEADERS, request  # noqa: E402
+from benchmarks.soak import faults, figures, verify  # noqa: E402
+from benchmarks.soak.nodes import Layout  # noqa: E402
+from benchmarks.soak.servers import PrivatePostgres, PrivateRedis  # noqa: E402
+from benchmarks.submission import machine_facts  # noqa: E402
 
 # When each fault starts, as a fraction of the run.
 SCHEDULE = (0.2, 0.35, 0.6, 0.8)
@@ -72,22 +82,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _stop_on_sigterm() -> None:
-    """SIGTERM (a CI timeout, kill) unwinds like Ctrl-C, through the cleanup."""
-
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, handler)
-
-
 def say(what: str) -> None:
     print(f"{time.strftime('%H:%M:%S')} {what}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
-    _stop_on_sigterm()
     directory = Path(tempfile.mkdtemp(prefix="rr-soak-"))
     for sub in ("postgres", "redis", "layout", "output"):
         (directory / sub).mkdir()
