@@ -10,7 +10,7 @@ PORT ?= 8000
 # marked "# nosec B<id>  # reason" (docs/deploy.md, "Security checks").
 BANDIT := $(PY) -m bandit --quiet --recursive --severity-level medium surveys estimation config
 
-.PHONY: setup run test test-twice lint messages bench bench-first-view bench-stat-files bench-export bench-submit bench-regression bench-ledger golden core-wheel clean serve cluster docker-check lock restore-drill
+.PHONY: setup run test test-twice lint messages bench bench-first-view bench-stat-files bench-export bench-submit bench-regression bench-ledger golden core-wheel clean serve cluster docker-check lock restore-drill soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -157,6 +157,13 @@ lock: $(STAMP)
 ## Build the image and run the Compose stack end to end (needs Docker, Compose v2).
 docker-check:
 	docker/check.sh
+
+## Ten minutes of simulated respondents and researchers on the production
+## layout, with a PostgreSQL and a Redis of its own, while PostgreSQL restarts,
+## Redis stops, a Celery worker and a web process are killed (docs/reliability.md).
+SOAK_ARGS ?=
+soak: $(STAMP)
+	$(PY) -m benchmarks.soak $(SOAK_ARGS)
 
 ## Submission throughput under load, on the production layout (docs/benchmarks.md).
 bench-submit: $(STAMP)

@@ -4,7 +4,8 @@
 #   docker/serve.sh all      migrate, collectstatic, then gunicorn + a Celery
 #                            worker with the periodic sweep (make serve)
 #   docker/serve.sh web      gunicorn only          (one per web container/host)
-#   docker/serve.sh worker   a Celery worker only   (any number, on any host)
+#   docker/serve.sh worker   a Celery worker only   (any number, on any host;
+#                            further arguments go to celery, e.g. --hostname)
 #   docker/serve.sh beat     the periodic sweep     (exactly one in the cluster)
 #   docker/serve.sh migrate  migrate the database   (once per release), and
 #                            create the first researcher when
@@ -68,7 +69,7 @@ migrate() {
 
 case "${1:-all}" in
   web) web ;;
-  worker) worker ;;
+  worker) shift; worker "$@" ;;
   beat) beat ;;
   migrate) migrate ;;
   cluster) cluster ;;
