@@ -262,20 +262,28 @@ def survey_update(*, survey: Survey, actor: Any = None, **fields: Any) -> Survey
     """
     refused = sorted(set(fields) - EDITABLE_SURVEY_FIELDS)
     if refused:
-        raise SurveyStateError(f"Cannot edit {', '.join(refused)} here.")
+        raise SurveyStateError(
+            gettext("Cannot edit %(fields)s here.") % {"fields": ", ".join(refused)}
+        )
     if "slug" in fields and not fields["slug"]:
         del fields["slug"]
     changed = _locked_changes(survey, fields)
     if changed == ["slug"]:
         raise LockedFieldsError(
-            "The link cannot change after publishing: respondents may already have it.",
+            gettext(
+                "The link cannot change after publishing: respondents may already "
+                "have it."
+            ),
             changed,
         )
     if changed:
         raise LockedFieldsError(
-            f"Cannot change {', '.join(changed)} after publishing: these details "
-            "are frozen as respondents met them, since they say how the answers "
-            "were collected. Duplicate the survey for a new draft you can change.",
+            gettext(
+                "Cannot change %(fields)s after publishing: these details are "
+                "frozen as respondents met them, since they say how the answers "
+                "were collected. Duplicate the survey for a new draft you can change."
+            )
+            % {"fields": ", ".join(changed)},
             changed,
         )
     if "slug" in fields and fields["slug"] != survey.slug:

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 
 from surveys.builder.published import published_translation_problems
 from surveys.builder.services import (
@@ -245,9 +246,12 @@ def _published_translation_update(
             )
         if _clean_question(question, given) != _question_kept(question, language):
             raise LockedFieldsError(
-                "Cannot change the questions' translations after publishing: a "
-                "changed wording would pool the answers to two different questions "
-                "in one estimate. Duplicate the survey for a new draft you can change.",
+                gettext(
+                    "Cannot change the questions' translations after publishing: "
+                    "a changed wording would pool the answers to two different "
+                    "questions in one estimate. Duplicate the survey for a new "
+                    "draft you can change."
+                ),
                 ["questions"],
             )
     kept = _kept_texts(survey, language)

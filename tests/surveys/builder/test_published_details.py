@@ -150,6 +150,19 @@ def test_the_api_refuses_the_same_change(owner, open_survey, field):
     assert snapshot(open_survey) == before
 
 
+def test_the_apis_refusal_speaks_the_requests_language(owner, open_survey):
+    field = LOCKED[0]
+    locked = token_client(owner).patch(
+        f"/api/v1/surveys/{open_survey.pk}/",
+        {field: CHANGES[field][1]},
+        format="json",
+        headers={"Accept-Language": "es"},
+    )
+    assert locked.status_code == 409, locked.json()
+    assert "después de publicar" in locked.json()["error"]
+    assert "after publishing" not in locked.json()["error"]
+
+
 @pytest.mark.parametrize("field", LOCKED)
 def test_both_accept_every_field_while_a_draft(as_owner, owner, draft_survey, field):
     before = snapshot(draft_survey)[field]
