@@ -27,6 +27,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
 # Threads let a worker take another request while one waits on PostgreSQL's
 # commit; more than one switches gunicorn to its gthread worker.
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+worker_class = os.environ.get(
+    "GUNICORN_WORKER_CLASS", "sync" if threads == 1 else "gthread"
+)
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "2"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 # The proxy in front terminates TLS; trust its X-Forwarded-Proto only from
