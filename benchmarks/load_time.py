@@ -127,7 +127,7 @@ ANSWER = """() => {
   }
   for (const input of form.querySelectorAll("input[type=number], input[type=text], textarea")) {
     if (!shown(input) || input.disabled || input.value) continue;
-    input.value = input.tagName === "TEXTAREA" || input.type === "text" ? "none" : "1";
+    input.value = input.tagName === "TEXTAREA" || input.type === "text" ? "none" : input.min || "1";
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
