@@ -10,7 +10,7 @@ PORT ?= 8000
 # marked "# nosec B<id>  # reason" (docs/deploy.md, "Security checks").
 BANDIT := $(PY) -m bandit --quiet --recursive --severity-level medium surveys estimation config
 
-.PHONY: setup run test test-twice lint messages bench bench-first-view bench-stat-files bench-export bench-submit bench-regression bench-ledger golden core-wheel clean serve cluster docker-check lock restore-drill soak
+.PHONY: setup run test test-twice lint messages bench bench-first-view bench-stat-files bench-export bench-submit bench-regression bench-ledger bench-load golden core-wheel clean serve cluster docker-check lock restore-drill soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,7 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.unary
 	-$(PY) -m benchmarks.regression
 	-$(PY) -m benchmarks.page_weight
+	-$(PY) -m benchmarks.load_time
 	-$(PY) -m benchmarks.estimate_run
 	-$(PY) -m benchmarks.export
 	-$(PY) -m benchmarks.stat_files
@@ -93,6 +94,11 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.submission --access invitation
 	-$(PY) -m benchmarks.submission --access panel
 	-$(PY) -m benchmarks.ledger
+
+## Time to answer and to the receipt on throttled 3G with a 4x slower CPU,
+## in Chromium against the production layout (PostgreSQL and Redis).
+bench-load: $(STAMP)
+	$(PY) -m benchmarks.load_time
 
 ## What a controlled survey's ledger costs a submission, empty to 10^6 ids (PostgreSQL).
 bench-ledger: $(STAMP)

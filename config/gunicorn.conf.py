@@ -21,12 +21,22 @@ class NoAccessLog(Logger):
 
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-# Sync workers: requests are short and database-bound; about two per core
-# plus one (docs/deploy.md has the measured figures).
+# About two workers per core plus one: requests are short and database-bound
+# (docs/deploy.md has the measured figures).
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
 # Threads let a worker take another request while one waits on PostgreSQL's
-# commit; more than one switches gunicorn to its gthread worker.
+# commit.
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# gthread, not sync, even with one thread: sync workers close every
+# connection, so a phone pays a new connection (a round trip, two with TLS)
+# for the page's scripts and again for its submission. gthread keeps an idle
+# connection in its poller, costing a file descriptor and no thread, up to
+# worker_connections (1000) per worker.
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+# Longer than a load balancer's usual idle timeout (60 s), so that the
+# balancer closes an idle connection first and never sends a request on one
+# gunicorn is closing; and long enough to span reading a short page.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 # The proxy in front terminates TLS; trust its X-Forwarded-Proto only from
