@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from estimation import randomize
+from surveys.respond.page_specs import full_spec
 
 CONFIG = re.compile(r'id="survey-config" type="application/json">(.*?)</script>')
 PROXY_HEADERS = {"X-Forwarded-Proto": "https"}
@@ -83,7 +84,7 @@ def random_answers(page: SurveyPage, rng: np.random.Generator) -> list[dict[str,
         answers.append(
             {
                 "question": question["id"],
-                "report": randomize(truth, question["spec"], seed),
+                "report": randomize(truth, full_spec(question["spec"]), seed),
                 "spec_version": question["spec_version"],
             }
         )

@@ -96,3 +96,17 @@ def page_spec(spec: Any) -> Any:
     compact = {key: value for key, value in spec.items() if key != "thresholds"}
     compact[RULE_KEY] = rule
     return compact
+
+
+def full_spec(spec: Any) -> Any:
+    """A page's spec with its thresholds written out again, as the browser's
+    ``expandSpec`` does before it randomizes: what a client other than the
+    page (a load generator, a test) randomizes with."""
+    if not isinstance(spec, dict) or RULE_KEY not in spec:
+        return spec
+    rule = spec[RULE_KEY]
+    full = {key: value for key, value in spec.items() if key != RULE_KEY}
+    full["thresholds"] = expand_thresholds(
+        rule["near"], rule["ends"], spec["k"], spec["denominator"]
+    )
+    return full

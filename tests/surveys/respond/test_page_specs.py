@@ -14,6 +14,7 @@ from estimation import design_from_dict
 from surveys.respond.page_specs import (
     RULE_KEY,
     expand_thresholds,
+    full_spec,
     page_spec,
     thresholds_rule,
 )
@@ -40,6 +41,12 @@ def test_it_is_the_fixture_the_browser_tests_read():
     assert json.loads(PAGE_SPECS.read_text()) == page_specs_fixture(), (
         "regenerate tests/fixtures/page_specs.json from page_specs_fixture()"
     )
+
+
+def test_a_client_other_than_the_page_gets_every_spec_back_in_full():
+    for case in DESIGNS:
+        spec = case["client_spec"]
+        assert full_spec(page_spec(spec)) == spec, case["name"]
 
 
 def test_it_writes_every_count_and_every_larger_choice_as_a_rule():
