@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from estimation import randomize
+from surveys.respond.page_specs import full_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,7 +81,7 @@ def test_make_run_serves_the_demo_survey_and_takes_an_answer(running_platform):
     answers = [
         {
             "question": q["id"],
-            "report": randomize(0, q["spec"], int(rng.integers(0, 2**32))),
+            "report": randomize(0, full_spec(q["spec"]), int(rng.integers(0, 2**32))),
             "spec_version": q["spec_version"],
         }
         for q in config["questions"]
