@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from estimation.inference.covariates import Covariate
 from estimation.inference.regression import Factor, Numeric, fit_logistic
@@ -130,13 +131,13 @@ def _outcome(questions: Sequence[Question], value: Any) -> Question:
     if pk in allowed:
         return allowed[pk]
     if not allowed:
-        message = "This survey has no randomized yes/no question to model."
+        message = gettext("This survey has no randomized yes/no question to model.")
     else:
         listed = ", ".join(str(pk) for pk in allowed)
-        message = (
-            f"The outcome must be one of this survey's randomized yes/no "
-            f"questions (ids {listed}); got {value!r}."
-        )
+        message = gettext(
+            "The outcome must be one of this survey's randomized yes/no "
+            "questions (ids %(listed)s); got %(value)r."
+        ) % {"listed": listed, "value": value}
     raise ValidationError({"outcome": message})
 
 
@@ -150,35 +151,54 @@ def _covariates(
 
     if not isinstance(value, list | tuple) or not value:
         raise refuse(
-            f"Choose from 1 to {MAX_COVARIATES} covariates, each "
-            '{"question": id, "reference": option code}.'
+            gettext(
+                "Choose from 1 to %(most)d covariates, each "
+                '{"question": id, "reference": option code}.'
+            )
+            % {"most": MAX_COVARIATES}
         )
     if len(value) > MAX_COVARIATES:
-        raise refuse(f"At most {MAX_COVARIATES} covariates; got {len(value)}.")
+        raise refuse(
+            gettext("At most %(most)d covariates; got %(given)d.")
+            % {"most": MAX_COVARIATES, "given": len(value)}
+        )
     chosen: list[tuple[Question, int]] = []
     for item in value:
         if not isinstance(item, dict):
             raise refuse(
-                f'Each covariate is {{"question": id, "reference": option code}}; '
-                f"got {item!r}."
+                gettext(
+                    'Each covariate is {"question": id, "reference": option code}; '
+                    "got %(item)r."
+                )
+                % {"item": item}
             )
         pk = _question_id(item.get("question"))
         if pk not in allowed:
-            listed = ", ".join(str(p) for p in allowed) or "none"
+            listed = ", ".join(str(p) for p in allowed) or gettext("none")
             raise refuse(
-                f"Covariate {item.get('question')!r} is not one of this survey's "
-                f"direct questions (ids {listed})."
+                gettext(
+                    "Covariate %(given)r is not one of this survey's direct "
+                    "questions (ids %(listed)s)."
+                )
+                % {"given": item.get("question"), "listed": listed}
             )
         question = allowed[pk]
         if any(q.pk == pk for q, _ in chosen):
-            raise refuse(f"Covariate {pk} is chosen twice.")
+            raise refuse(gettext("Covariate %(id)s is chosen twice.") % {"id": pk})
         reference = _question_id(item.get("reference", 0))
         if is_plain_count(question):
             reference = 0  # numeric: it has no reference level
         if reference is None or not 0 <= reference < len(question.options):
             raise refuse(
-                f"The reference of covariate {pk} must be an option code from 0 "
-                f"to {len(question.options) - 1}; got {item.get('reference')!r}."
+                gettext(
+                    "The reference of covariate %(id)s must be an option code "
+                    "from 0 to %(last)d; got %(given)r."
+                )
+                % {
+                    "id": pk,
+                    "last": len(question.options) - 1,
+                    "given": item.get("reference"),
+                }
             )
         chosen.append((question, reference))
     return tuple(chosen)
@@ -192,8 +212,11 @@ def _level(value: Any) -> float:
     if isinstance(value, bool) or not MIN_LEVEL <= level <= MAX_LEVEL:
         raise ValidationError(
             {
-                "level": f"The level must be a number from {MIN_LEVEL} to "
-                f"{MAX_LEVEL}; got {value!r}."
+                "level": gettext(
+                    "The level must be a number from %(low)s to %(high)s; "
+                    "got %(given)r."
+                )
+                % {"low": MIN_LEVEL, "high": MAX_LEVEL, "given": value}
             }
         )
     return level

@@ -142,6 +142,19 @@ def test_a_covariate_that_is_not_a_direct_question_is_named(survey, owner):
     assert "direct questions" in response.json()["error"]
 
 
+def test_a_refusal_speaks_the_requests_language(survey, owner):
+    outcome, multiple, _, _ = parts(survey)
+    response = token_client(owner).post(
+        f"/api/v1/surveys/{survey.pk}/models/",
+        body(survey, covariates=[{"question": multiple.pk}]),
+        format="json",
+        headers={"Accept-Language": "es"},
+    )
+    assert response.status_code == 400
+    assert "preguntas directas" in response.json()["error"]
+    assert not ModelFit.objects.exists()
+
+
 def test_a_fit_of_another_survey_is_not_found(
     survey, owner, django_capture_on_commit_callbacks
 ):
