@@ -29,6 +29,30 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def layout_env(
+    directory: Path, database_url: str, redis_url: str, **env: str
+) -> dict[str, str]:
+    """The environment docker/serve.sh's processes start with: this one's,
+    less the test-only variables (settings module, async-unsafe), on the
+    given servers, with a fresh secret key and files under ``directory``."""
+    inherited = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
+    return {
+        **inherited,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "PYTHON": sys.executable,
+        "VAR_DIR": str(directory / "var"),
+        "STATIC_ROOT": str(directory / "static"),
+        "PYTHONUNBUFFERED": "1",
+        **env,
+    }
+
+
 class ProductionLayout:
     """``docker/serve.sh all`` on a free loopback port, logging to a file.
 
@@ -53,25 +77,14 @@ class ProductionLayout:
         self.base_urls = [f"http://127.0.0.1:{port}" for port in self.ports]
         self.base_url = self.base_urls[0]
         self.log_path = directory / "serve.log"
-        # Test-only variables (settings module, async-unsafe) stay behind.
-        inherited = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-        }
-        self.env = {
-            **inherited,
-            "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url,
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "BIND": f"127.0.0.1:{self.port}",
-            "WEB_PORTS": " ".join(str(port) for port in self.ports),
-            "PYTHON": sys.executable,
-            "VAR_DIR": str(directory / "var"),
-            "STATIC_ROOT": str(directory / "static"),
-            "PYTHONUNBUFFERED": "1",
+        self.env = layout_env(
+            directory,
+            database_url,
+            redis_url,
+            BIND=f"127.0.0.1:{self.port}",
+            WEB_PORTS=" ".join(str(port) for port in self.ports),
             **env,
-        }
+        )
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 120.0) -> None:

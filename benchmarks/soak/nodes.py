@@ -11,7 +11,6 @@ its children (a Celery worker and its pool) and the end can stop them all.
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.layout import ROOT, SERVE, free_port
+from benchmarks.layout import ROOT, SERVE, free_port, layout_env
 
 
 @dataclass
@@ -50,22 +49,7 @@ class Layout:
         self.log_path = directory / "nodes.log"
         self.ports = [free_port() for _ in range(web)]
         self.base_urls = [f"http://127.0.0.1:{port}" for port in self.ports]
-        inherited = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-        }
-        self.env = {
-            **inherited,
-            "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url,
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "PYTHON": sys.executable,
-            "VAR_DIR": str(directory / "var"),
-            "STATIC_ROOT": str(directory / "static"),
-            "PYTHONUNBUFFERED": "1",
-            **env,
-        }
+        self.env = layout_env(directory, database_url, redis_url, **env)
         serve = ["bash", str(SERVE)]
         self.nodes = [
             Node(f"web{i + 1}", [*serve, "web"], {**self.env, "BIND": f"127.0.0.1:{p}"})

@@ -15,6 +15,7 @@ from surveys.builder.services import survey_create, survey_publish
 from surveys.builder.translations import survey_languages_set
 from surveys.models import Membership, Role
 from tests.surveys.spanish import (
+    MORE_KINDS,
     assert_spanish,
     every_kind_in_spanish,
     get,
@@ -159,36 +160,9 @@ def test_a_message_after_an_action_is_spanish(spanish, survey):
 # One question of each kind, written in Spanish: its edit page shows the
 # kind's fields and the preview of its design, sentences included.
 KINDS = {
-    "multi_select": {
-        "text": "¿Cuáles de estas cosas ha hecho?",
-        "options": ["Copiar", "Mentir", "Robar"],
-        "design": {"name": "sue", "epsilon_one_hot": 1.0, "m": 3},
-    },
-    "instructed": {
-        "text": "¿Ha consumido alguna droga?",
-        "design": {
-            "name": "cheating_detection",
-            "p1": 0.3,
-            "p2": 0.7,
-            "group_share": 0.5,
-        },
-    },
-    "numeric": {
-        "text": "¿Cuántos años tiene?",
-        "design": {"name": "direct", "k": 4},
-        "answer_format": {
-            "minimum": 16,
-            "maximum": 99,
-            "decimals": 0,
-            "unit": "años",
-            "cuts": [30, 45, 65],
-        },
-    },
-    "rating_scale": {
-        "text": "Los exámenes son justos.",
-        "options": ["Nada", "Poco", "Bastante", "Mucho"],
-        "design": {"name": "direct", "k": 4},
-    },
+    question["kind"]: {k: v for k, v in question.items() if k != "kind"}
+    for question in MORE_KINDS
+    if question["kind"] in {"multi_select", "instructed", "numeric", "rating_scale"}
 }
 
 
