@@ -296,9 +296,15 @@ def seed(layout: ProductionLayout) -> None:
 
 
 def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
+    keepalive = (
+        "none"
+        if args.worker_class == "sync"
+        else f"{args.keepalive} s"
+        if isinstance(args.keepalive, int)
+        else "as config/gunicorn.conf.py sets it"
+    )
     print(
-        f"\ngunicorn: {args.worker_class} workers, keep-alive "
-        f"{args.keepalive if args.worker_class != 'sync' else 0} s; "
+        f"\ngunicorn: {args.worker_class} workers, keep-alive {keepalive}; "
         f"CPU {CPU_SLOWDOWN}x slower; think {args.think} s; "
         f"{args.visits} visits each (medians, min-max)"
     )
