@@ -49,6 +49,9 @@ def is_own(storage: Storage, path: str, roots: list[Path]) -> bool:
 
 class HashedModulesStorage(CompressedManifestStaticFilesStorage):
     support_js_module_import_aggregation = True
+    # Read by surveys/respond/integrity.py: the transparency page then says
+    # the scripts are served stripped, and how to reproduce their bytes.
+    strips_sources = True
 
     def post_process(
         self,

@@ -11,6 +11,8 @@ import gzip
 import hashlib
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -123,3 +125,26 @@ def test_the_pages_hashes_are_of_the_stripped_files_served(
         assert f"({len(content):,} bytes)".replace(",", "") in transparency.replace(
             ",", ""
         )
+
+
+@pytest.mark.django_db
+def test_the_transparency_pages_command_reproduces_the_served_randomizer(
+    collected, settings, client, open_survey
+):
+    """What the page tells a reader to run, in the published source, prints
+    the SHA-256 of the randomizer it serves; run as the page says, with the
+    standard library alone (``-I`` keeps config/ off the path)."""
+    transparency = client.get(f"/s/{open_survey.slug}/transparency/").content.decode()
+    command = "python3 -I config/static_minify.py static/js/rr.js --sha256"
+    assert f"<code>{command}</code>" in transparency
+    printed = subprocess.run(
+        [sys.executable, *command.split()[1:]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert (
+        printed == hashlib.sha256(served(settings, collected["js/rr.js"])).hexdigest()
+    )
+    assert f'id="randomizer-sha256">{printed}<' in transparency
