@@ -19,13 +19,15 @@ against the source by eye as well as by hash:
   comment in it) are copied byte for byte; a ``${…}`` inside a template is
   code and is stripped like code.
 - CSS: removes comments, and collapses every run of whitespace to one space,
-  none beside ``{ } ; ,``; strings and ``url(…)`` are copied as they are.
+  none beside ``{ } ; ,``, and a block's last semicolon; strings and
+  ``url(…)`` are copied as they are.
 - A ``/*!`` comment at the very start (a licence) is kept.
 
 A ``/`` starts a regular expression or divides by what came before it, as
 every JavaScript tokenizer decides: after a value (a name, a number, a string,
 ``)``, ``]``, a postfix ``++``) it divides; after an operator, ``(``, ``}``,
-the start, or a keyword such as ``return`` it starts a literal. A string,
+the start, a keyword such as ``return``, or the ``)`` closing the condition
+of ``if``, ``while``, ``for`` or ``with`` it starts a literal. A string,
 template, regular expression or comment left open at a line's or the file's
 end raises ``StripError`` rather than serve a guess.
 
@@ -48,6 +50,9 @@ _REGEX_AFTER = frozenset(
     "await case delete do else extends in instanceof new of return throw"
     " typeof void yield".split()
 )
+# Keywords whose ``( … )`` is a condition, after which a statement (and so
+# possibly a regular expression) begins: ``if (a) /b/.test(c)``.
+_CONDITION_BEFORE = frozenset(("if", "while", "for", "with"))
 # Punctuators, longest first so that the scan takes ``>>>=`` whole.
 _PUNCTUATORS = sorted(
     (
@@ -63,6 +68,7 @@ _PUNCTUATORS = sorted(
 _JS_LONE = frozenset("()[];,:")
 _CSS_LONE = frozenset("{};,")
 _SPACES = " \t\f\v\u00a0\ufeff"
+_HEX = frozenset("0123456789abcdefABCDEF")
 _NEWLINES = "\n\r\u2028\u2029"
 
 
@@ -202,6 +208,9 @@ def strip_js(source: str) -> str:
     # What each open ``{`` belongs to: a block or object (False) or a
     # template literal's ``${`` (True), whose ``}`` resumes the template.
     braces: list[bool] = []
+    # Whether each open ``(`` follows ``if``, ``while``, ``for`` or ``with``;
+    # its ``)`` is then recorded as ``)stmt``, after which ``/`` is a literal.
+    parens: list[bool] = []
     previous = before = ""
     length = len(source)
     while index < length:
@@ -273,8 +282,12 @@ def strip_js(source: str) -> str:
             elif punctuator == "}" and braces:
                 braces.pop()
             out.token(punctuator)
-            previous, before = punctuator, previous
             index += len(punctuator)
+            if punctuator == "(":
+                parens.append(previous in _CONDITION_BEFORE and before != ".")
+            elif punctuator == ")" and parens and parens.pop():
+                punctuator = ")stmt"
+            previous, before = punctuator, previous
     return out.text()
 
 
@@ -302,16 +315,29 @@ def strip_css(source: str) -> str:
             index = end
         elif char == "\\":
             # An escaped character is part of a name: never a lone ``;``
-            # whose neighbouring space could go.
-            out.token(source[index : index + 2])
+            # whose neighbouring space could go. A hex escape takes up to six
+            # digits and the one whitespace character that ends it.
+            end = index + 1
+            while end < min(index + 7, length) and source[end] in _HEX:
+                end += 1
+            if end == index + 1:
+                end += 1
+            elif end < length and source[end] in _SPACES + _NEWLINES:
+                end += 1
+            out.token(source[index:end])
             out.last = "\\"
-            index += 2
+            index = end
         elif source[index : index + 4].lower() == "url(":
             end = source.find(")", index)
             if end < 0:
                 raise StripError(f"line {_line_of(source, index)}: unclosed url(")
             out.token(source[index : end + 1])
             index = end + 1
+        elif char == "}" and out.parts and out.parts[-1] == ";":
+            # A block's last declaration needs no semicolon.
+            out.parts.pop()
+            out.token("}")
+            index += 1
         else:
             end = index + 1
             while (

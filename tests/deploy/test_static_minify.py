@@ -38,6 +38,10 @@ STYLES = sorted(REPO.glob("static/css/*.css"))
         ("return /'/.test(s); // '\n", "return /'/.test(s);\n"),
         ("x = y.return / 2 // d\n", "x = y.return / 2\n"),
         ("i++ / 2 // e\n", "i++ / 2\n"),
+        # After a condition's ``)`` a statement, so a literal, begins.
+        ("if (a) /'  x/.test(b) // f\n", "if(a)/'  x/.test(b)\n"),
+        ('while (f(a)) /"/g.exec(b);\n', 'while(f(a))/"/g.exec(b);\n'),
+        ("x = f(a) / 2 / g(b) // h\n", "x = f(a)/ 2 / g(b)\n"),
         # Template literals: their text untouched, their ${…} code.
         (
             'const t = `a // b  /* c */\n  d ${ "}" } e`;\n',
@@ -86,14 +90,17 @@ def test_it_refuses_what_it_cannot_close(source):
 @pytest.mark.parametrize(
     ("source", "stripped"),
     [
-        ("a  >  b ,\n c {\n  color : red ;\n}\n", "a > b,c{color : red;}\n"),
+        ("a  >  b ,\n c {\n  color : red ;\n}\n", "a > b,c{color : red}\n"),
         (
             'a::after { content: "/* x */  ;" } /* y */\n',
             'a::after{content: "/* x */  ;"}\n',
         ),
-        ("a{background:url( a/*b.png );}\n", "a{background:url( a/*b.png );}\n"),
+        ("a{background:url( a/*b.png );}\n", "a{background:url( a/*b.png )}\n"),
         ("@media (width > 1px) and (x) {}\n", "@media (width > 1px) and (x){}\n"),
         ("a :hover , .x\\, b {}\n", "a :hover,.x\\, b{}\n"),
+        ("a { b: c; d: 'e;' ; }\n", "a{b: c;d: 'e;'}\n"),
+        ("a { b: c\\; }\n", "a{b: c\\;}\n"),
+        (".\\31  a , .\\32\n{}\n", ".\\31  a,.\\32\n{}\n"),
         ("/*! licence */\na { b: c }\n", "/*! licence */ a{b: c}\n"),
     ],
 )
