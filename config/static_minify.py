@@ -4,8 +4,9 @@ development serves the sources as they are).
 
 Why our own tokenizer rather than a minifier from PyPI: the established
 pure-Python one (rjsmin 1.3.0) silently truncates a template literal nested in
-another's ``${…}`` when the inner one holds ``//``, and a truncated randomizer
-is worse than a heavy one (``docs/benchmarks.md``, "Stripped scripts").
+another's ``${…}`` when the inner one holds ``//``: the file is cut
+there, and a truncated randomizer is worse than a heavy one. And this file
+needs nothing but Python, so a reader can run it.
 
 What it does, and nothing more, so that a reader can check a served file
 against the source by eye as well as by hash:
