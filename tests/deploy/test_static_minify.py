@@ -11,14 +11,24 @@ from pathlib import Path
 import pytest
 
 from config.static_minify import StripError, _main, strip, strip_css, strip_js
+from tests.conftest import skip_or_fail
 
 REPO = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+
+@pytest.fixture
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        skip_or_fail("Node.js is not installed")
+    return str(found)
+
+
+# Every script and style sheet we serve, in any folder below ours.
 SCRIPTS = sorted(
-    [*REPO.glob("static/js/*.js"), *REPO.glob("surveys/kinds/*/static/*.js")]
+    [*REPO.glob("static/**/*.js"), *REPO.glob("surveys/kinds/*/static/**/*.js")]
 )
-STYLES = sorted(REPO.glob("static/css/*.css"))
+STYLES = sorted(REPO.glob("static/**/*.css"))
 
 
 @pytest.mark.parametrize(
@@ -128,22 +138,22 @@ def test_every_style_sheet_is_smaller_stripped(path):
     assert "/*" not in stripped.replace('"/*', "")
 
 
-@needs_node
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda path: str(path.relative_to(REPO)))
-def test_every_module_we_serve_still_parses_stripped_and_is_smaller(tmp_path, path):
+def test_every_module_we_serve_still_parses_stripped_and_is_smaller(
+    tmp_path, path, node
+):
     source = path.read_text()
     stripped = strip(path.name, source)
     assert len(stripped.encode()) < len(source.encode())
     copy = tmp_path / "module.mjs"
     copy.write_text(stripped)
     checked = subprocess.run(
-        [NODE or "node", "--check", str(copy)], capture_output=True, text=True
+        [node, "--check", str(copy)], capture_output=True, text=True
     )
     assert checked.returncode == 0, checked.stderr
 
 
-@needs_node
-def test_the_javascript_unit_tests_pass_on_the_stripped_modules(tmp_path):
+def test_the_javascript_unit_tests_pass_on_the_stripped_modules(tmp_path, node):
     """The tests of tests/js import the modules by relative path: run them in
     a copy of the tree whose modules are the stripped ones, so a stripping
     bug that still parses but behaves differently fails here."""
@@ -154,7 +164,7 @@ def test_the_javascript_unit_tests_pass_on_the_stripped_modules(tmp_path):
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(strip(path.name, path.read_text()))
     run = subprocess.run(
-        [NODE or "node", "--test", str(tmp_path / "tests/js")],
+        [node, "--test", str(tmp_path / "tests/js")],
         capture_output=True,
         text=True,
         timeout=300,
