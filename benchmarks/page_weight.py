@@ -90,7 +90,9 @@ def local_site() -> Iterator[str]:
 
     The production profile (``config.settings_production``) is what
     respondents meet: static files collected as hashed, pre-compressed copies
-    that WhiteNoise sends to any browser accepting gzip. Only the HTTPS
+    (our own scripts and style sheets stripped of comments and indentation,
+    ``config/static_minify.py``) that WhiteNoise sends to any browser
+    accepting gzip. Only the HTTPS
     redirect is turned off, since the benchmark speaks plain HTTP on loopback.
     """
     workdir = Path(tempfile.mkdtemp(prefix="page-weight-"))

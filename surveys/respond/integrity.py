@@ -1,9 +1,10 @@
 """Hashes of the scripts a respondent's page loads, computed from the files as
 served, for Subresource Integrity and for the public transparency page.
 
-In production the hashed storage rewrites the modules' imports, so the bytes
-served differ from the source: the hash is taken from what is served (the
-collected file), never from the repository copy.
+In production the hashed storage strips the modules' comments and indentation
+(``config.static_minify``) and rewrites their imports, so the bytes served
+differ from the source: the hash is taken from what is served (the collected
+file), never from the repository copy.
 """
 
 from __future__ import annotations
@@ -33,13 +34,17 @@ CONDITIONS_SCRIPT = "js/conditions.js"
 
 @dataclass(frozen=True)
 class Integrity:
-    """One served file: its URL, SHA-256 (hex) and SRI value (sha384, base64)."""
+    """One served file: its URL, SHA-256 (hex) and SRI value (sha384, base64);
+    ``stripped`` when it is served without its source's comments and
+    indentation (the production storage), so the transparency page says how
+    to reproduce it."""
 
     path: str
     url: str
     sha256: str
     sri: str
     size: int
+    stripped: bool = False
 
 
 def _served_location(path: str) -> tuple[str, str]:
@@ -67,7 +72,15 @@ def integrity(path: str) -> Integrity:
     """The served file's hashes; recomputed only when the file changes."""
     location, version = _served_location(path)
     sha256, sri, size = _digest(location, version)
-    return Integrity(path=path, url=static(path), sha256=sha256, sri=sri, size=size)
+    stripped = bool(getattr(staticfiles_storage, "strips_sources", False))
+    return Integrity(
+        path=path,
+        url=static(path),
+        sha256=sha256,
+        sri=sri,
+        size=size,
+        stripped=stripped,
+    )
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,27 @@
-"""The scripts production serves are the repository's, so an outsider can check
-a site against a release (docs/methodology.md, "Verifying the randomizer";
-docs/security.md, "A tampered server"): the randomizer byte for byte, the page
-script but for the hashed names of its imports."""
+"""The scripts production serves are the repository's with comments and
+indentation removed by ``config.static_minify`` (docs/methodology.md,
+"Verifying the randomizer"; docs/security.md, "A tampered server"): the
+randomizer exactly that, the page script but for the hashed names of its
+imports; and the hashes the pages print are of the bytes served."""
 
 from __future__ import annotations
 
+import base64
+import gzip
+import hashlib
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.management import call_command
+
+from config.static_minify import strip
+from config.static_storage import is_own, own_static_roots
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,21 +44,109 @@ def collected(settings: Any, tmp_path: Path) -> dict[str, str]:
     return json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
 
 
-def test_the_served_randomizer_is_the_repositorys_file_byte_for_byte(
-    collected, settings
-):
-    served = collected["js/rr.js"]
-    assert served != "js/rr.js"  # a hashed name, cached for years
-    content = (Path(settings.STATIC_ROOT) / served).read_bytes()
-    assert content == (REPO / "static/js/rr.js").read_bytes()
+def served(settings: Any, name: str) -> bytes:
+    return (Path(settings.STATIC_ROOT) / name).read_bytes()
+
+
+def test_the_served_randomizer_is_the_repositorys_file_stripped(collected, settings):
+    name = collected["js/rr.js"]
+    assert name != "js/rr.js"  # a hashed name, cached for years
+    source = (REPO / "static/js/rr.js").read_text()
+    content = served(settings, name)
+    assert content == strip("rr.js", source).encode()
+    assert len(content) < len(source.encode()) * 0.6
+    # The name's hash, the unhashed copy and the compressed copies agree.
+    assert hashlib.md5(content).hexdigest()[:12] in name  # noqa: S324
+    assert served(settings, "js/rr.js") == content
+    assert gzip.decompress(served(settings, name + ".gz")) == content
+    if (Path(settings.STATIC_ROOT) / (name + ".br")).exists():
+        import brotli  # WhiteNoise wrote Brotli copies, so it is installed
+
+        assert brotli.decompress(served(settings, name + ".br")) == content
 
 
 def test_the_served_page_script_differs_only_in_its_imports_hashed_names(
     collected, settings
 ):
-    served = (Path(settings.STATIC_ROOT) / collected["js/survey.js"]).read_text()
-    assert f'"./{Path(collected["js/rr.js"]).name}"' in served
+    page = served(settings, collected["js/survey.js"]).decode()
+    assert f'"./{Path(collected["js/rr.js"]).name}"' in page
     for original, hashed in collected.items():
         if original.startswith("js/"):
-            served = served.replace(Path(hashed).name, Path(original).name)
-    assert served == (REPO / "static/js/survey.js").read_text()
+            page = page.replace(Path(hashed).name, Path(original).name)
+    assert page == strip("survey.js", (REPO / "static/js/survey.js").read_text())
+
+
+def test_our_scripts_and_style_sheets_are_stripped_and_no_others(collected, settings):
+    for original in ("css/site.css", "js/kinds/binary/page.js", "js/conditions.js"):
+        assert b"/*" not in served(settings, collected[original])
+    roots = own_static_roots()
+    for finder in finders.get_finders():
+        for path, storage in finder.list([]):
+            ours = Path(storage.path(path)).resolve().is_relative_to(REPO / "static")
+            if path.startswith(("admin/", "rest_framework/")):
+                assert not is_own(storage, path, roots), path
+            elif ours:
+                assert is_own(storage, path, roots), path
+
+
+def _pinned(page: str) -> list[tuple[str, str]]:
+    """Every (URL, integrity) a page loads a script or style sheet with."""
+    pairs = []
+    for tag in re.findall(r"<(?:script|link)\b[^>]*\bintegrity=[^>]*>", page):
+        (url,) = re.findall(r'\b(?:src|href)="([^"]+)"', tag)
+        (sri,) = re.findall(r'\bintegrity="([^"]+)"', tag)
+        pairs.append((url, sri))
+    return pairs
+
+
+def _sri(content: bytes) -> str:
+    return "sha384-" + base64.b64encode(hashlib.sha384(content).digest()).decode()
+
+
+@pytest.mark.django_db
+def test_the_pages_hashes_are_of_the_stripped_files_served(
+    collected, settings, client, open_survey
+):
+    page = client.get(f"/s/{open_survey.slug}/").content.decode()
+    pinned = _pinned(page)
+    assert {url for url, _ in pinned} >= {
+        f"/static/{collected['js/rr.js']}",
+        f"/static/{collected['js/survey.js']}",
+        f"/static/{collected['js/conditions.js']}",
+    }
+    for url, sri in pinned:
+        assert sri == _sri(served(settings, url.removeprefix("/static/"))), url
+    transparency = client.get(f"/s/{open_survey.slug}/transparency/").content.decode()
+    listed = re.findall(r'<a href="/static/([^"]+)">', transparency)
+    assert collected["js/rr.js"] in listed
+    assert collected["js/survey.js"] in listed
+    for name in listed:
+        content = served(settings, name)
+        assert hashlib.sha256(content).hexdigest() in transparency, name
+        assert _sri(content) in transparency, name
+        assert f"({len(content):,} bytes)".replace(",", "") in transparency.replace(
+            ",", ""
+        )
+
+
+@pytest.mark.django_db
+def test_the_transparency_pages_command_reproduces_the_served_randomizer(
+    collected, settings, client, open_survey
+):
+    """What the page tells a reader to run, in the published source, prints
+    the SHA-256 of the randomizer it serves; run as the page says, with the
+    standard library alone (``-I`` keeps config/ off the path)."""
+    transparency = client.get(f"/s/{open_survey.slug}/transparency/").content.decode()
+    command = "python3 -I config/static_minify.py static/js/rr.js --sha256"
+    assert f"<code>{command}</code>" in transparency
+    printed = subprocess.run(
+        [sys.executable, *command.split()[1:]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert (
+        printed == hashlib.sha256(served(settings, collected["js/rr.js"])).hexdigest()
+    )
+    assert f'id="randomizer-sha256">{printed}<' in transparency

@@ -79,6 +79,9 @@ def test_the_transparency_page_states_every_design(client, open_survey):
             assert entry in text
     assert integrity(RANDOMIZER).sha256 in text
     assert integrity(RANDOMIZER).sri in text
+    # Development serves the sources as they are: nothing was stripped.
+    assert not integrity(RANDOMIZER).stripped
+    assert "static_minify" not in text
 
 
 def test_the_respondent_page_links_to_it_and_pins_the_scripts(client, open_survey):

@@ -1,0 +1,82 @@
+"""The respondent page works on the scripts production serves: collected by
+the production storage, so stripped of comments and indentation
+(``config/static_minify.py``), under hashed names and pinned by integrity
+hashes of the stripped bytes. The unit tests of tests/js cover the modules
+they import; this covers the page script, which only a page can run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from tests.browser.helpers import (
+    STATIC_PREFIX,
+    answer_everything,
+    check_requests,
+    expected_receipt,
+    page_path,
+    receipt_items,
+    send_button,
+)
+
+CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css"}
+
+
+@pytest.fixture
+def collected(settings: Any, tmp_path: Path) -> dict[str, str]:
+    """collectstatic with the production storage, which the live server's
+    pages then name (hashed URLs, integrity of the collected files)."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "config.static_storage.HashedModulesStorage"},
+    }
+    call_command(
+        "collectstatic",
+        interactive=False,
+        verbosity=0,
+        ignore_patterns=["admin/*", "drf_spectacular_sidecar/*", "rest_framework/*"],
+    )
+    return json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+
+
+def test_the_page_answers_and_sends_on_the_stripped_scripts(
+    visit, open_survey, collected, settings
+):
+    respondent = visit()
+    served: list[str] = []
+
+    def serve_collected(route: Any) -> None:
+        # The live server serves the sources; answer with the collected files.
+        name = urlsplit(route.request.url).path.removeprefix(STATIC_PREFIX)
+        path = Path(settings.STATIC_ROOT) / name
+        if not path.is_file():
+            route.fulfill(status=404, body="")
+            return
+        served.append(name)
+        route.fulfill(
+            status=200,
+            body=path.read_bytes(),
+            content_type=CONTENT_TYPES.get(path.suffix, "application/octet-stream"),
+        )
+
+    respondent.page.route(f"**{STATIC_PREFIX}**", serve_collected)
+    respondent.goto(page_path(open_survey))
+    answer_everything(respondent.page, open_survey)
+    send_button(respondent.page).click()
+    expect(respondent.page.locator("#receipt")).to_be_visible()
+
+    # The page ran on the stripped, hashed files, and sent randomized reports.
+    assert collected["js/rr.js"] in served
+    assert collected["js/survey.js"] in served
+    assert (
+        b"/*" not in (Path(settings.STATIC_ROOT) / collected["js/rr.js"]).read_bytes()
+    )
+    body = check_requests(respondent, open_survey)
+    assert receipt_items(respondent.page) == expected_receipt(body["answers"])
