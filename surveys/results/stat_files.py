@@ -277,6 +277,15 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
                 "protected, nothing estimated."
             )
             continue
+        if "matrix" not in entry:
+            # A design with no matrix (a list experiment): its coding and its
+            # privacy in the codebook's own words.
+            notes.append(
+                f"{where} = question {entry['number']}: design "
+                f"{design_tag(design)}; {entry['report_coding']}; "
+                f"{entry['privacy']}."
+            )
+            continue
         privacy = "not private" if epsilon is None else f"epsilon {epsilon:.4g}"
         if entry.get("yes_epsilon") is not None:
             # A device instruction: the cell is 2 * group + answer.

@@ -328,3 +328,74 @@ def test_the_publish_page_states_no_epsilon_instead_of_a_number(owner, client):
     page = client.get(f"/surveys/{survey.pk}/publish/").content.decode()
     assert "no epsilon: a list experiment gives no local DP guarantee" in page
     assert Question.objects.get().kind == "list_experiment"
+
+
+def test_the_builder_page_adds_one_explains_it_and_reopens_it(owner, client):
+    from tests.surveys.builder.pages import add, form_errors, preview, url
+
+    client.force_login(owner)
+    survey = survey_create(owner=owner, title="Habits")
+    fields = {
+        "kind": "list_experiment",
+        "options": "\n".join(CONTROL),
+        "sensitive_item": SENSITIVE,
+    }
+    form_page = client.get(url("question_create", survey.pk)).content.decode()
+    assert "List experiment: how many of these apply (item count)" in form_page
+    assert "few respondents have all or none of them true" in form_page
+    response = add(client, survey, **fields, treatment_share="0.5")
+    assert response.status_code == 302
+    question = survey.questions.get()
+    assert question.options == [*CONTROL, SENSITIVE]
+    assert question.design == DESIGN
+    page = client.get(url("question_edit", survey.pk, question.pk)).content.decode()
+    assert f'value="{SENSITIVE}"' in page
+    bad = add(client, survey, **{**fields, "options": "Only one"})
+    assert "2 to 10 control items" in " ".join(form_errors(bad, "options"))
+    shown = preview(client, **fields, n="500").json()
+    assert shown["epsilon"] is None
+    assert "no design effect" in shown["sentence"]
+    assert "No epsilon" in shown["observer"]
+    detail = client.get(f"/surveys/{survey.pk}/").content.decode()
+    assert SENSITIVE in detail
+
+
+@pytest.mark.parametrize("file_format", ["sav", "dta"])
+def test_spss_and_stata_label_every_code_as_the_respondent_saw_it(
+    owner, tmp_path, file_format
+):
+    import pyreadstat
+
+    from surveys.results import stat_files
+
+    survey = published(owner)
+    store_counts(survey, COUNTS)
+    write = {"sav": stat_files.answers_sav, "dta": stat_files.answers_dta}
+    path = tmp_path / f"answers.{file_format}"
+    path.write_bytes(b"".join(write[file_format](survey)))
+    read = {"sav": pyreadstat.read_sav, "dta": pyreadstat.read_dta}
+    frame, meta = read[file_format](path)
+    labels = meta.variable_value_labels["q1"]
+    assert labels[2] == "Shorter list, count 2"
+    assert labels[8] == "Longer list, count 4"
+    assert sorted(frame["q1"].astype(int)) == sorted(
+        code for code, count in enumerate(COUNTS) for _ in range(count)
+    )
+    if file_format == "sav":
+        notes = " ".join(meta.notes)
+        assert "list_experiment(items=3" in notes
+        assert "no local DP guarantee" in notes
+
+
+def test_the_analysis_bundle_decodes_the_cell_in_r(owner, tmp_path):
+    from surveys.results import bundle
+    from tests.surveys.results.test_bundle import unpack
+
+    survey = published(owner)
+    store_counts(survey, COUNTS)
+    estimate_run_now(survey=survey)
+    _, folder = unpack(survey, b"".join(bundle.bundle_zip(survey)), tmp_path)
+    script = (folder / "analysis.R").read_text()
+    assert "q1_treat <- as.integer(q1 > 3)" in script
+    assert "q1_y <- q1 - 4 * q1_treat" in script
+    assert '"dashboard", 0.5' in script
