@@ -42,11 +42,14 @@ from scipy import optimize
 from scipy.special import expit, gammaln, logit
 
 # EM stops when an iteration gains less log-likelihood than this, or after
-# MAX_EM iterations; Newton's method then finishes the job.
+# MAX_EM iterations: EM only brings the start near the maximum (slowly, where
+# the prevalence is near 0 or 1), and Newton's method finishes the job.
 EM_TOLERANCE = 1e-8
-MAX_EM = 500
+MAX_EM = 20
 # A fit has converged when no score component exceeds this (per respondent).
 SCORE_TOLERANCE = 1e-6
+# Newton steps after the trust region (see _polish).
+POLISH_STEPS = 5
 # Starting values are kept this far from 0 and 1.
 START_MARGIN = 0.02
 
@@ -265,6 +268,26 @@ def _starting_values(data: _Data) -> tuple[FloatArray, FloatArray]:
     return delta, psi
 
 
+def _polish(data: _Data, theta: FloatArray, columns: int) -> FloatArray:
+    """Plain Newton steps from the trust-region result while the Hessian is
+    negative definite: the trust region can stop a few digits short when
+    rounding hides the last gains in the log-likelihood, which Newton's method
+    on the score does not need to see."""
+    for _ in range(POLISH_STEPS):
+        _, score, hessian = _score_hessian(data, theta[:columns], theta[columns:])
+        try:
+            np.linalg.cholesky(-hessian)
+            step = np.linalg.solve(-hessian, score)
+        except np.linalg.LinAlgError:
+            break
+        if not np.all(np.isfinite(step)):
+            break
+        theta = theta + step
+        if np.max(np.abs(step)) < 1e-13:
+            break
+    return theta
+
+
 def fit_ictreg(
     X: ArrayLike,
     treat: ArrayLike,
@@ -302,7 +325,7 @@ def fit_ictreg(
         method="trust-exact",
         options={"gtol": 1e-10, "maxiter": 200},
     )
-    theta = np.asarray(result.x, dtype=float)
+    theta = _polish(data, np.asarray(result.x, dtype=float), columns)
     value, score, information = _score_hessian(data, theta[:columns], theta[columns:])
     n = float(np.sum(data.weight))
     converged = bool(np.all(np.isfinite(theta))) and bool(
