@@ -88,9 +88,18 @@ def test_the_command_line_names_bad_counts():
 
 def test_the_coverage_command_reports_every_scenario():
     code, out, _ = run(
-        "list-coverage", "--replications", "20", "--ml-replications", "3", "--n", "200"
+        "list-coverage",
+        "--replications",
+        "20",
+        "--ml-replications",
+        "3",
+        "--effect-replications",
+        "5",
+        "--n",
+        "200",
     )
     assert code == 0
     scenarios = json.loads(out)["scenarios"]
     assert len(scenarios) == 6
     assert {s["ml_replications"] for s in scenarios} == {3}
+    assert len(json.loads(out)["design_effects"]) == 4

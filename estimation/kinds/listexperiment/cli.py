@@ -23,6 +23,10 @@ from estimation.results import DEFAULT_LEVEL
 
 # The scenarios of docs/methodology.md: (prevalence, correlation of the items).
 SCENARIOS = ((0.05, 0.0), (0.5, 0.0), (0.95, 0.0), (0.05, 0.6), (0.5, 0.6), (0.95, 0.6))
+# The design-effect test's power: treatment respondents leave out each true
+# control statement with these chances, at this prevalence.
+DESIGN_EFFECTS = (0.05, 0.1, 0.15, 0.2)
+EFFECT_PREVALENCE = 0.1
 
 
 def _design(args: argparse.Namespace) -> ListExperiment:
@@ -74,6 +78,19 @@ def _command_coverage(args: argparse.Namespace, stdin: TextIO) -> Any:
                 ml_boundary=ml.ml_boundary,
             )
         rows.append(row)
+    effects = []
+    for index, effect in enumerate(DESIGN_EFFECTS):
+        result = coverage_study(
+            design,
+            args.n,
+            EFFECT_PREVALENCE,
+            args.control_share,
+            args.effect_replications,
+            np.random.default_rng([args.seed, 100 + index]),
+            design_effect=effect,
+            ml=False,
+        )
+        effects.append({"design_effect": effect, **result.to_dict()})
     return {
         "design": design.to_dict(),
         "n": args.n,
@@ -82,6 +99,7 @@ def _command_coverage(args: argparse.Namespace, stdin: TextIO) -> Any:
         "seed": args.seed,
         "load_average": os.getloadavg()[0],
         "scenarios": rows,
+        "design_effects": effects,
     }
 
 
@@ -116,6 +134,12 @@ def add_commands(commands: Any) -> None:
         type=int,
         default=1000,
         help="surveys fitted by maximum likelihood per scenario (0: none)",
+    )
+    study.add_argument(
+        "--effect-replications",
+        type=int,
+        default=2000,
+        help="surveys per design effect for the test's power",
     )
     study.add_argument("--seed", type=int, default=20261206)
     study.set_defaults(run=_command_coverage)
