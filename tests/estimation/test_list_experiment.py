@@ -389,3 +389,10 @@ def test_the_planned_variance_matches_simulated_surveys():
         control @ values_c
     ) / control.sum(1)
     assert n * float(np.var(dim, ddof=1)) < expected * (1 + tolerance)
+
+
+def test_the_platforms_planner_finds_the_kinds_planning():
+    from estimation.planner import precision_sample_size
+
+    design = ListExperiment(items=4)
+    assert precision_sample_size(design, 0.05, 0.2) == sample_size(0.05, 0.2, 4)
