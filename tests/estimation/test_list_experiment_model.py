@@ -103,3 +103,17 @@ def test_the_coverage_command_reports_every_scenario():
     assert len(scenarios) == 6
     assert {s["ml_replications"] for s in scenarios} == {3}
     assert len(json.loads(out)["design_effects"]) == 4
+
+
+def test_an_export_reads_list_cells_as_the_platform_estimates_them():
+    from estimation.inference.exported import Column, reading_of
+
+    reading = reading_of("list_experiment")
+    column = Column("q1", 1, "How many?", ("No", "Yes"), DESIGN, sensitive=True)
+    counts = [5, 20, 20, 5, 8, 20, 20, 10, 2]
+    assert reading.width(DESIGN) == 9
+    assert not reading.takes_validation_arm
+    assert reading.estimate(counts, column, 0.95, "wald", 110) == (
+        estimate(counts, DESIGN).to_dict()
+    )
+    assert reading.estimate([5, 20, 20, 5] + [0] * 5, column, 0.95, "wald", 50) is None
