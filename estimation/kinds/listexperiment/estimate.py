@@ -37,8 +37,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
-from scipy.special import expit
+from scipy.special import expit, ndtr, ndtri
 
 from estimation.contract import BEYOND_DESIGN
 from estimation.inference.intervals import validate_level
@@ -204,7 +203,7 @@ def difference_in_means(
     n_t, mean_t, var_t = _moments(treatment)
     raw = mean_t - mean_c
     se = math.sqrt(var_t / n_t + var_c / n_c) if n_c >= 2 and n_t >= 2 else math.nan
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    z = float(ndtri(0.5 + confidence / 2))
     low, high = raw - z * se, raw + z * se
 
     def clip(value: float) -> float:
@@ -243,7 +242,7 @@ def maximum_likelihood(
     delta, delta_se = float(fit.delta[0]), float(fit.delta_se[0])
     prevalence = float(expit(delta))
     at_boundary = not BOUNDARY < prevalence < 1 - BOUNDARY
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    z = float(ndtri(0.5 + confidence / 2))
     if at_boundary or not math.isfinite(delta_se):
         se = low = high = math.nan
     else:
@@ -300,7 +299,7 @@ def design_effect_test(
         z = np.where(
             errors > 0, estimates / errors, np.where(estimates < 0, -np.inf, np.inf)
         )
-    p_min = float(np.min(stats.norm.cdf(z)))
+    p_min = float(np.min(ndtr(z)))
     p_value = min(1.0, len(estimates) * p_min)
     return DesignEffectTest(
         pi_1=tuple(float(v) for v in pi_1),

@@ -21,8 +21,9 @@ respondent times ``x x'``:
   ``d2/d psi2 = w (1 - w) - J p (1 - p)``, ``d2/d delta d psi = -w (1 - w)``.
 
 Fitting follows Imai: EM from starting values (the E-step is ``w``; the M-step
-two weighted logistic fits), then Newton's method with a trust region
-(``scipy.optimize.minimize(method="trust-exact")``) on the exact likelihood.
+two weighted logistic fits), then Newton's method with step halving on the
+exact likelihood (BFGS from ``scipy.optimize`` where the Hessian is not yet
+negative definite).
 Standard errors are the square roots of the inverse observed information.
 
 Rows may carry frequency weights, so the intercept-only model is fitted on the
@@ -42,11 +43,19 @@ from scipy import optimize
 from scipy.special import expit, gammaln, logit
 
 # EM stops when an iteration gains less log-likelihood than this, or after
-# MAX_EM iterations; Newton's method then finishes the job.
+# MAX_EM iterations: EM only brings the start near the maximum (slowly, where
+# the prevalence is near 0 or 1), and Newton's method finishes the job.
 EM_TOLERANCE = 1e-8
-MAX_EM = 500
+MAX_EM = 10
+# Newton steps per M-step (an exact M-step is not needed for starting values).
+M_STEP_NEWTON = 4
 # A fit has converged when no score component exceeds this (per respondent).
 SCORE_TOLERANCE = 1e-6
+# Newton's method stops after MAX_NEWTON steps or a step shorter than
+# STEP_TOLERANCE; a step is halved at most MAX_HALVINGS times.
+MAX_NEWTON = 100
+MAX_HALVINGS = 40
+STEP_TOLERANCE = 1e-12
 # Starting values are kept this far from 0 and 1.
 START_MARGIN = 0.02
 
@@ -207,9 +216,10 @@ def _weighted_logistic(
     start: FloatArray,
 ) -> FloatArray:
     """The M-step: maximise ``sum s log p + (n - s) log(1 - p)`` by Newton's
-    method (a concave problem; a few steps from the last EM iterate suffice)."""
+    method (a concave problem; a few steps from the last EM iterate suffice
+    for starting values)."""
     beta = start.copy()
-    for _ in range(25):
+    for _ in range(M_STEP_NEWTON):
         p = expit(x @ beta)
         score = x.T @ (successes - trials * p)
         info = x.T @ (x * (trials * p * (1 - p))[:, None])
@@ -265,6 +275,56 @@ def _starting_values(data: _Data) -> tuple[FloatArray, FloatArray]:
     return delta, psi
 
 
+def _newton(data: _Data, theta: FloatArray, columns: int) -> tuple[FloatArray, int]:
+    """Newton's method from the EM iterate, halving a step until it does not
+    lower the log-likelihood; where the Hessian is not negative definite (far
+    from the maximum) BFGS (scipy.optimize) takes over from there, and Newton
+    steps finish its result. Returns the maximiser and the iterations taken."""
+
+    def split(t: FloatArray) -> tuple[FloatArray, FloatArray]:
+        return t[:columns], t[columns:]
+
+    iterations = 0
+    handed_over = False
+    while iterations < MAX_NEWTON:
+        iterations += 1
+        value, score, hessian = _score_hessian(data, *split(theta))
+        try:
+            np.linalg.cholesky(-hessian)
+            step = np.linalg.solve(-hessian, score)
+        except np.linalg.LinAlgError:
+            if handed_over:
+                break
+            handed_over = True
+            theta = _bfgs(data, theta, columns)
+            continue
+        if not np.all(np.isfinite(step)):
+            break
+        if np.max(np.abs(step)) < STEP_TOLERANCE:
+            theta = theta + step
+            break
+        for _ in range(MAX_HALVINGS):
+            trial = theta + step
+            if log_likelihood(data, *split(trial)) >= value - 1e-12 * abs(value):
+                theta = trial
+                break
+            step = step / 2
+        else:
+            break
+    return theta, iterations
+
+
+def _bfgs(data: _Data, theta: FloatArray, columns: int) -> FloatArray:
+    def objective(t: FloatArray) -> tuple[float, FloatArray]:
+        value, score, _ = _score_hessian(data, t[:columns], t[columns:])
+        return -value, -score
+
+    result = optimize.minimize(
+        objective, theta, jac=True, method="BFGS", options={"gtol": 1e-9}
+    )
+    return np.asarray(result.x, dtype=float)
+
+
 def fit_ictreg(
     X: ArrayLike,
     treat: ArrayLike,
@@ -287,22 +347,7 @@ def fit_ictreg(
     delta, psi = _starting_values(data)
     delta, psi, em_iterations = _em(data, delta, psi)
 
-    def objective(theta: FloatArray) -> tuple[float, FloatArray]:
-        value, score, _ = _score_hessian(data, theta[:columns], theta[columns:])
-        return -value, -score
-
-    def hessian(theta: FloatArray) -> FloatArray:
-        return -_score_hessian(data, theta[:columns], theta[columns:])[2]
-
-    result = optimize.minimize(
-        objective,
-        np.concatenate([delta, psi]),
-        jac=True,
-        hess=hessian,
-        method="trust-exact",
-        options={"gtol": 1e-10, "maxiter": 200},
-    )
-    theta = np.asarray(result.x, dtype=float)
+    theta, newton_iterations = _newton(data, np.concatenate([delta, psi]), columns)
     value, score, information = _score_hessian(data, theta[:columns], theta[columns:])
     n = float(np.sum(data.weight))
     converged = bool(np.all(np.isfinite(theta))) and bool(
@@ -325,7 +370,7 @@ def fit_ictreg(
         log_likelihood=value,
         converged=converged,
         em_iterations=em_iterations,
-        newton_iterations=int(result.nit),
+        newton_iterations=newton_iterations,
         items=int(J),
         n=n,
     )
