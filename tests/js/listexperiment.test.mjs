@@ -3,6 +3,7 @@
 // one code sent, c or (J + 1) + c, as estimation/kinds/listexperiment/designs.py
 // decodes it. Run with `node --test tests/js/`.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { SpecRefused, checkAnySpec } from "../../static/js/rr.js";
@@ -12,6 +13,8 @@ const { assignGroup, check, decode, listReport, procedures, shuffledOrder } = li
 const SPEC = Object.freeze({ name: "list_experiment", items: 3, treatment_share: 0.5 });
 const D = 2 ** 32;
 const constant = (value) => () => value;
+// The pure core's specs and codes (tests/fixtures/list_designs.json, `make golden`).
+const GOLDEN = JSON.parse(readFileSync(new URL("../fixtures/list_designs.json", import.meta.url), "utf8"));
 
 // A fixed-seed 32-bit generator (xorshift32) for the frequency tests.
 function seeded(seed) {
@@ -68,6 +71,17 @@ describe("the order", () => {
 });
 
 describe("the code", () => {
+  for (const c of GOLDEN) {
+    test(`the estimator's codes for ${JSON.stringify(c.params)}`, () => {
+      const { items } = c.client_spec;
+      assert.equal(check(c.client_spec, items + 2), "list_experiment");
+      const sent = (group, top) => [...Array(top + 1).keys()].map((n) => listReport(items, group, n));
+      assert.deepEqual(sent(0, items), c.codes.control);
+      assert.deepEqual(sent(1, items + 1), c.codes.treatment);
+      assert.equal(c.codes.control.length + c.codes.treatment.length, c.code_count);
+    });
+  }
+
   test("control c is c, treatment c is J + 1 + c, and decode inverts both", () => {
     const codes = [];
     for (const group of [0, 1]) {

@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from estimation.kinds.listexperiment.designs import ListExperiment
 from estimation.runs.models import QuestionEstimate
+from surveys.kinds.base import yes_no_options
 from surveys.kinds.listexperiment.builder import split_items
 from surveys.kinds.listexperiment.text import NO_EPSILON
 from surveys.models import Question
@@ -66,8 +67,11 @@ def codebook_entry(
     items = design.items
     return {
         **_entry_head(column, question, answered),
+        # What is estimated, as for every yes/no truth: the sensitive item's
+        # No and Yes; the lists the respondents read are beside them.
         "options": [
-            {"code": i, "label": label} for i, label in enumerate(question.options)
+            {"code": i, "label": label}
+            for i, label in enumerate(yes_no_options(question.survey.language))
         ],
         "control_items": control,
         "sensitive_item": sensitive,

@@ -387,9 +387,9 @@ def test_spss_and_stata_label_every_code_as_the_respondent_saw_it(
         assert "no local DP guarantee" in notes
 
 
-def test_the_analysis_bundle_decodes_the_cell_in_r(owner, tmp_path):
+def test_the_analysis_bundle_reproduces_the_dashboard_and_decodes_in_r(owner, tmp_path):
     from surveys.results import bundle
-    from tests.surveys.results.test_bundle import unpack
+    from tests.surveys.results.test_bundle import run_script, unpack
 
     survey = published(owner)
     store_counts(survey, COUNTS)
@@ -399,3 +399,9 @@ def test_the_analysis_bundle_decodes_the_cell_in_r(owner, tmp_path):
     assert "q1_treat <- as.integer(q1 > 3)" in script
     assert "q1_y <- q1 - 4 * q1_treat" in script
     assert '"dashboard", 0.5' in script
+    # The Python script re-estimates the export with the pure core and finds
+    # the dashboard's difference in means and ML estimate.
+    ran = run_script(folder)
+    assert ran.returncode == 0, ran.stderr
+    assert "dim: 0.5" in ran.stdout
+    assert "Largest difference from the dashboard" in ran.stdout
