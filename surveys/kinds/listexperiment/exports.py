@@ -18,13 +18,19 @@ from surveys.kinds.listexperiment.builder import split_items
 from surveys.kinds.listexperiment.text import NO_EPSILON
 from surveys.models import Question
 from surveys.results.bundle_scripts import _comment, _r_number
-from surveys.results.codebook import _entry_head, _report_entry, _translations
+from surveys.results.codebook import (
+    Split,
+    _entry_head,
+    _report_entry,
+    _translations,
+)
 from surveys.words import active_translator
 
 __all__ = [
     "EPSILON_NOTE",
     "codebook_entry",
     "estimated",
+    "export_columns",
     "r_question",
     "relabels",
     "report_codes",
@@ -54,6 +60,27 @@ def report_codes(question: Question, labels: list[str]) -> list[tuple[int, str]]
     ]
 
 
+def group_column(column: str) -> str:
+    """The answers export's 0/1 column of the list shown."""
+    return f"{column}_longer"
+
+
+def count_column(column: str) -> str:
+    """The answers export's column of the count given."""
+    return f"{column}_count"
+
+
+def export_columns(name: str, question: Question) -> list[tuple[str, Question, Any]]:
+    """The code, then the list shown (1 the longer) and the count, decoded,
+    so that SPSS and Stata users need not decode the code."""
+    at = len(question.options)  # J + 1: the longer list's first code
+    return [
+        (name, question, None),
+        (group_column(name), question, Split(at, "group")),
+        (count_column(name), question, Split(at, "rest")),
+    ]
+
+
 def relabels(question: Question) -> bool:
     """Its reports are a list and a count, not its options (the items)."""
     return True
@@ -72,6 +99,21 @@ def codebook_entry(
         "options": [
             {"code": i, "label": label}
             for i, label in enumerate(yes_no_options(question.survey.language))
+        ],
+        "decoded_columns": [
+            {
+                "column": group_column(column),
+                "label": gettext("Longer list shown"),
+                "value_labels": [
+                    {"code": 0, "label": gettext("Shorter list")},
+                    {"code": 1, "label": gettext("Longer list")},
+                ],
+            },
+            {
+                "column": count_column(column),
+                "label": gettext("How many apply (the count given)"),
+                "value_labels": [],
+            },
         ],
         "control_items": control,
         "sensitive_item": sensitive,

@@ -28,8 +28,13 @@ __all__ = [
 ]
 
 FIXED_DESIGN = "list_experiment"
-DESIGN_CHOICES: tuple[DesignChoice, ...] = ()
-DESIGN_HELP = ""
+# Its one design, in the menu so that the page shows this kind's fields.
+DESIGN_CHOICES = (
+    DesignChoice("list_experiment", _("List experiment (item count, no epsilon)"), 120),
+)
+DESIGN_HELP = _(
+    "List experiment: no design to set beyond the share shown the longer list."
+)
 DEFAULT_SHARE = 0.5
 FIELDS = {
     "options": OPTIONS,
@@ -70,7 +75,7 @@ PARAMETER_FIELDS: dict[str, str] = {}
 
 def used_fields(name: str, mode: str) -> tuple[str, ...]:
     """The control items, the sensitive item and the share: nothing else."""
-    return ("options", "sensitive_item", "treatment_share")
+    return ("options", "sensitive_item", "design_name", "treatment_share")
 
 
 def labels(form: Any) -> list[str] | None:

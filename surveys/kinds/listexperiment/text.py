@@ -91,6 +91,7 @@ def summary(
         "design": design.to_dict(),
         "epsilon": None,
         "epsilon_text": str(NO_EPSILON),
+        "epsilon_statement": str(NO_EPSILON),
         "randomized": True,
         "sentence": list_sentence(design),
         "observer": list_observer(design),

@@ -317,6 +317,17 @@ def test_the_api_and_the_exports_carry_the_estimates_and_the_codes(owner):
     assert sorted(int(r["q1"]) for r in rows) == sorted(
         code for code, count in enumerate(COUNTS) for _ in range(count)
     )
+    # The list shown and the count, decoded beside the code.
+    for row in rows:
+        longer = int(row["q1"]) >= 4
+        assert int(row["q1_longer"]) == int(longer)
+        assert int(row["q1_count"]) == int(row["q1"]) - 4 * longer
+    lines = b"".join(exports.answers_jsonl(survey)).decode().splitlines()
+    assert {"q1", "q1_longer", "q1_count"} <= set(json.loads(lines[0]))
+    layout = {c["name"]: c["meaning"] for c in codebook["layout"]["columns"]}
+    assert "1 if the longer list was shown" in layout["q1_longer"]
+    assert "the count the respondent gave" in layout["q1_count"]
+    assert [c["column"] for c in entry["decoded_columns"]] == ["q1_longer", "q1_count"]
     entry_direct = question_entry("q1", survey.questions.get())
     assert entry_direct["design"] == DESIGN
     assert json.dumps(entry_direct)  # plain data throughout
@@ -356,8 +367,12 @@ def test_the_builder_page_adds_one_explains_it_and_reopens_it(owner, client):
     assert shown["epsilon"] is None
     assert "no design effect" in shown["sentence"]
     assert "No epsilon" in shown["observer"]
+    assert shown["epsilon_statement"].startswith("no epsilon")
     detail = client.get(f"/surveys/{survey.pk}/").content.decode()
     assert SENSITIVE in detail
+    # The saved question's preview says it has no epsilon, not "not private".
+    edit = client.get(url("question_edit", survey.pk, question.pk)).content.decode()
+    assert "no epsilon: a list experiment gives no local DP guarantee" in edit
 
 
 @pytest.mark.parametrize("file_format", ["sav", "dta"])
@@ -378,6 +393,13 @@ def test_spss_and_stata_label_every_code_as_the_respondent_saw_it(
     labels = meta.variable_value_labels["q1"]
     assert labels[2] == "Shorter list, count 2"
     assert labels[8] == "Longer list, count 4"
+    assert meta.variable_value_labels["q1_longer"] == {
+        0: "Shorter list",
+        1: "Longer list",
+    }
+    longer = frame["q1"].astype(int) >= 4
+    assert (frame["q1_longer"].astype(int) == longer.astype(int)).all()
+    assert (frame["q1_count"].astype(int) == frame["q1"].astype(int) - 4 * longer).all()
     assert sorted(frame["q1"].astype(int)) == sorted(
         code for code, count in enumerate(COUNTS) for _ in range(count)
     )
