@@ -251,7 +251,7 @@ def maximum_likelihood(
         high = float(expit(delta + z * delta_se))
     return (
         MaximumLikelihood(
-            estimate=(round(prevalence) if at_boundary else prevalence),
+            estimate=float(round(prevalence)) if at_boundary else prevalence,
             std_error=se,
             ci_lower=low,
             ci_upper=high,

@@ -56,6 +56,8 @@ SCORE_TOLERANCE = 1e-6
 MAX_NEWTON = 100
 MAX_HALVINGS = 40
 STEP_TOLERANCE = 1e-12
+# A coefficient beyond this (logistic(-25) < 1e-10) is on its way to infinity.
+DIVERGED = 25.0
 # Starting values are kept this far from 0 and 1.
 START_MARGIN = 0.02
 
@@ -288,6 +290,8 @@ def _newton(data: _Data, theta: FloatArray, columns: int) -> tuple[FloatArray, i
     handed_over = False
     while iterations < MAX_NEWTON:
         iterations += 1
+        if np.max(np.abs(theta)) > DIVERGED:
+            break  # a prevalence or share driven to 0 or 1: no maximum inside
         value, score, hessian = _score_hessian(data, *split(theta))
         try:
             np.linalg.cholesky(-hessian)
