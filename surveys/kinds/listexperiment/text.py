@@ -15,12 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from estimation.kinds.listexperiment.designs import ListExperiment
-from estimation.planner import DEFAULT_PREVALENCE
+from estimation.planner import DEFAULT_PREVALENCE, expected_precision
 from estimation.words import percent
-from surveys.words import active_translator
+from surveys.builder.design_text import LEVEL
+from surveys.words import active_translator, count_text, decimal_text
 
 # What stands where other kinds print their epsilon.
 NO_EPSILON = gettext_lazy("no epsilon: a list experiment gives no local DP guarantee")
@@ -54,6 +55,28 @@ def list_observer(design: ListExperiment) -> str:
         "respondents have all or none true, for example items that rarely go "
         "together. Respondents are told exactly this."
     ) % {"top": design.items + 1}
+
+
+def list_precision(
+    design: ListExperiment, n: int, prevalence: float = DEFAULT_PREVALENCE
+) -> str:
+    """The difference in means' expected half-width with ``n`` responses, by
+    the core's planner (control items taken as independent, each true for
+    half of the respondents: the largest variance such items can have)."""
+    tr = active_translator()
+    points = 100 * expected_precision(design, n, prevalence, level=LEVEL)
+    return gettext(
+        "With %(people)s and a prevalence of %(prevalence)s, the %(level)s interval "
+        "of the difference in means is expected to be about ±%(points)s percentage "
+        "points, if the control items are independent and each true for half of "
+        "the respondents; lists whose items go together less often do better."
+    ) % {
+        "people": ngettext("%(n)s respondent", "%(n)s respondents", n)
+        % {"n": count_text(n)},
+        "prevalence": percent(prevalence, tr),
+        "level": percent(LEVEL, tr),
+        "points": decimal_text(points, 1),
+    }
 
 
 def list_warning(design: ListExperiment) -> str | None:
@@ -97,7 +120,9 @@ def summary(
         "observer": list_observer(design),
         "n": n if n is not None and n >= 1 else None,
         "prevalence": prevalence,
-        "precision": None,
+        "precision": (
+            list_precision(design, n, prevalence) if n is not None and n >= 1 else None
+        ),
         "respondent_language": language,
         "respondent_sentence": respondent,
     }

@@ -149,6 +149,12 @@ def test_the_preview_explains_the_assumptions_and_gives_no_epsilon():
     assert "reports 0" in summary["observer"]
     assert "inf" not in summary["epsilon_text"]
     assert text.epsilon_text(built.cleaned_data["built"]).startswith("no epsilon")
+    # z * sqrt(Var(DiM) / n): J = 3 items at 1/2 (v_C = 3/4), p = 0.1
+    # (v_T = 3/4 + 0.09), half treated: Var = 2 (v_T + v_C) per response.
+    variance = 2 * (0.75 + 0.09) + 2 * 0.75
+    points = 100 * 1.959963984540054 * (variance / 500) ** 0.5
+    assert summary["prevalence"] == pytest.approx(0.1)
+    assert f"about ±{points:.1f} percentage points" in summary["precision"]
 
 
 def test_a_site_that_refuses_unbounded_designs_says_so_in_the_preview(settings):
