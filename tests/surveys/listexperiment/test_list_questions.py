@@ -433,3 +433,37 @@ def test_the_analysis_bundle_reproduces_the_dashboard_and_decodes_in_r(owner, tm
     assert ran.returncode == 0, ran.stderr
     assert "dim: 0.5" in ran.stdout
     assert "Largest difference from the dashboard" in ran.stdout
+
+
+def test_the_api_creates_one_and_states_no_epsilon_as_null(owner):
+    survey = survey_create(owner=owner, title="Habits")
+    api = token_client(owner)
+    reply = api.post(
+        f"/api/v1/surveys/{survey.pk}/questions/",
+        {
+            "text": TEXT,
+            "kind": "list_experiment",
+            "options": [*CONTROL, SENSITIVE],
+            "design": DESIGN,
+        },
+        format="json",
+    )
+    assert reply.status_code == 201, reply.content
+    body = reply.content.decode()
+    assert "Infinity" not in body
+    assert "inf" not in json.dumps(reply.json().get("epsilon"))
+    assert reply.json()["epsilon"] is None
+    refused = api.post(
+        f"/api/v1/surveys/{survey.pk}/questions/",
+        {
+            "text": TEXT,
+            "kind": "list_experiment",
+            "options": [SENSITIVE],
+            "design": DESIGN,
+        },
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "sensitive item last" in refused.content.decode()
+    listed = api.get(f"/api/v1/surveys/{survey.pk}/").content.decode()
+    assert "Infinity" not in listed
