@@ -279,6 +279,10 @@ def test_the_run_saves_both_estimators_and_the_results_page_shows_them(owner, cl
     )
     assert "50%" in page
     assert ">inf<" not in page
+    # The privacy table and the whole response: a statement, never a number.
+    assert "no epsilon: a list experiment gives no local DP guarantee" in page
+    assert "Not bounded: a question above gives no local differential" in page
+    assert "unbounded; a Yes" not in page
 
 
 def test_one_list_without_answers_saves_no_estimate_and_says_why(owner):
@@ -344,6 +348,9 @@ def test_the_publish_page_states_no_epsilon_instead_of_a_number(owner, client):
     client.force_login(owner)
     page = client.get(f"/surveys/{survey.pk}/publish/").content.decode()
     assert "no epsilon: a list experiment gives no local DP guarantee" in page
+    assert "unbounded: a list experiment gives no local differential" in page
+    assert "question 1 gives no local differential privacy guarantee" in page
+    assert "a No to question 1 is not protected" not in page
     assert Question.objects.get().kind == "list_experiment"
 
 
@@ -467,3 +474,12 @@ def test_the_api_creates_one_and_states_no_epsilon_as_null(owner):
     assert "sensitive item last" in refused.content.decode()
     listed = api.get(f"/api/v1/surveys/{survey.pk}/").content.decode()
     assert "Infinity" not in listed
+
+
+def test_a_site_that_refuses_unbounded_designs_refuses_to_publish_it(owner, settings):
+    from surveys.builder.services import SurveyStateError
+
+    settings.ALLOW_UNBOUNDED_DESIGNS = False
+    survey = make_survey(owner)
+    with pytest.raises(SurveyStateError, match="gives no local differential privacy"):
+        survey_publish(survey=survey, confirm_unbounded=True)
