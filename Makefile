@@ -133,6 +133,7 @@ golden: $(STAMP)
 	$(PY) -m estimation golden > tests/fixtures/designs.json
 	$(PY) -m estimation golden --instructed > tests/fixtures/instructed_designs.json
 	$(PY) -m estimation golden-unary > tests/fixtures/unary_designs.json
+	$(PY) -m estimation golden-list > tests/fixtures/list_designs.json
 
 ## The statistical core alone as a wheel in dist/ (NumPy and SciPy only;
 ## packaging/rr-estimation): pip install dist/rr_estimation-*.whl

@@ -43,6 +43,11 @@ from estimation.kinds.instructed.designs import (
     InstructedDesign,
     instructed_design_from_dict,
 )
+from estimation.kinds.listexperiment.designs import (
+    LIST_DESIGNS,
+    ListExperiment,
+    list_experiment_from_dict,
+)
 from estimation.kinds.multiselect.designs import (
     UNARY_DESIGNS,
     UnaryEncoding,
@@ -61,7 +66,14 @@ __all__ = [
 ]
 
 # Kind name -> its package under estimation/kinds/.
-KINDS: tuple[str, ...] = ("binary", "choice", "multiselect", "count", "instructed")
+KINDS: tuple[str, ...] = (
+    "binary",
+    "choice",
+    "multiselect",
+    "count",
+    "instructed",
+    "listexperiment",
+)
 
 # In the order the platform has always listed them (error messages name them so).
 for _design in (
@@ -80,16 +92,17 @@ register_from_epsilon("forced_response", forced_response_from_epsilon)
 register_from_epsilon("krr", krr_from_epsilon)
 
 # A question's design, whatever its kind: one matrix over the options (DESIGNS),
-# a unary encoding (check all that apply) or a design whose device instructs;
-# each answers ``epsilon``, ``randomized``, ``client_spec()``, ``describe()``
+# a unary encoding (check all that apply), a design whose device instructs or
+# a list experiment; each answers ``epsilon``, ``randomized``, ``client_spec()``, ``describe()``
 # and ``code_count()``.
-AnyDesign = Design | UnaryEncoding | InstructedDesign
+AnyDesign = Design | UnaryEncoding | InstructedDesign | ListExperiment
 
 # The designs that are not one matrix over the options, and how their kind
 # builds them from their dict.
 _OTHER_DESIGNS: dict[str, Callable[[Mapping[str, Any]], AnyDesign]] = {
     **{name: unary_from_dict for name in UNARY_DESIGNS},
     **{name: instructed_design_from_dict for name in INSTRUCTED_DESIGNS},
+    **{name: list_experiment_from_dict for name in LIST_DESIGNS},
 }
 
 # Design name -> the kind whose package defines it (asking directly is none's).
@@ -100,6 +113,7 @@ DESIGN_KINDS: dict[str, str] = {
     Geometric.name: "count",
     **{name: "multiselect" for name in UNARY_DESIGNS},
     **{name: "instructed" for name in INSTRUCTED_DESIGNS},
+    **{name: "listexperiment" for name in LIST_DESIGNS},
 }
 
 

@@ -89,6 +89,9 @@ class PrivacyRow:
     # A design that does not protect every report (a No given as instructed):
     # what a Yes is protected at, its ``limit_epsilon``.
     yes_epsilon: float | None = None
+    # A design with no epsilon at all (no local DP guarantee): what its kind's
+    # run role (``NO_EPSILON``) says in place of a number.
+    no_epsilon: str = ""
 
 
 @dataclass(frozen=True)
@@ -301,13 +304,16 @@ def _privacy_row(question: Question, design: Any, translator: Translator) -> Pri
     def learns(design: Any) -> str:
         return what_an_observer_learns(design.limit_epsilon, translator=translator)
 
-    observer = getattr(kind_module(question.kind, "run"), "observer", learns)
+    role = kind_module(question.kind, "run")
+    observer = getattr(role, "observer", learns)
     every = design.protects_every_report
+    no_epsilon = str(getattr(role, "NO_EPSILON", ""))
     return PrivacyRow(
         question=question,
         epsilon=design.epsilon if every and design.private else None,
-        yes_epsilon=None if every else design.limit_epsilon,
+        yes_epsilon=None if every or no_epsilon else design.limit_epsilon,
         observer=observer(design),
+        no_epsilon=no_epsilon,
     )
 
 
@@ -366,10 +372,18 @@ def survey_dashboard(
         finished_run=finished,
         privacy=privacy,
         total_epsilon=total,
-        total_observer=what_an_observer_learns(total, translator=translator),
+        total_observer=(
+            translator.gettext(
+                "Not bounded: a question above gives no local differential privacy "
+                "guarantee, as its row says."
+            )
+            if any(row.no_epsilon for row in privacy)
+            else what_an_observer_learns(total, translator=translator)
+        ),
         yes_total_epsilon=yes_total
         if math.isinf(total)
         and math.isfinite(yes_total)
+        and not any(row.no_epsilon for row in privacy)
         and any(not d.protects_every_report for d in designs.values())
         else None,
         results=results,

@@ -86,6 +86,8 @@ function entry(term, ...details) {
 
 function epsilonDetails(data) {
   if (data.epsilon !== null) return [data.epsilon_text];
+  // A design with no epsilon at all says so in its own words (a list experiment).
+  if (data.epsilon_statement) return [data.epsilon_statement];
   const dash = document.createElement("span");
   dash.setAttribute("aria-hidden", "true");
   dash.textContent = "—";

@@ -257,10 +257,11 @@ function assignArms() {
       // it shows (an instruction) is drawn anew and never written anywhere.
       const draw = procedureRunner(question.procedure, kinds).draw;
       if (draw) {
-        const drawn = draw(question.spec, kept?.groups?.[question.id]);
+        // Given the question too: a kind may show what it drew (a list).
+        const drawn = draw(question.spec, kept?.groups?.[question.id], question);
         question.kept = drawn.keep;
         groups[question.id] = drawn.keep;
-        showInstruction(question, fill(words[drawn.say], drawn.values));
+        if (drawn.say) showInstruction(question, fill(words[drawn.say], drawn.values));
       }
       continue;
     }
@@ -345,7 +346,6 @@ function choose(group, button) {
 }
 
 function wireGroup(group) {
-  const options = [...group.querySelectorAll("[role=radio]")];
   group.addEventListener("click", (event) => {
     const button = event.target.closest("[role=radio]");
     if (button) choose(group, button);
@@ -354,6 +354,9 @@ function wireGroup(group) {
     const steps = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
     if (!(event.key in steps)) return;
     event.preventDefault();
+    // Read when a key is pressed: a kind's draw may hide an answer it does
+    // not allow (a list experiment's shorter list has no count J + 1).
+    const options = [...group.querySelectorAll("[role=radio]:not([hidden])")];
     const index = options.indexOf(document.activeElement);
     const next = (index + steps[event.key] + options.length) % options.length;
     choose(group, options[next]);

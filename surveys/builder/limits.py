@@ -52,11 +52,23 @@ def _quoted(text: str, limit: int = 60) -> str:
     return f"“{short}”"
 
 
+def no_guarantee(design: AnyDesign) -> bool:
+    """A design that gives no local differential privacy guarantee at all
+    (``ldp`` False: a list experiment, whose count of none or all of its items
+    gives the answers away): no epsilon of it bounds anything, so the limits
+    leave it out of every sum and the site's permission for unbounded designs
+    alone decides whether it may be published."""
+    return getattr(design, "ldp", True) is False
+
+
 def yes_total_epsilon(designs: Iterable[AnyDesign]) -> float:
     """What a whole response reveals when its answers to every question with a
     device instruction are Yes: the randomized questions' limit epsilons
-    (sequential composition); with no such question, the survey's epsilon."""
-    return math.fsum(d.limit_epsilon for d in designs if d.randomized)
+    (sequential composition); with no such question, the survey's epsilon.
+    Designs with no guarantee at all are stated apart (``no_guarantee``)."""
+    return math.fsum(
+        d.limit_epsilon for d in designs if d.randomized and not no_guarantee(d)
+    )
 
 
 def unbounded_questions(
@@ -102,13 +114,50 @@ def unconfirmed_message(numbers: Sequence[int]) -> str:
     ) % {"numbers": ", ".join(str(n) for n in numbers)}
 
 
-def confirmation_label(numbers: Sequence[int]) -> str:
-    """What the researcher confirms on the publish page."""
+def confirmation_label(
+    numbers: Sequence[int], without_guarantee: Sequence[int] = ()
+) -> str:
+    """What the researcher confirms on the publish page; ``without_guarantee``
+    are the numbers among ``numbers`` whose design gives no guarantee at all."""
+    instructed = [n for n in numbers if n not in without_guarantee]
+    said = []
+    if instructed:
+        said.append(
+            gettext(
+                "I confirm that respondents will be told that a No to %(questions)s "
+                "is not protected and that their answers together have no finite "
+                "epsilon, as the survey page states."
+            )
+            % {"questions": _numbered(instructed)}
+        )
+    if without_guarantee:
+        said.append(
+            gettext(
+                "I confirm that respondents will be told that %(questions)s gives "
+                "no local differential privacy guarantee (a count of none or all "
+                "of the items gives the answers away), as the survey page states."
+            )
+            % {"questions": _numbered(without_guarantee)}
+        )
+    return " ".join(said)
+
+
+def no_guarantee_questions(questions: Sequence[tuple[str, AnyDesign]]) -> list[int]:
+    """The numbers (from 1) of the questions whose design gives no guarantee."""
+    return [
+        number
+        for number, (_text, design) in enumerate(questions, start=1)
+        if no_guarantee(design)
+    ]
+
+
+def _no_guarantee_refused(number: int, text: str) -> str:
     return gettext(
-        "I confirm that respondents will be told that a No to %(questions)s is not "
-        "protected and that their answers together have no finite epsilon, as the "
-        "survey page states."
-    ) % {"questions": _numbered(numbers)}
+        "Question %(number)s (%(text)s) gives no local differential privacy "
+        "guarantee: a count of none or all of its items gives the answers away, "
+        "so it has no epsilon, and this site does not allow designs without a "
+        "finite epsilon."
+    ) % {"number": number, "text": _quoted(text)}
 
 
 def _unbounded_refused(number: int, text: str) -> str:
@@ -151,6 +200,10 @@ def limit_problems(
     per_survey = settings.MAX_SURVEY_EPSILON
     problems = []
     for number, (text, design) in enumerate(questions, start=1):
+        if no_guarantee(design):
+            if not settings.ALLOW_UNBOUNDED_DESIGNS:
+                problems.append(_no_guarantee_refused(number, text))
+            continue
         if not design.protects_every_report:
             problem = _yes_only_problem(number, text, design, per_question)
             problems.extend([problem] if problem else [])
@@ -213,6 +266,11 @@ def total_epsilon_text(designs: Sequence[AnyDesign]) -> str:
     when a design does not protect every report, that it is unbounded and what
     a response whose answers to those questions are all Yes reveals, as the
     results page and the respondent's page say it."""
+    if any(no_guarantee(d) for d in designs):
+        return gettext(
+            "unbounded: a list experiment gives no local differential privacy "
+            "guarantee (a count of none or all of its items gives the answers away)"
+        )
     if all(d.protects_every_report for d in designs):
         return _eps(survey_epsilon(designs))
     return gettext(

@@ -39,6 +39,7 @@ from surveys.builder.kinds import DESIGNS_FOR_KIND, YES_NO_KINDS
 from surveys.builder.limits import (
     confirmation_label,
     limit_problems,
+    no_guarantee_questions,
     total_epsilon_text,
     unbounded_questions,
 )
@@ -282,7 +283,11 @@ def _publish_page(
         "total_band": _band(privacy_band(total)),
         "problems": limit_problems(designed)
         + translation_problems(survey, [q for q, _d in questions]),
-        "confirmation": confirmation_label(unbounded) if unbounded else "",
+        "confirmation": (
+            confirmation_label(unbounded, no_guarantee_questions(designed))
+            if unbounded
+            else ""
+        ),
         "unconfirmed": unconfirmed,
     }
     return render(request, "surveys/publish_confirm.html", context, status=status)

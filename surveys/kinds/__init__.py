@@ -95,6 +95,11 @@ KIND_TABLE: tuple[KindEntry, ...] = (
         sensitive=False,
         stratifies=False,
     ),
+    KindEntry(
+        "list_experiment",
+        _("List experiment: how many of these apply (item count)"),
+        "listexperiment",
+    ),
 )
 
 # A question's kind (``Question.Kind``'s value) -> its package under

@@ -76,13 +76,25 @@ def estimate() -> dict:
     return json.loads(output.getvalue())
 
 
+def parameters_of(estimate: dict | None) -> list:
+    """A result's parameters as the dashboard saves them: a device
+    instruction's as they are; a list experiment's two estimators as "dim"
+    (the difference in means) and "ml"."""
+    if not estimate:
+        return []
+    if "difference_in_means" in estimate:
+        pairs = [("dim", estimate["difference_in_means"]), ("ml", estimate["ml"])]
+        return [{{"name": name, **p}} for name, p in pairs if p]
+    return estimate.get("parameters", [])
+
+
 def differences(mine: dict, saved: dict):
     """|ours - saved| for every option number the dashboard shows, and for a
-    question with a device instruction every parameter's."""
+    kind estimated by parameters every parameter's."""
     for option in saved["options"]:
         for name in FIELDS:
             yield abs(mine[name][option["code"]] - option[name])
-    ours = {{p["name"]: p for p in (mine or {{}}).get("parameters", [])}}
+    ours = {{p["name"]: p for p in parameters_of(mine)}}
     for parameter in (saved.get("compliance") or {{}}).get("parameters", []):
         for name in ("estimate", "std_error", "ci_lower", "ci_upper"):
             if parameter[name] is not None:
@@ -114,8 +126,8 @@ def print_table(result: dict) -> None:
     for question in result["questions"]:
         column, estimate = question["column"], question["result"]
         print(f"\\n{{column}}: {{question['text']}} (n = {{question['n']}})")
-        if estimate and "parameters" in estimate:
-            for p in estimate["parameters"]:
+        if parameters_of(estimate):
+            for p in parameters_of(estimate):
                 print(f"  {{p['name']}}: {{p['estimate']}} [{{p['ci_lower']}}, {{p['ci_upper']}}]")
             continue
         for code, label in enumerate(labels[column]):

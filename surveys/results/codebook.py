@@ -13,7 +13,7 @@ page, which shows the same content.
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from django.db.models import Count
 from django.utils import translation
@@ -87,18 +87,34 @@ TYPED_VALUE = -1
 TYPED_TEXT = -2
 
 
+class Split(NamedTuple):
+    """The ``item`` of an export column that holds one part of a code cut at
+    ``at``: ``part`` "group" is 1 when the code is at least ``at``, else 0;
+    "rest" is the code less ``at`` when it is at least ``at``, else the code.
+    A list experiment's columns of the list shown and of the count, so that
+    SPSS and Stata users need not decode its code."""
+
+    at: int
+    part: str
+
+
+# What an export column's ``item`` may be: None (the code), an item's bit,
+# TYPED_VALUE or TYPED_TEXT, or a part of a split code.
+ExportItem = int | Split | None
+
+
 def value_column(column: str) -> str:
     """The export column of a typed answer (a number) of the question in
     ``column``: beside its code, ``qN`` (its range), ``qN_value``."""
     return f"{column}_value"
 
 
-def export_columns(survey: Survey) -> list[tuple[str, Question, int | None]]:
+def export_columns(survey: Survey) -> list[tuple[str, Question, ExportItem]]:
     """The answers export's columns after ``response`` and ``received_on``:
     ``(name, question, item)``, one per question (``item`` None), and for
     check all that apply one per item instead (``q3_1 .. q3_m``, ``item`` its
     code) holding 0 or 1, so that SPSS and Stata users need not decode a mask."""
-    columns: list[tuple[str, Question, int | None]] = []
+    columns: list[tuple[str, Question, ExportItem]] = []
     for name, question in answer_columns(survey):
         columns += kind_module(question.kind, "exports").export_columns(name, question)
     return columns
@@ -155,8 +171,18 @@ def layout(survey: Survey) -> dict[str, Any]:
     }
 
 
-def _column_meaning(number: int, item: int | None) -> str:
+def _column_meaning(number: int, item: ExportItem) -> str:
     """What an export column of question ``number`` holds."""
+    if isinstance(item, Split):
+        if item.part == "group":
+            return gettext(
+                "question %(number)s: 1 if the longer list was shown (code "
+                "%(at)s or more), 0 if the shorter one"
+            ) % {"number": number, "at": item.at}
+        return gettext(
+            "question %(number)s: the count the respondent gave (the code, less "
+            "%(at)s with the longer list)"
+        ) % {"number": number, "at": item.at}
     if item is None:
         text = gettext(
             "reported option code of question %(number)s (numbered as on the "

@@ -26,6 +26,8 @@ from surveys.results.cells import FORMULA_STARTS, csv_line
 from surveys.results.codebook import (
     TYPED_TEXT,
     TYPED_VALUE,
+    ExportItem,
+    Split,
     answer_columns,
     codebook,
     export_columns,
@@ -54,7 +56,7 @@ def _reader() -> BaseDatabaseWrapper:
 
 # An export column: its name, its question's index, and for check all that
 # apply the item whose bit it holds (None: the report's code itself).
-Cell = tuple[str, int, int | None]
+Cell = tuple[str, int, ExportItem]
 
 
 def _cells(survey: Survey) -> tuple[list[Question], list[Cell]]:
@@ -139,7 +141,9 @@ def _pivot_sql(
     )
     # An item's column is its bit of the mask; a missing answer stays NULL.
     values = [
-        f"p.q{i + 1}"
+        _split_sql(f"p.q{i + 1}", item)
+        if isinstance(item, Split)
+        else f"p.q{i + 1}"
         if item is None
         else _number_sql(f"p.n{i + 1}")
         if item == TYPED_VALUE
@@ -173,6 +177,19 @@ def _pivot_sql(
         f"COPY (SELECT {select} FROM ({pivot}) p "  # nosec B608  # ints and q1.. names
         f"ORDER BY p.response_id) TO STDOUT {options}"
     )
+
+
+def _split_sql(column: str, split: Split) -> str:
+    """One part of a code cut at ``split.at`` (:class:`Split`); NULL stays NULL."""
+    above = f"({column} >= {int(split.at)})::int"
+    if split.part == "group":
+        return above
+    return f"({column} - {int(split.at)} * {above})"
+
+
+def _split_value(code: int, split: Split) -> int:
+    above = int(code >= split.at)
+    return above if split.part == "group" else code - split.at * above
 
 
 def _number_sql(column: str) -> str:
@@ -262,6 +279,8 @@ def _portable_rows(
         values = [
             codes[i]
             if item is None or codes[i] is None
+            else _split_value(codes[i], item)
+            if isinstance(item, Split)
             else numbers[i]
             if item == TYPED_VALUE
             else texts[i]

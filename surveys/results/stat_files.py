@@ -215,6 +215,17 @@ def labels_for(survey: Survey, file_format: str) -> Labels:
         labels.code_types[column] = "Int8" if len(codes) <= 100 else "Int16"
         if entry.get("ordered_codes"):
             labels.measures[column] = "ordinal"
+        for decoded in entry.get("decoded_columns", []):
+            # A code decoded into parts (a list experiment's list and count).
+            labels.variable_labels[decoded["column"]] = fit(
+                f"{decoded['label']}: {entry['text']}", limits.variable_label
+            )
+            labels.code_types[decoded["column"]] = "Int8"
+            if decoded["value_labels"]:
+                labels.value_labels[decoded["column"]] = {
+                    o["code"]: fit(o["label"], limits.value_label)
+                    for o in decoded["value_labels"]
+                }
         typed = entry.get("value_column")
         if typed is not None:
             # A number as typed, beside its range's code: a decimal number,
@@ -275,6 +286,15 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
                 f"{where} = question {entry['number']}: free text as typed, up "
                 f"to {entry['text_answer']['max_length']} characters; not "
                 "protected, nothing estimated."
+            )
+            continue
+        if "matrix" not in entry:
+            # A design with no matrix (a list experiment): its coding and its
+            # privacy in the codebook's own words.
+            notes.append(
+                f"{where} = question {entry['number']}: design "
+                f"{design_tag(design)}; {entry['report_coding']}; "
+                f"{entry['privacy']}."
             )
             continue
         privacy = "not private" if epsilon is None else f"epsilon {epsilon:.4g}"

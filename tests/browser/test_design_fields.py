@@ -48,6 +48,8 @@ def expected(kind: str, design: str, mode: str) -> set[str]:
         return NUMBER_FIELDS
     if kind == "free_text":
         return {"text_max_length"}
+    if kind == "list_experiment":
+        return {"options", "sensitive_item", "design_name", "treatment_share"}
     used = set() if kind == "yes_no" else {"options"}
     if kind in PLAIN:
         return used

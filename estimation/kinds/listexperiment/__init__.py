@@ -1,0 +1,3 @@
+"""List experiments (the item count technique): the design, its estimators
+(difference in means, Imai's maximum likelihood and regression), the design-effect
+test, planning and simulation."""
