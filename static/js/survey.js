@@ -86,7 +86,8 @@ const features = Object.fromEntries(featureModules.map(([name, make]) => [name, 
 
 // What this page's data asks for, feature by feature: a page whose data
 // needs a feature the server did not list stops here rather than skip it
-// (a validation arm never drawn, a condition never applied).
+// (a condition never applied, a page never shown). A spec with a validation
+// arm the server did not list is refused with the specs (checkQuestions).
 function missingFeature() {
   const pages = form.querySelectorAll(".page");
   const needs = {
@@ -95,7 +96,6 @@ function missingFeature() {
     practice: Boolean(config.practice && byId("practice")),
     consent: config.consent,
     access: config.access.mode !== "open",
-    arms: config.questions.some((q) => q.spec.direct_arm),
   };
   return Object.keys(needs).find((name) => needs[name] && !features[name]);
 }
@@ -178,6 +178,11 @@ function checkQuestions() {
       // A procedure passes only the check of a kind this page loaded.
       const check = kindOf(question).check ?? checkAnySpec;
       kind = check(question.spec, answers, kinds);
+      // An arm the server did not say this page asks (it listed no module to
+      // draw it) is not one the page can ask: refused, never left undrawn.
+      if (question.spec.direct_arm && !features.arms) {
+        throw randomizer.refusal(randomizer.REFUSALS, "unreadableArm", { problem: "direct_arm" });
+      }
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: reasonOf(error) }));
@@ -635,9 +640,6 @@ function sendAnswers(answers) {
 }
 
 function start() {
-  // A server's mistake, not the respondent's: the page stays hidden.
-  const missing = missingFeature();
-  if (missing) throw new Error(`missingFeature: ${missing}`);
   try {
     checkQuestions();
   } catch (error) {
@@ -645,6 +647,9 @@ function start() {
     refuse(error.message);
     return;
   }
+  // A server's mistake, not the respondent's: the page stays hidden.
+  const missing = missingFeature();
+  if (missing) throw new Error(`missingFeature: ${missing}`);
   // Before the groups are wired, so that the arrow keys follow the order shown.
   features.pages?.arrange();
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
