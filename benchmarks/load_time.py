@@ -28,7 +28,7 @@ Targets (slow 3G, demo, medians): answerable within 1.0 s, receipt within
 0.6 s. Exit status 1 when missed. Run with ``make bench-load`` or::
 
     python -m benchmarks.load_time [--visits N] [--think S] [--profiles slow3g fast3g]
-        [--worker-class sync|gthread] [--keepalive S] [--json PATH]
+        [--worker-class sync|gthread] [--keepalive S] [--database NAME] [--json PATH]
 
 PostgreSQL: ``--postgres`` (default ``BENCH_POSTGRES_URL`` or
 ``postgresql://postgres@127.0.0.1:5432/postgres``), with the right to create
@@ -356,6 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--postgres", default=os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES)
     )
+    parser.add_argument(
+        "--database",
+        help="an existing database on that server to migrate, seed and measure "
+        "instead of a fresh one; it is kept afterwards",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -368,7 +373,12 @@ def main(argv: list[str] | None = None) -> int:
     facts = machine_facts()
     print(f"Machine: {facts}")
     with (
-        bench_database(args.postgres, prefix="bench_load") as database_url,
+        bench_database(
+            args.postgres,
+            prefix="bench_load",
+            reuse=args.database,
+            keep=args.database is not None,
+        ) as database_url,
         tempfile.TemporaryDirectory() as tmp,
     ):
         layout = ProductionLayout(

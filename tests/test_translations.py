@@ -184,9 +184,19 @@ msgstr[1] ""
     assert not entry.translated
 
 
-def test_the_page_script_holds_no_words_of_its_own():
-    """Every sentence static/js/survey.js shows comes from config.messages."""
-    script = (ROOT / "static/js/survey.js").read_text()
+@pytest.mark.parametrize(
+    "path",
+    [
+        "static/js/survey.js",
+        *sorted(
+            str(p.relative_to(ROOT)) for p in (ROOT / "static/js/survey").glob("*.js")
+        ),
+    ],
+)
+def test_the_page_script_holds_no_words_of_its_own(path):
+    """Every sentence static/js/survey.js and its feature modules show comes
+    from config.messages."""
+    script = (ROOT / path).read_text()
     code = "\n".join(
         line for line in script.splitlines() if not line.lstrip().startswith("//")
     )

@@ -8,10 +8,16 @@
 // away by answering again. Once the server confirms, the browser keeps only the
 // randomized reports (the receipt), and only until it expires or the
 // respondent removes it.
+//
+// Each feature a page may use lives in a module of its own (static/js/survey/:
+// pages and saved progress, display logic, the practice round, consent,
+// access, the validation arm), and a page loads only those it uses: the
+// server lists them in the page's config (surveys/respond/page_modules.py)
+// and the page preloads each with its integrity, so every script is fetched
+// in one wave from the HTML.
 import * as randomizer from "./rr.js";
 import {
   SpecRefused,
-  assignArm,
   checkAnySpec,
   directCode,
   expandSpec,
@@ -19,7 +25,6 @@ import {
   procedureRunner,
   randomize,
 } from "./rr.js";
-import { conditionMet } from "./conditions.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -28,8 +33,9 @@ const words = config.messages;
 // "{name}" placeholders filled from values: the translations reorder them freely.
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
 const storageKey = `rr-survey:${config.slug}`;
-// Which way each question with a validation arm is asked, kept until the
-// answers are sent, so a reload shows the same way rather than a new draw.
+// Which way each question with a validation arm is asked, and the group a
+// procedure drew, kept until the answers are sent, so a reload shows the
+// same way rather than a new draw.
 const armsKey = `rr-arms:${config.slug}`;
 const form = document.getElementById("survey");
 const statusLine = document.getElementById("status");
@@ -37,96 +43,66 @@ const sendButton = document.getElementById("send");
 const byId = (id) => document.getElementById(id);
 // An optional question's "Prefer not to answer": a non-answer, never randomized.
 const NO_ANSWER = "none";
-const REDIRECT_MS = 5000;
 // Each kind's own code (surveys/kinds/<kind>/static/page.js), for the kinds
 // this page shows only: the page preloads each with its integrity, and each
 // is given the randomizer, so every draw is still the pinned randomizer's.
 // A kind may check and report its questions itself (check all that apply:
 // the items ticked travel as one bit mask), and may run a procedure in which
 // the respondent produces the report (a crosswise pairing; a device
-// instruction's group and answer).
-const scripts = [...new Set(config.questions.map((q) => q.script).filter(Boolean))];
-const kindsByScript = new Map(
-  await Promise.all(scripts.map(async (url) => [url, (await import(url)).default(randomizer)])),
-);
-const kinds = [...kindsByScript.values()];
-const kindOf = (question) => kindsByScript.get(question.script) ?? {};
+// instruction's group and answer). A question names its kind's script by
+// its place in config.scripts. The page's features are imported at the same
+// time, from the URLs the server listed.
+const loaded = async (url) => (await import(url)).default;
+const [kindModules, featureModules] = await Promise.all([
+  Promise.all((config.scripts ?? []).map(loaded)),
+  Promise.all(Object.entries(config.modules ?? {}).map(async ([name, url]) => [name, await loaded(url)])),
+]);
+const kindsByScript = kindModules.map((make) => make(randomizer));
+const kinds = [...kindsByScript];
+const kindOf = (question) => kindsByScript[question.script] ?? {};
 
-// -- access: an invitation token or a panel's participant id -------------------
+// What the page's features need of this script, given to each feature's
+// module when it is loaded; a feature the page does not use is never loaded,
+// and the script asks it nothing (``features.<name>?.``).
+const core = {
+  config,
+  words,
+  fill,
+  form,
+  byId,
+  say,
+  sendButton,
+  randomizer,
+  kinds,
+  kindOf,
+  truths: () => typedTruths(countTruths(chosenTruths())),
+  reportFor,
+  expiryFrom,
+  forgetTruths,
+  sendAnswers,
+  NO_ANSWER,
+};
+const features = Object.fromEntries(featureModules.map(([name, make]) => [name, make(core)]));
 
-// The invitation travels in the link's fragment (#invitation=...), which the
-// browser never sends with a page request, so it reaches no server or proxy
-// log; only the submission's body carries it, to be counted once.
-function accessCredential() {
-  const access = config.access || { mode: "open" };
-  if (access.mode === "invitation") {
-    const token = new URLSearchParams(window.location.hash.slice(1)).get("invitation");
-    return token ? { invitation: token } : null;
-  }
-  if (access.mode === "panel") {
-    const id = new URLSearchParams(window.location.search).get(access.parameter);
-    return id ? { participant: id } : null;
-  }
-  return {};
+// What this page's data asks for, feature by feature: a page whose data
+// needs a feature the server did not list stops here rather than skip it
+// (a condition never applied, a page never shown). A spec with a validation
+// arm the server did not list is refused with the specs (checkQuestions).
+function missingFeature() {
+  const pages = form.querySelectorAll(".page");
+  const needs = {
+    pages: pages.length > 1 || form.querySelector(".page[data-shuffle], [data-shuffle-options]") !== null,
+    displayLogic: config.questions.some((q) => q.condition),
+    practice: Boolean(config.practice && byId("practice")),
+    consent: config.consent,
+    access: config.access.mode !== "open",
+  };
+  return Object.keys(needs).find((name) => needs[name] && !features[name]);
 }
 
-// A link to the page in another language keeps this address's query and
-// fragment, which hold a panel's id or an invitation; the server never sees
-// the fragment, so only the page can carry it over.
-function keepAccessInLanguageLinks() {
-  for (const link of document.querySelectorAll("nav.languages a")) {
-    link.href = link.pathname + window.location.search + window.location.hash;
-  }
-}
+// The invitation or panel id the submission carries; {} on an open survey.
+const accessCredential = () => (features.access ? features.access.credential() : {});
 
-// A refusal in place of the questions: no invitation or id in the address,
-// or the one there would be refused (unknown, already used). A panel's
-// refusal may name where the respondent goes instead (the screen-out URL).
-function refuseAccess(refusal = {}) {
-  const messages = config.access.messages;
-  const line = byId("access-refusal");
-  line.textContent =
-    refusal.error ||
-    (config.access.mode === "invitation" ? messages.missingInvitation : messages.missingParticipant);
-  line.hidden = false;
-  if (refusal.redirect) {
-    line.after(byId("receipt-continue"));
-    continueTo(refusal.redirect);
-  }
-}
-
-// Asked on opening as the submission is asked (a POST with the invitation or
-// id in its body, never in an address a log could keep), so a link used
-// before is refused before anything is answered, even on a device that no
-// longer remembers answering ("Remove from this device"). The server reads
-// and records nothing. Only a refusal the submission would give stops the
-// page: no reply (offline, busy, throttled) opens it as before, and the
-// submission still decides.
-async function accessRefusal() {
-  try {
-    const reply = await fetch(config.accessUrl, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "Accept-Language": config.language },
-      body: JSON.stringify(accessCredential()),
-    });
-    if (reply.ok || reply.status === 429 || reply.status >= 500) return null;
-    const body = await reply.json().catch(() => ({}));
-    return body.error ? body : null;
-  } catch {
-    return null;
-  }
-}
-
-// A panel's completion (or screen-out) page: a visible link, then the redirect.
-function continueTo(url) {
-  if (!url) return;
-  const link = byId("continue-link");
-  link.href = url;
-  link.textContent = config.access.messages.continue;
-  byId("receipt-continue").hidden = false;
-  window.setTimeout(() => window.location.assign(url), REDIRECT_MS);
-}
 
 const storage = {
   load() {
@@ -202,6 +178,11 @@ function checkQuestions() {
       // A procedure passes only the check of a kind this page loaded.
       const check = kindOf(question).check ?? checkAnySpec;
       kind = check(question.spec, answers, kinds);
+      // An arm the server did not say this page asks (it listed no module to
+      // draw it) is not one the page can ask: refused, never left undrawn.
+      if (question.spec.direct_arm && !features.arms) {
+        throw randomizer.refusal(randomizer.REFUSALS, "unreadableArm", { problem: "direct_arm" });
+      }
     } catch (error) {
       if (!(error instanceof SpecRefused)) throw error;
       throw new SpecRefused(fill(words.unsafe, { number: index + 1, reason: reasonOf(error) }));
@@ -224,7 +205,8 @@ function markPlain(question) {
   question.receipt_note = words.plainReceipt;
 }
 
-// -- the validation arm: asked directly, and told so before answering ----------
+
+// -- drawn before the questions show: validation arms, procedures' groups ------
 
 function loadArms() {
   try {
@@ -243,37 +225,26 @@ function forgetArms() {
   }
 }
 
-// Drawn here, before any question is shown: each question with an arm is
-// asked directly with its spec's probability, independently of the
-// respondent and of every answer.
+// Drawn here, before any question is shown: what a procedure draws first
+// (static/js/survey/arms.js draws the validation arms, on a page with any).
 function assignArms() {
   const kept = config.preview ? null : loadArms();
-  const arms = {};
   const groups = {};
   for (const question of config.questions) {
-    if (question.procedure) {
-      // What the procedure draws before the question is shown: what it keeps
-      // (a group, sent anyway) is kept, so that a reload cannot pick it; what
-      // it shows (an instruction) is drawn anew and never written anywhere.
-      const draw = procedureRunner(question.procedure, kinds).draw;
-      if (draw) {
-        // Given the question too: a kind may show what it drew (a list).
-        const drawn = draw(question.spec, kept?.groups?.[question.id], question);
-        question.kept = drawn.keep;
-        groups[question.id] = drawn.keep;
-        if (drawn.say) showInstruction(question, fill(words[drawn.say], drawn.values));
-      }
-      continue;
+    if (!question.procedure) continue;
+    // What the procedure draws before the question is shown: what it keeps
+    // (a group, sent anyway) is kept, so that a reload cannot pick it; what
+    // it shows (an instruction) is drawn anew and never written anywhere.
+    const draw = procedureRunner(question.procedure, kinds).draw;
+    if (draw) {
+      // Given the question too: a kind may show what it drew (a list).
+      const drawn = draw(question.spec, kept?.groups?.[question.id], question);
+      question.kept = drawn.keep;
+      groups[question.id] = drawn.keep;
+      if (drawn.say) showInstruction(question, fill(words[drawn.say], drawn.values));
     }
-    const arm = question.spec.direct_arm;
-    if (!arm || question.plain) continue;
-    question.arm = kept?.arms?.[question.id] ?? assignArm(arm);
-    arms[question.id] = question.arm;
-    if (question.arm === "direct") markDirect(question);
   }
-  const anyDirect = Object.values(arms).includes("direct");
-  const note = byId("direct-arm-note");
-  if (note) note.hidden = !anyDirect;
+  const arms = features.arms?.assign(kept?.arms ?? {}) ?? {};
   if (!config.preview && Object.keys(arms).length + Object.keys(groups).length) {
     try {
       const kept = { arms, groups, expires: expiryFrom(Date.now()) };
@@ -290,16 +261,6 @@ function showInstruction(question, text) {
   const strong = document.createElement("strong");
   strong.textContent = text;
   line.replaceChildren(strong);
-}
-
-function markDirect(question) {
-  const how = byId(`q${question.id}-how`);
-  how.replaceChildren();
-  const label = document.createElement("strong");
-  label.textContent = words.directLabel;
-  how.append(label, " ", words.directText);
-  how.classList.add("plain", "direct-arm");
-  question.receipt_note = words.directReceipt;
 }
 
 // Whether a sent answer is a direct one: told by its code (k..2k-1), so a
@@ -579,7 +540,7 @@ async function send(state) {
     storage.save(receipt);
     forgetArms();
     showReceipt(state.answers, { kept: receipt });
-    continueTo(receipt.next);
+    features.access?.continueTo(receipt.next);
     return;
   }
   if (reply.status >= 500 || reply.status === 429) {
@@ -592,26 +553,34 @@ async function send(state) {
   // are never drawn again: the server has seen them once already, and a fresh
   // draw of the same true answers would let the noise be averaged away.
   say(body.error || fill(words.refusedStatus, { status: reply.status }), true);
-  if (body.redirect) {
+  if (body.redirect && features.access) {
     // A panel's screen-out page (the survey is closed or full).
     byId("receipt-continue").hidden = false;
     form.append(byId("receipt-continue"));
-    continueTo(body.redirect);
+    features.access.continueTo(body.redirect);
   }
 }
 
+// "Send": the answers as they will be sent (each randomized now, once, or
+// settled on its page before), then stored and sent. Nothing is drawn until
+// every answer the page needs is there.
 function onSend() {
   const stored = storage.load();
   if (stored) {
     send(stored);
     return;
   }
-  if (pages.length > 1) {
-    sendPages();
-    return;
-  }
+  const answers = features.pages?.several ? features.pages.answers() : pageAnswers();
+  if (!answers) return;
+  forgetTruths();
+  sendAnswers(answers);
+}
+
+// The one page's answers as they will be sent, or null (and the respondent
+// told what is missing) when some answer is not one the question takes.
+function pageAnswers() {
   const truths = typedTruths(countTruths(chosenTruths()));
-  applyDisplayLogic();
+  features.displayLogic?.apply();
   // A question not shown is not answered: nothing is checked, drawn or sent for it.
   for (const q of config.questions) if (q.hidden) delete truths[q.id];
   const invalid = config.questions.findIndex((q) => !q.hidden && truths[q.id] === undefined);
@@ -620,13 +589,13 @@ function onSend() {
     const box = form.querySelector(`${typed.boxes}[data-question="${config.questions[invalid].id}"]`);
     say(fill(words[typed.invalidWords ?? "numberInvalid"], { number: invalid + 1, ...typed.invalid(box) }), true);
     box.querySelector("input, textarea").focus();
-    return;
+    return null;
   }
   if (invalid >= 0) {
     const box = form.querySelector(`.count-answer[data-question="${config.questions[invalid].id}"]`);
     say(fill(words.countInvalid, { number: invalid + 1, max: box.dataset.max }), true);
     box.querySelector("input, textarea").focus();
-    return;
+    return null;
   }
   const missing = config.questions.filter((q) => !q.hidden && truths[q.id] === null && !q.optional);
   if (missing.length) {
@@ -635,11 +604,11 @@ function onSend() {
       `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, .number-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,
     );
     group?.focus();
-    return;
+    return null;
   }
   // A question left out or answered "Prefer not to answer" is sent as missing
   // (report null): nothing is drawn for it.
-  const answers = config.questions.filter((q) => !q.hidden).map((q) => ({
+  return config.questions.filter((q) => !q.hidden).map((q) => ({
     question: q.id,
     report:
       truths[q.id] === null || truths[q.id] === NO_ANSWER
@@ -651,8 +620,6 @@ function onSend() {
       ? { value: kindOf(q).value(truths[q.id]) }
       : {}),
   }));
-  forgetTruths();
-  sendAnswers(answers);
 }
 
 // The answers drawn (or kept as given), from here on the only record: kept
@@ -671,120 +638,11 @@ function sendAnswers(answers) {
   };
   storage.save(state);
   // The reports are in the state now: the pages' record of them goes.
-  forgetProgress();
+  features.pages?.forget();
   send(state);
 }
 
-// -- consent: a step of this page only ------------------------------------------
-
-// Agreeing shows the questions; declining sends nothing at all (no request)
-// and can be undone. Neither choice is stored anywhere.
-function wireConsent() {
-  const consent = byId("consent");
-  const declined = byId("declined");
-  byId("consent-agree").addEventListener("click", () => {
-    consent.hidden = true;
-    form.hidden = false;
-    const first = form.querySelector(".practice h2, .page:not([hidden]) h2");
-    if (first) {
-      first.tabIndex = -1;
-      first.focus();
-    }
-  });
-  byId("consent-decline").addEventListener("click", () => {
-    consent.hidden = true;
-    declined.hidden = false;
-    declined.focus();
-  });
-  byId("consent-reconsider").addEventListener("click", () => {
-    declined.hidden = true;
-    consent.hidden = false;
-    byId("consent-agree").focus();
-  });
-  consent.hidden = false;
-}
-
-// -- display logic: a question shown only after some direct answers -------------
-
-// Whether a condition is met: conditionMet (static/js/conditions.js), the
-// same rule as the server's (surveys/display_logic/conditions.py).
-
-// Shows the questions whose conditions the plain answers given so far meet
-// and hides the others, in order, so a question hidden hides what depends on
-// it. A hidden question (the hidden attribute) leaves the tab order and what
-// a screen reader reads, is not required, and sends nothing; nothing is
-// announced, as a question appearing below is found in reading order.
-function applyDisplayLogic() {
-  const truths = typedTruths(countTruths(chosenTruths()));
-  const answers = {};
-  // A kind that takes a typed answer (a number): its code is its report (its
-  // range), and a range clause reads the number itself.
-  const numbers = {};
-  for (const question of config.questions) {
-    question.hidden = !conditionMet(question.condition, answers, numbers);
-    if (question.condition) byId(`q${question.id}-text`).closest(".question").hidden = question.hidden;
-    const truth = truths[question.id];
-    if (question.hidden || !question.plain) continue;
-    const kind = kindOf(question);
-    if (kind.value && truth !== null && typeof truth === "object") {
-      answers[question.id] = kind.report(truth);
-      numbers[question.id] = kind.value(truth);
-    } else if (typeof truth === "number") answers[question.id] = truth;
-  }
-}
-
-function wireDisplayLogic() {
-  if (!config.questions.some((q) => q.condition)) return;
-  for (const type of ["click", "keydown", "input", "change"]) form.addEventListener(type, applyDisplayLogic);
-  applyDisplayLogic();
-}
-
-// -- the practice round: randomized here like a real question, never sent -------
-
-// The practice answer and its report live only in this function's variables
-// and the buttons' state: no storage, no form, no request carries them. The
-// spec passes the page's own check first, as every real one does.
-function wirePractice(stored) {
-  const section = byId("practice");
-  const practice = config.practice;
-  if (!section || !practice) return;
-  try {
-    checkAnySpec(practice.spec, practice.options.length);
-  } catch (error) {
-    if (!(error instanceof SpecRefused)) throw error;
-    section.remove();
-    return;
-  }
-  if (stored) {
-    section.hidden = true;
-    return;
-  }
-  // Wired with the page's other radio groups (start).
-  const group = section.querySelector("[role=radiogroup]");
-  const result = byId("practice-result");
-  const line = (text) => {
-    const paragraph = document.createElement("p");
-    paragraph.textContent = text;
-    return paragraph;
-  };
-  byId("practice-try").addEventListener("click", () => {
-    const chosen = group.querySelector("[aria-checked=true]");
-    if (!chosen) {
-      result.replaceChildren(line(practice.messages.choose));
-      return;
-    }
-    const truth = Number(chosen.dataset.option);
-    const report = randomize(truth, practice.spec);
-    const words = practice.messages;
-    const values = { truth: practice.options[truth], report: practice.options[report] };
-    const drawn = fill(report === truth ? words.kept : words.flipped, values);
-    const said = [drawn, words.nothingSent, words.real].filter(Boolean).map(line);
-    result.replaceChildren(...said);
-  });
-}
-
 function start() {
-  keepAccessInLanguageLinks();
   try {
     checkQuestions();
   } catch (error) {
@@ -792,30 +650,34 @@ function start() {
     refuse(error.message);
     return;
   }
+  // A server's mistake, not the respondent's: the page stays hidden.
+  const missing = missingFeature();
+  if (missing) throw new Error(`missingFeature: ${missing}`);
   // Before the groups are wired, so that the arrow keys follow the order shown.
-  arrangePages();
+  features.pages?.arrange();
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
   for (const group of form.querySelectorAll(".options[role=group]")) wireChecklist(group);
   for (const box of form.querySelectorAll(".count-answer")) wireCount(box);
-  wireDisplayLogic();
+  features.displayLogic?.wire();
   for (const [kind, box] of typedBoxes()) kind.wire(box);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();
-  wirePractice(stored);
+  features.practice?.wire(stored);
   if (stored?.sent) {
     showReceipt(stored.answers, { kept: stored });
-    if (stored.next) continueTo(stored.next);
+    if (stored.next) features.access?.continueTo(stored.next);
     return;
   }
-  if (!config.preview && !stored && accessCredential() === null) {
+  const access = config.preview || stored ? null : features.access;
+  if (access && access.credential() === null) {
     // Told now, not after answering: this page cannot be answered without
     // the invitation or the panel's id.
-    refuseAccess();
+    access.refuse();
     return;
   }
-  if (!config.preview && !stored && config.access.mode !== "open") {
-    accessRefusal().then((refusal) => (refusal ? refuseAccess(refusal) : openQuestions(stored)));
+  if (access) {
+    access.check().then((refusal) => (refusal ? access.refuse(refusal) : openQuestions(stored)));
     return;
   }
   openQuestions(stored);
@@ -827,368 +689,19 @@ function openQuestions(stored) {
   // Before consent and before any question shows: each question says which
   // way it is asked before it can be answered.
   if (!stored) assignArms();
-  if (!stored) restoreProgress();
+  if (!stored) features.pages?.restore();
   if (config.consent && !stored) {
-    wireConsent();
+    features.consent.wire();
     return;
   }
   form.hidden = false;
   if (stored) {
     // Drawn before but not confirmed: offer to send the same reports again.
     for (const section of form.querySelectorAll(".question")) section.hidden = true;
-    hidePages();
+    features.pages?.hide();
     sendButton.textContent = words.sendAgain;
     say(words.notConfirmed);
   }
-}
-
-// -- pages: sections, progress, answers kept between pages, order -------------
-//
-// A survey of several sections shows one page at a time. Leaving a page (Next
-// or Back) settles its answers: a randomized question's answer is randomized
-// then, once, with the same code "Send" uses, and only the report is kept; the
-// page forgets the choice, so it cannot be shown again. An answer sent as given
-// (asked plainly) is kept as given and shown again. The reports, the page
-// reached and the order drawn are kept in localStorage under progressKey, so a
-// reload on this device finds the answers exactly as they will be sent, and
-// nothing else. They go once the answers are stored for sending.
-//
-// Questions of a shuffled section, and the options of a question whose
-// researcher asked for it, are shown in an order drawn here
-// (crypto.getRandomValues, through the randomizer's uniformBelow); an option's
-// code stays its place in the researcher's order, and the order drawn is
-// never sent.
-
-const progressKey = `rr-progress:${config.slug}`;
-const pages = [...form.querySelectorAll(".page")];
-const questionsById = new Map(config.questions.map((q) => [String(q.id), q]));
-// What a reload must find: the page reached, each settled answer's report,
-// and the order drawn ({pages: {index: [question ids]}, options: {id: [codes]}}).
-const progress = { page: 0, answers: {}, order: null };
-
-// Display logic's hook: whether a page (a .page element) or a question (its
-// config entry) is shown to this respondent. Everything is, until a condition
-// says otherwise (applyDisplayLogic sets a question's ``hidden``); navigation,
-// progress and sending ask only these two.
-function pageShown(page) {
-  return page.dataset.hiddenByCondition === undefined;
-}
-function questionShown(question) {
-  return question.hidden !== true && question.hiddenByCondition !== true;
-}
-
-function questionsOn(page) {
-  return [...page.querySelectorAll("section.question")]
-    .map((section) => questionsById.get(section.dataset.questionId))
-    .filter((question) => question && questionShown(question));
-}
-
-function shownPages() {
-  return pages.filter(pageShown);
-}
-
-// An unbiased shuffle (Fisher-Yates), each swap drawn uniformly.
-function shuffled(items) {
-  const result = [...items];
-  for (let i = result.length - 1; i > 0; i--) {
-    const j = randomizer.uniformBelow(i + 1);
-    [result[i], result[j]] = [result[j], result[i]];
-  }
-  return result;
-}
-
-function drawOrder() {
-  const order = { pages: {}, options: {} };
-  pages.forEach((page, index) => {
-    if (page.dataset.shuffle === undefined) return;
-    const ids = [...page.querySelectorAll("section.question")].map((q) => q.dataset.questionId);
-    order.pages[index] = shuffled(ids);
-  });
-  for (const section of form.querySelectorAll("section.question[data-shuffle-options]")) {
-    const group = section.querySelector("[role=radiogroup]");
-    if (!group) continue;
-    const codes = [...group.querySelectorAll("[role=radio]:not([data-option=none])")].map(
-      (option) => option.dataset.option,
-    );
-    order.options[section.dataset.questionId] = shuffled(codes);
-  }
-  return order;
-}
-
-// Puts the questions and options in the order drawn (or kept from before a
-// reload), numbers the questions as shown, and shows the first page.
-function arrangePages() {
-  const kept = config.preview ? null : loadProgress();
-  progress.order = kept?.order ?? drawOrder();
-  pages.forEach((page, index) => {
-    for (const id of progress.order.pages[index] ?? []) {
-      const question = page.querySelector(`section.question[data-question-id="${CSS.escape(id)}"]`);
-      if (question) page.append(question);
-    }
-  });
-  for (const [id, codes] of Object.entries(progress.order.options)) {
-    const group = form.querySelector(`[role=radiogroup][data-question="${CSS.escape(id)}"]`);
-    if (!group) continue;
-    const none = group.querySelector("[data-option=none]");
-    for (const code of codes) {
-      const option = group.querySelector(`[role=radio][data-option="${CSS.escape(code)}"]`);
-      if (option) group.insertBefore(option, none);
-    }
-    group.querySelectorAll("[role=radio]").forEach((option, index) => {
-      option.tabIndex = index === 0 ? 0 : -1;
-    });
-  }
-  form.querySelectorAll(".q-number").forEach((number, index) => {
-    number.textContent = String(index + 1);
-  });
-  if (pages.length > 1) {
-    byId("next").addEventListener("click", () => leavePage(1));
-    byId("back").addEventListener("click", () => leavePage(-1));
-    form.addEventListener("click", (event) => {
-      const again = event.target.closest("[data-answer-again]");
-      if (again) answerAgain(questionsById.get(again.closest("section.question").dataset.questionId));
-    });
-    showPage(0);
-  }
-}
-
-function loadProgress() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(progressKey));
-    return kept && kept.expires > Date.now() ? kept : null;
-  } catch {
-    return null;
-  }
-}
-
-function saveProgress() {
-  if (config.preview) return;
-  try {
-    localStorage.setItem(
-      progressKey,
-      JSON.stringify({ ...progress, expires: expiryFrom(Date.now()) }),
-    );
-  } catch {
-    // Without storage a reload loses the answers; nothing is sent meanwhile.
-  }
-}
-
-function forgetProgress() {
-  try {
-    localStorage.removeItem(progressKey);
-  } catch {
-    // Nothing was stored.
-  }
-}
-
-// Whether an answer kept between pages is shown again: a choice among
-// options asked plainly, whose report is the choice itself.
-function shownAgain(question) {
-  return (
-    question.plain &&
-    !question.procedure &&
-    question.arm !== "direct" &&
-    form.querySelector(`[role=radiogroup][data-question="${CSS.escape(String(question.id))}"]`) !== null
-  );
-}
-
-function isRandomized(question) {
-  return !question.plain && !question.procedure && question.arm !== "direct";
-}
-
-// The question's own parts: all but its heading and its "answered" note.
-function answerParts(question) {
-  const section = form.querySelector(`section.question[data-question-id="${CSS.escape(String(question.id))}"]`);
-  return [...section.children].filter(
-    (child) => child.tagName !== "H2" && !child.classList.contains("answered-note") && !child.id.endsWith("-how"),
-  );
-}
-
-// Shown in place of a settled answer that is not shown again; the choice
-// itself is forgotten.
-function showAnswered(question) {
-  const id = CSS.escape(String(question.id));
-  for (const option of form.querySelectorAll(`[data-question="${id}"] [role=radio], [data-question="${id}"] [role=checkbox]`)) {
-    option.setAttribute("aria-checked", "false");
-  }
-  for (const input of form.querySelectorAll(`.count-answer[data-question="${id}"] input`)) {
-    if (input.type === "checkbox") input.checked = false;
-    else input.value = "";
-    input.disabled = false;
-  }
-  for (const part of answerParts(question)) part.hidden = true;
-  const note = byId(`q${question.id}-answered`);
-  note.querySelector("p").textContent = isRandomized(question)
-    ? words.answeredRandomized
-    : words.answeredKept;
-  note.hidden = false;
-}
-
-function answerAgain(question) {
-  if (!question) return;
-  delete progress.answers[question.id];
-  saveProgress();
-  for (const part of answerParts(question)) part.hidden = false;
-  byId(`q${question.id}-answered`).hidden = true;
-  const first = form.querySelector(
-    `[data-question="${CSS.escape(String(question.id))}"] [tabindex="0"], .count-answer[data-question="${CSS.escape(String(question.id))}"] input`,
-  );
-  first?.focus();
-}
-
-// The page's answers as they will be sent: each randomized now, once, unless
-// settled before; left out when not answered (sent as missing).
-function settlePage(page) {
-  const truths = typedTruths(countTruths(chosenTruths()));
-  for (const question of questionsOn(page)) {
-    const settled = progress.answers[question.id];
-    if (settled && !shownAgain(question)) continue;
-    const truth = truths[question.id];
-    if (truth === null || truth === undefined || truth === NO_ANSWER) {
-      delete progress.answers[question.id];
-      continue;
-    }
-    // A typed answer (a number) is asked plainly: kept as typed, as it is sent.
-    const typed = kindOf(question);
-    progress.answers[question.id] = {
-      report: reportFor(question, truth),
-      spec_version: question.spec_version,
-      ...(typed.value ? { value: typed.value(truth) } : {}),
-    };
-    if (!shownAgain(question)) showAnswered(question);
-  }
-  saveProgress();
-}
-
-// Whether the page's questions are answered as they must be; says which is not.
-function pageComplete(page) {
-  const truths = typedTruths(countTruths(chosenTruths()));
-  const open = questionsOn(page).filter((q) => !progress.answers[q.id] || shownAgain(q));
-  const invalid = open.find((q) => truths[q.id] === undefined);
-  const typed = invalid ? kindOf(invalid) : {};
-  if (typed.boxes) {
-    const box = form.querySelector(`${typed.boxes}[data-question="${invalid.id}"]`);
-    const number = box.closest("section.question").querySelector(".q-number").textContent;
-    say(fill(words[typed.invalidWords ?? "numberInvalid"], { number, ...typed.invalid(box) }), true);
-    box.querySelector("input, textarea").focus();
-    return false;
-  }
-  if (invalid) {
-    const box = form.querySelector(`.count-answer[data-question="${invalid.id}"]`);
-    const number = box.closest("section.question").querySelector(".q-number").textContent;
-    say(fill(words.countInvalid, { number, max: box.dataset.max }), true);
-    box.querySelector("input, textarea").focus();
-    return false;
-  }
-  const missing = open.filter((q) => truths[q.id] === null && !q.optional);
-  if (missing.length) {
-    say(words.questionsLeft[missing.length], true);
-    form
-      .querySelector(
-        `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,
-      )
-      ?.focus();
-    return false;
-  }
-  return true;
-}
-
-// Answers stored for sending but not confirmed: no page is shown, only "Send again".
-function hidePages() {
-  if (pages.length < 2) return;
-  for (const page of pages) page.hidden = true;
-  byId("progress").hidden = true;
-  byId("next").hidden = true;
-  byId("back").hidden = true;
-  sendButton.hidden = false;
-}
-
-function showPage(index) {
-  pages.forEach((page, i) => {
-    page.hidden = i !== index;
-  });
-  progress.page = index;
-  const shown = shownPages();
-  const at = shown.indexOf(pages[index]);
-  const last = at === shown.length - 1;
-  const text = fill(words.pageOf, { page: at + 1, pages: shown.length });
-  byId("progress-text").textContent = text;
-  const bar = byId("progress-bar");
-  bar.max = shown.length;
-  bar.value = at + 1;
-  byId("back").hidden = at === 0;
-  byId("next").hidden = last;
-  sendButton.hidden = !last;
-}
-
-// Next checks the page first; Back does not (a page may be left unfinished).
-function leavePage(step) {
-  const page = pages[progress.page];
-  if (step > 0 && !pageComplete(page)) return;
-  settlePage(page);
-  say("");
-  const shown = shownPages();
-  const target = shown[shown.indexOf(page) + step];
-  if (!target) return;
-  showPage(pages.indexOf(target));
-  saveProgress();
-  target.querySelector(".page-title, .question h2").tabIndex = -1;
-  target.querySelector(".page-title, .question h2").focus();
-}
-
-// After a reload: the page reached and the answers settled, the randomized
-// ones told as answered, those asked plainly chosen again.
-function restoreProgress() {
-  const kept = config.preview || pages.length < 2 ? null : loadProgress();
-  if (!kept) return;
-  for (const [id, answer] of Object.entries(kept.answers ?? {})) {
-    const question = questionsById.get(id);
-    if (!question || answer.spec_version !== question.spec_version) continue;
-    progress.answers[id] = {
-      report: answer.report,
-      spec_version: answer.spec_version,
-      ...(answer.value !== undefined && kindOf(question).value ? { value: answer.value } : {}),
-    };
-    const option = shownAgain(question)
-      ? form.querySelector(`[role=radiogroup][data-question="${CSS.escape(id)}"] [data-option="${answer.report}"]`)
-      : null;
-    if (option) {
-      const group = option.closest("[role=radiogroup]");
-      for (const other of group.querySelectorAll("[role=radio]")) {
-        other.setAttribute("aria-checked", String(other === option));
-        other.tabIndex = other === option ? 0 : -1;
-      }
-    } else {
-      showAnswered(question);
-    }
-  }
-  const page = pages[kept.page];
-  showPage(page && pageShown(page) ? kept.page : 0);
-}
-
-// Sending from the last page: every shown question's report, settled on its
-// page; a question not answered is sent as missing.
-function sendPages() {
-  const page = pages[progress.page];
-  if (!pageComplete(page)) return;
-  settlePage(page);
-  const shown = config.questions.filter(questionShown);
-  const missing = shown.find((q) => !q.optional && !progress.answers[q.id]);
-  if (missing) {
-    // Left out on an earlier page (a page left with Back): go back to it.
-    const section = form.querySelector(`section.question[data-question-id="${missing.id}"]`);
-    showPage(pages.indexOf(section.closest(".page")));
-    pageComplete(section.closest(".page"));
-    return;
-  }
-  const answers = shown.map((q) => ({
-    question: q.id,
-    report: progress.answers[q.id]?.report ?? null,
-    spec_version: q.spec_version,
-    ...(progress.answers[q.id]?.value !== undefined ? { value: progress.answers[q.id].value } : {}),
-  }));
-  forgetTruths();
-  sendAnswers(answers);
 }
 
 start();

@@ -21,8 +21,13 @@ from django.utils.translation import get_language, gettext, ngettext
 from surveys.kinds import kind_module
 
 
-def page_messages(*, questions: int, kinds: Iterable[str] = ()) -> dict[str, Any]:
-    """The script's words for a page of ``questions`` questions of ``kinds``."""
+def page_messages(
+    *, questions: int, kinds: Iterable[str] = (), features: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The script's words for a page of ``questions`` questions of ``kinds``
+    that uses ``features`` (:mod:`surveys.respond.page_modules`): a feature
+    the page does not load gets none of its words."""
+    features = set(features)
     return {
         # Nothing on a page in the language the scripts speak: the sentences
         # would repeat theirs.
@@ -32,9 +37,10 @@ def page_messages(*, questions: int, kinds: Iterable[str] = ()) -> dict[str, Any
             else {"refusals": refusal_sentences(kinds)}
         ),
         **_question_messages(),
+        **(_direct_messages() if "arms" in features else {}),
         **_receipt_messages(),
         **_sending_messages(),
-        **_section_messages(),
+        **(_section_messages() if "pages" in features else {}),
         "questionsLeft": {
             str(count): ngettext(
                 "Please answer every question that is not optional (%(count)d "
@@ -92,17 +98,6 @@ def _question_messages() -> dict[str, str]:
             "{reason} Nothing has been sent. Please let the people running this "
             "survey know."
         ),
-        "directLabel": gettext("Asked directly:"),
-        "directText": gettext(
-            "this device chose you at random to answer this question directly. "
-            "Your answer is sent exactly as you give it: it is not protected. "
-            "Other respondents answer it randomized, and comparing the two shows "
-            "how much asking directly changes answers."
-        ),
-        "directReceipt": gettext(
-            "Asked directly (chosen at random on your device): sent exactly as "
-            "you answered."
-        ),
         "countInvalid": gettext(
             "Question {number} asks for a whole number from 0 to {max}."
         ),
@@ -124,6 +119,23 @@ def _question_messages() -> dict[str, str]:
         "noAnswerNote": gettext(
             "Sent as it is, not randomized: the survey learns that you did not "
             "answer this question, though not what your answer would have been."
+        ),
+    }
+
+
+def _direct_messages() -> dict[str, str]:
+    """A question asked directly of this respondent (the validation arm)."""
+    return {
+        "directLabel": gettext("Asked directly:"),
+        "directText": gettext(
+            "this device chose you at random to answer this question directly. "
+            "Your answer is sent exactly as you give it: it is not protected. "
+            "Other respondents answer it randomized, and comparing the two shows "
+            "how much asking directly changes answers."
+        ),
+        "directReceipt": gettext(
+            "Asked directly (chosen at random on your device): sent exactly as "
+            "you answered."
         ),
     }
 

@@ -91,18 +91,19 @@ def respondent_questions(
 
 def page_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
     """The respondent items with the templates each kind shows them with, and
-    the browser module that handles each, if any (for the page, not the API).
+    the place of the browser module that handles each, if any, in the list of
+    :func:`surveys.respond.integrity.kind_scripts` (for the page, not the API).
     Each spec's thresholds travel as a base and a rule where they fit one
     (:mod:`surveys.respond.page_specs`); the page expands and checks them."""
-    scripts = kind_scripts(survey)
+    # A kind's module by its place in the page's list of them (the config's
+    # "scripts"): each URL is sent once, not once per question.
+    scripts = list(kind_scripts(survey))
     return [
         {
             **item,
             "spec": page_spec(item["spec"]),
             "fragments": kind_module(item["kind"], "page").FRAGMENTS,
-            "script": scripts[item["kind"]].file.url
-            if item["kind"] in scripts
-            else None,
+            "script": scripts.index(item["kind"]) if item["kind"] in scripts else None,
         }
         for item in respondent_questions(survey, language)
     ]

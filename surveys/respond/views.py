@@ -27,6 +27,7 @@ from surveys.respond.integrity import (
     kind_scripts,
 )
 from surveys.respond.messages import page_messages
+from surveys.respond.page_modules import all_feature_files, page_modules
 from surveys.respond.pages import page_sections
 from surveys.respond.practice import practice_round
 from surveys.respond.selectors import (
@@ -64,18 +65,20 @@ def _render_survey_page(
 ) -> HttpResponse:
     questions = page_questions(survey, language)
     practice = practice_round(survey, language)
+    pages = page_sections(survey, questions, language)
+    modules = page_modules(survey, questions=questions, pages=pages, practice=practice)
+    scripts = kind_scripts(survey)
     config = {
         "slug": survey.slug,
         # Sent back as Accept-Language, so a refusal speaks the page's language.
         "language": language,
         "submitUrl": reverse("api:submit", args=[survey.slug]),
-        # Where an invitation or panel id is checked when the page opens.
-        "accessUrl": reverse("api:access_check", args=[survey.slug]),
         "preview": preview,
         "consent": bool(survey.consent),
         "messages": page_messages(
             questions=len(questions),
             kinds=[q.kind for q in survey.questions.all()],
+            features=modules.imports,
         ),
         "access": respondent_access(survey),
         "receipt": {
@@ -95,7 +98,7 @@ def _render_survey_page(
                     "receipt_note",
                     "spec",
                     "spec_version",
-                    # Its kind's module, imported only for the kinds shown.
+                    # Its kind's module (its place in "scripts").
                     "script",
                     # Display logic: shown only when plain answers meet it.
                     "condition",
@@ -105,7 +108,14 @@ def _render_survey_page(
         ],
         # The practice round's spec and words; its answer is never sent.
         "practice": practice["script"] if practice else None,
+        # The kinds' modules, imported only for the kinds shown, and the
+        # modules of the features the page uses (surveys/respond/page_modules.py).
+        "scripts": [script.file.url for script in scripts.values()],
+        "modules": modules.imports,
     }
+    if "access" in modules.imports:
+        # Where an invitation or panel id is checked when the page opens.
+        config["accessUrl"] = reverse("api:access_check", args=[survey.slug])
     accepting = preview or survey.accepts_responses_at(timezone.now())
     context = {
         "survey": survey,
@@ -115,7 +125,7 @@ def _render_survey_page(
         "transparency_path": respondent_path(survey, language, page="transparency"),
         "questions": questions,
         "practice": practice,
-        "pages": page_sections(survey, questions, language),
+        "pages": pages,
         "access_notice": respondent_access_notice(survey),
         "closed_text": "" if accepting else respondent_closed_text(survey),
         "screen_out_url": survey.screen_out_url
@@ -129,8 +139,8 @@ def _render_survey_page(
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
-        "conditions_script": integrity(CONDITIONS_SCRIPT),
-        "kind_scripts": kind_scripts(survey).values(),
+        "kind_scripts": scripts.values(),
+        "page_modules": modules.files,
         "receipt_days": settings.RECEIPT_DAYS,
     }
     return render(request, "surveys/respond.html", context)
@@ -186,6 +196,7 @@ def _render_transparency_page(
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
         "conditions_script": integrity(CONDITIONS_SCRIPT),
+        "page_modules": all_feature_files(),
         "kind_scripts": kind_scripts(survey).values(),
         "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),

@@ -227,6 +227,8 @@ CASES: list[tuple[str, str, Callable[[Spec], Spec], str]] = [
     ("arm share", "armed", arm_of_nothing, "unreadable validation arm"),
     ("arm share", "armed", fractional_arm, "unreadable validation arm"),
     ("arm share", "crosswise", arm_on_crosswise, "cannot be asked directly"),
+    # Within the limit, but on a page that loaded no module to draw it.
+    ("arm share", "yes_no", arm_on_crosswise, "unreadable validation arm"),
     ("instructed probabilities", "instructed", nearly_always_yes, "protect a Yes less"),
     ("instructed probabilities", "instructed", one_group, "group_threshold"),
     ("instructed probabilities", "instructed", same_instruction, "must differ"),

@@ -1,0 +1,95 @@
+"""Which of the respondent page's feature modules a page loads.
+
+The page script (static/js/survey.js) holds what every page does: check the
+specs, take the answers, randomize, send, show the receipt. Each feature only
+some surveys use is a module of its own under static/js/survey/, and a page
+loads only the modules its survey uses: a phone on a slow connection
+downloads and parses nothing it will not run (docs/benchmarks.md, "Respondent
+page weight"). The server decides here, from the same data the page is drawn
+from; the page lists each module in its config (imported by the page script)
+and preloads every file with its integrity, so that all of them are fetched
+in one wave from the HTML. The page script checks that every feature its data
+needs was listed (``missingFeature``) and stops otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from surveys.models import Survey
+from surveys.respond.integrity import CONDITIONS_SCRIPT, Integrity, integrity
+
+# Each feature's module, by the name the page script asks it by, and any
+# module it imports itself (preloaded with it).
+FEATURE_SCRIPTS: dict[str, tuple[str, ...]] = {
+    # Several pages (sections), saved progress, questions or options shown in
+    # an order drawn on the page.
+    "pages": ("js/survey/pages.js",),
+    # Questions shown only after some plain answers.
+    "displayLogic": ("js/survey/display-logic.js", CONDITIONS_SCRIPT),
+    "practice": ("js/survey/practice.js",),
+    "consent": ("js/survey/consent.js",),
+    # An invitation or a panel's participant id, checked on opening.
+    "access": ("js/survey/access.js",),
+    # Questions asked directly of some respondents (the validation arm).
+    "arms": ("js/survey/arms.js",),
+}
+
+
+@dataclass(frozen=True)
+class PageModules:
+    """The features a page uses: ``imports`` (name to URL) for its config,
+    ``files`` (every file to preload, with its integrity) for its head."""
+
+    imports: dict[str, str]
+    files: tuple[Integrity, ...]
+
+
+def page_features(
+    survey: Survey,
+    *,
+    questions: Sequence[dict[str, Any]],
+    pages: Sequence[dict[str, Any]],
+    practice: dict[str, Any] | None,
+) -> list[str]:
+    """The names of the features the page of ``survey`` uses, given its
+    items (:func:`surveys.respond.selectors.page_questions`), its pages
+    (:func:`surveys.respond.pages.page_sections`) and its practice round."""
+    shuffled = any(
+        page["shuffle"] or any(q["shuffle_options"] for q in page["questions"])
+        for page in pages
+    )
+    uses = {
+        "pages": len(pages) > 1 or shuffled,
+        "displayLogic": any(q.get("condition") for q in questions),
+        "practice": practice is not None,
+        "consent": bool(survey.consent),
+        "access": survey.access_mode != Survey.AccessMode.OPEN,
+        # As the page reads it: a spec with an arm.
+        "arms": any(q["spec"].get("direct_arm") for q in questions),
+    }
+    return [name for name in FEATURE_SCRIPTS if uses[name]]
+
+
+def page_modules(
+    survey: Survey,
+    *,
+    questions: Sequence[dict[str, Any]],
+    pages: Sequence[dict[str, Any]],
+    practice: dict[str, Any] | None,
+) -> PageModules:
+    """The modules of the features the page uses (:func:`page_features`)."""
+    names = page_features(survey, questions=questions, pages=pages, practice=practice)
+    files = {path: integrity(path) for name in names for path in FEATURE_SCRIPTS[name]}
+    return PageModules(
+        imports={name: files[FEATURE_SCRIPTS[name][0]].url for name in names},
+        files=tuple(files.values()),
+    )
+
+
+def all_feature_files() -> tuple[Integrity, ...]:
+    """Every feature's own module, for the transparency page, which lists the
+    hash of every script a survey's page may load."""
+    return tuple(integrity(paths[0]) for paths in FEATURE_SCRIPTS.values())
