@@ -55,30 +55,51 @@ PROCESSES = 7
 REQUESTS = 20
 MAX_FIRST_MS = 50.0
 MAX_LATER_RATIO = 1.25
-VARIANTS = ("computed", "saved")
+VARIANTS = ("computed", "saved", "ready", "trivial")
+# The variants that start as a gunicorn worker does (config/warmup.py).
+READY = ("ready", "trivial")
 OWNER = "bench-owner"
 
 
 def child(database_url: str, survey_id: int, variant: str, requests: int) -> None:
-    """In a fresh process: warm up on two other pages, then time the results."""
+    """In a fresh process: get ready as the variant says, then time the page."""
+    started = time.perf_counter()
     django_setup(database_url)
     from django.contrib.auth import get_user_model
+    from django.db import connections
     from django.test import Client
     from django.urls import reverse
 
     from estimation.runs import selectors
     from surveys.results import views
 
+    setup_s = time.perf_counter() - started
     if variant == "computed":
         # As before: no comparisons saved with the run, nothing drawn shared.
         selectors._finished_comparisons = lambda run_id, finished_at: {}  # type: ignore[assignment]
         views.run_fragments = lambda run, language, target: None  # type: ignore[assignment]
     client = Client(SERVER_NAME="localhost")
     client.force_login(get_user_model().objects.get(username=OWNER))
-    for warm in (reverse("surveys:list"), reverse("surveys:detail", args=[survey_id])):
-        if client.get(warm).status_code != 200:
-            raise RuntimeError(f"GET {warm} failed")
     url = reverse("surveys:results", args=[survey_id])
+    ready_s = 0.0
+    if variant in READY:
+        # As a gunicorn worker: the application loaded (its middleware
+        # built), then post_worker_init; no page served, no database
+        # connection of the request's thread open yet.
+        from config.warmup import worker_ready
+
+        started = time.perf_counter()
+        client.handler.load_middleware()
+        worker_ready()
+        ready_s = time.perf_counter() - started
+        connections.close_all()
+        if variant == "trivial":
+            url = reverse("surveys:list")
+    else:
+        # The earlier protocol: two other pages served first.
+        for warm in (reverse("surveys:list"), reverse("surveys:detail", args=[survey_id])):
+            if client.get(warm).status_code != 200:
+                raise RuntimeError(f"GET {warm} failed")
     samples = []
     for _ in range(requests + 1):
         started = time.perf_counter()
@@ -86,7 +107,16 @@ def child(database_url: str, survey_id: int, variant: str, requests: int) -> Non
         samples.append((time.perf_counter() - started) * 1e3)
         if response.status_code != 200:
             raise RuntimeError(f"GET {url}: {response.status_code}")
-    print(json.dumps({"first_ms": samples[0], "later_ms": samples[1:]}))
+    print(
+        json.dumps(
+            {
+                "first_ms": samples[0],
+                "later_ms": samples[1:],
+                "setup_s": setup_s,
+                "ready_s": ready_s,
+            }
+        )
+    )
 
 
 def fresh_process(
@@ -121,8 +151,9 @@ def prepare(database_url: str, size: int, reuse: str | None) -> int:
     from surveys.models import Survey
 
     call_command("migrate", verbosity=0, interactive=False)
-    if reuse is not None:
-        survey = Survey.objects.get(title=f"Benchmark n={size}")
+    kept = Survey.objects.filter(title=f"Benchmark n={size}").first()
+    if reuse is not None and kept is not None:
+        survey = kept
     else:
         owner = get_user_model().objects.create_user(
             username=OWNER, password="bench-owner-password"
@@ -188,8 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures = summarize(samples)
     print_figures(figures, args.size, args.processes, args.requests)
     checks = {
-        "first_ms": figures["saved"]["first_ms"] < MAX_FIRST_MS,
-        "later_ratio": figures["saved"]["later_ms"]
+        "first_ms": figures["ready"]["first_ms"] < MAX_FIRST_MS,
+        "later_ratio": figures["ready"]["later_ms"]
         <= MAX_LATER_RATIO * figures["computed"]["later_ms"],
     }
     passed = all(checks.values())
@@ -228,6 +259,8 @@ def summarize(samples: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "first_min_ms": min(firsts),
             "first_max_ms": max(firsts),
             "later_ms": statistics.median(later),
+            "setup_s": statistics.median(r["setup_s"] for r in runs),
+            "ready_s": statistics.median(r["ready_s"] for r in runs),
         }
     return figures
 
@@ -239,26 +272,31 @@ def print_figures(
         f"\nResults page at n = {size:,}: {processes} fresh processes per variant, "
         f"{requests} later GETs each"
     )
-    print("| variant | first view, median (min / max) | later views, median |")
-    print("|---|---:|---:|")
+    print(
+        "| variant | first view, median (min / max) | later views, median "
+        "| setup, median | warm-up, median |"
+    )
+    print("|---|---:|---:|---:|---:|")
     for variant in VARIANTS:
         f = figures[variant]
         print(
             f"| {variant} | {f['first_ms']:.1f} ms ({f['first_min_ms']:.1f} / "
-            f"{f['first_max_ms']:.1f}) | {f['later_ms']:.1f} ms |"
+            f"{f['first_max_ms']:.1f}) | {f['later_ms']:.1f} ms "
+            f"| {f['setup_s']:.2f} s | {f['ready_s']:.2f} s |"
         )
-    saved, computed = figures["saved"], figures["computed"]
+    ready, computed = figures["ready"], figures["computed"]
     if "first_anywhere_ms" in figures:
         print(
             f"The first view anywhere after the run (it draws and shares): "
             f"{figures['first_anywhere_ms']:.1f} ms"
         )
     print(
-        f"{'ok' if saved['first_ms'] < MAX_FIRST_MS else 'MISS'}: first view "
-        f"{saved['first_ms']:.1f} ms (target < {MAX_FIRST_MS:g} ms; baseline "
-        f"{computed['first_ms']:.1f} ms)"
+        f"{'ok' if ready['first_ms'] < MAX_FIRST_MS else 'MISS'}: first view "
+        f"{ready['first_ms']:.1f} ms in a ready worker (target < {MAX_FIRST_MS:g} "
+        f"ms; baseline {computed['first_ms']:.1f} ms; a trivial page's first "
+        f"view {figures['trivial']['first_ms']:.1f} ms)"
     )
-    ratio = saved["later_ms"] / computed["later_ms"]
+    ratio = ready["later_ms"] / computed["later_ms"]
     print(
         f"{'ok' if ratio <= MAX_LATER_RATIO else 'MISS'}: later views "
         f"{ratio:.2f} x the baseline's (target ≤ {MAX_LATER_RATIO:g})"
