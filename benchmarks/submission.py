@@ -130,11 +130,13 @@ def run_batch(
     sample.seconds += time.perf_counter() - started
 
 
-# On a reused database: the demo of an earlier run goes, with its responses,
-# so that seeding starts it open and empty again.
+# On a reused database: the demo of an earlier run is renamed out of the way
+# (its answers protect its questions from deletion), so that seeding makes a
+# new, open and empty one, and only its responses are counted.
 FORGET_DEMO = """
+import secrets
 from surveys.models import Survey
-Survey.objects.filter(slug="demo").delete()
+Survey.objects.filter(slug="demo").update(slug="demo-" + secrets.token_hex(4))
 """
 
 
@@ -267,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reuse-database",
         metavar="NAME",
-        help="run on this existing database instead of a new one (kept); its "
-        "demo survey is deleted and seeded again first",
+        help="run on this existing database instead of a new one (kept); a "
+        "demo survey of an earlier run is renamed and a new one seeded",
     )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
