@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -150,7 +150,7 @@ def kind_module(kind: str, role: str) -> ModuleType | KindRole:
     return KindRole(own, importlib.import_module(ROLE_DEFAULTS[role]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _own_module(name: str) -> ModuleType | None:
     """The module ``name``, or None if there is none. Remembered: Python
     keeps the modules it imported but not those it failed to find, and a kind
