@@ -25,6 +25,10 @@ and warm-up times (a worker's start).
   draws its own). The first ``saved`` process after the run is the first
   view anywhere: it draws them and shares them, and is reported on its own;
   the median is of the others;
+- ``unwarmed``: as ``saved``, but ready as a gunicorn worker was before the
+  warm-up: the application loaded, the views imported and frozen out of the
+  garbage collector's sight, no page served and no database connection
+  open; the first GET is the results page;
 - ``ready``: as ``saved``, but ready as a gunicorn worker is when it accepts
   its first connection, and nothing more: the application loaded (its
   middleware built) and ``post_worker_init`` run (config/warmup.py: the
@@ -70,7 +74,7 @@ PROCESSES = 7
 REQUESTS = 20
 MAX_FIRST_MS = 50.0
 MAX_LATER_RATIO = 1.25
-VARIANTS = ("computed", "saved", "ready", "trivial")
+VARIANTS = ("computed", "saved", "unwarmed", "ready", "trivial")
 # The variants that start as a gunicorn worker does (config/warmup.py).
 READY = ("ready", "trivial")
 OWNER = "bench-owner"
@@ -110,6 +114,19 @@ def child(database_url: str, survey_id: int, variant: str, requests: int) -> Non
         connections.close_all()
         if variant == "trivial":
             url = reverse("surveys:list")
+    elif variant == "unwarmed":
+        # As a gunicorn worker did before the warm-up: the application
+        # loaded, the views imported and frozen out of the collector's sight.
+        import gc
+
+        from django.urls import get_resolver
+
+        started = time.perf_counter()
+        client.handler.load_middleware()
+        get_resolver().url_patterns  # noqa: B018 (imports the views)
+        gc.freeze()
+        ready_s = time.perf_counter() - started
+        connections.close_all()
     else:
         # The earlier protocol: two other pages served first.
         for warm in (
