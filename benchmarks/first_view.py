@@ -1,27 +1,46 @@
 """The first view of a run's results page in a fresh web process, at 10^6.
 
 Creates ``bench_first_view_<pid>`` on the PostgreSQL server (or reuses a
-database kept by ``benchmarks.estimate_run --keep-database``), loads the
+database kept by ``benchmarks.estimate_run --keep-database``, loading the
+survey into it the first time when it has none), loads the
 estimate-run benchmark's ten-question survey with 10^6 responses (three
 yes/no, five multiple choice, two direct: 16 breakdowns, each with its
 comparison), runs an estimate as the worker does, and vacuums the responses.
 
-Then, for each variant, ``--processes`` fresh processes one after another.
-Each sets Django up, logs in as the owner through the test client, serves the
-survey list and the survey page (a process that has served pages, not one
-still importing), and then times its first GET of the results page and
+Then, for each variant, ``--processes`` fresh processes one after another,
+interleaved variant by variant so that all meet the same load. Each sets
+Django up and logs in as the owner through the test client; then it gets
+ready as its variant says and times its first GET of the page and
 ``--requests`` more. The figures are the median over the processes of the
-first GET, and the median of all the later GETs.
+first GET, and the median of all the later GETs; and each process's setup
+and warm-up times (a worker's start).
 
 - ``computed`` (**baseline**): the page as it was, computing the default
   comparisons while it is drawn (the run's saved comparisons are hidden);
-- ``saved``: the page reading the comparisons the worker saved with the run,
-  and the comparisons and charts drawn by an earlier process from the shared
-  cache (``REDIS_URL``; without it each process draws its own). The first
-  ``saved`` process after the run is the first view anywhere: it draws them
-  and shares them, and is reported on its own; the median is of the others.
+  ready as the benchmark first measured it: two other pages served first
+  (the survey list and the survey page);
+- ``saved``: ready the same way, the page reading the comparisons the worker
+  saved with the run, and the comparisons and charts drawn by an earlier
+  process from the shared cache (``REDIS_URL``; without it each process
+  draws its own). The first ``saved`` process after the run is the first
+  view anywhere: it draws them and shares them, and is reported on its own;
+  the median is of the others;
+- ``unwarmed``: as ``saved``, but ready as a gunicorn worker was before the
+  warm-up: the application loaded, the views imported and frozen out of the
+  garbage collector's sight, no page served and no database connection
+  open; the first GET is the results page;
+- ``ready``: as ``saved``, but ready as a gunicorn worker is when it accepts
+  its first connection, and nothing more: the application loaded (its
+  middleware built) and ``post_worker_init`` run (config/warmup.py: the
+  views imported, templates compiled, translations read, the loaded objects
+  frozen out of the garbage collector's sight); no page served and no
+  database connection open, so the first GET opens its own as a worker's
+  first request does;
+- ``trivial``: ready as ``ready``, timing the survey list instead (a page of
+  one survey): what any first request of a ready worker costs, on the same
+  machine in the same run.
 
-Targets: the first view with ``saved`` under ``MAX_FIRST_MS`` (50 ms); later
+Targets: the first view with ``ready`` under ``MAX_FIRST_MS`` (50 ms); later
 views no slower than the baseline's (at most ``MAX_LATER_RATIO`` of them).
 
 Run with ``make bench`` or::
@@ -55,30 +74,67 @@ PROCESSES = 7
 REQUESTS = 20
 MAX_FIRST_MS = 50.0
 MAX_LATER_RATIO = 1.25
-VARIANTS = ("computed", "saved")
+VARIANTS = ("computed", "saved", "unwarmed", "ready", "trivial")
+# The variants that start as a gunicorn worker does (config/warmup.py).
+READY = ("ready", "trivial")
 OWNER = "bench-owner"
 
 
 def child(database_url: str, survey_id: int, variant: str, requests: int) -> None:
-    """In a fresh process: warm up on two other pages, then time the results."""
+    """In a fresh process: get ready as the variant says, then time the page."""
+    started = time.perf_counter()
     django_setup(database_url)
     from django.contrib.auth import get_user_model
+    from django.db import connections
     from django.test import Client
     from django.urls import reverse
 
     from estimation.runs import selectors
     from surveys.results import views
 
+    setup_s = time.perf_counter() - started
     if variant == "computed":
         # As before: no comparisons saved with the run, nothing drawn shared.
         selectors._finished_comparisons = lambda run_id, finished_at: {}  # type: ignore[assignment]
         views.run_fragments = lambda run, language, target: None  # type: ignore[assignment]
     client = Client(SERVER_NAME="localhost")
     client.force_login(get_user_model().objects.get(username=OWNER))
-    for warm in (reverse("surveys:list"), reverse("surveys:detail", args=[survey_id])):
-        if client.get(warm).status_code != 200:
-            raise RuntimeError(f"GET {warm} failed")
     url = reverse("surveys:results", args=[survey_id])
+    ready_s, urls_s = 0.0, 0.0
+    if variant in READY:
+        # As a gunicorn worker: the application loaded (its middleware
+        # built), then post_worker_init; no page served, no database
+        # connection of the request's thread open yet.
+        from config.warmup import worker_ready
+
+        started = time.perf_counter()
+        client.handler.load_middleware()
+        urls_s = worker_ready()["urls"]
+        ready_s = time.perf_counter() - started
+        connections.close_all()
+        if variant == "trivial":
+            url = reverse("surveys:list")
+    elif variant == "unwarmed":
+        # As a gunicorn worker did before the warm-up: the application
+        # loaded, the views imported and frozen out of the collector's sight.
+        import gc
+
+        from django.urls import get_resolver
+
+        started = time.perf_counter()
+        client.handler.load_middleware()
+        get_resolver().url_patterns  # noqa: B018 (imports the views)
+        gc.freeze()
+        ready_s = time.perf_counter() - started
+        connections.close_all()
+    else:
+        # The earlier protocol: two other pages served first.
+        for warm in (
+            reverse("surveys:list"),
+            reverse("surveys:detail", args=[survey_id]),
+        ):
+            if client.get(warm).status_code != 200:
+                raise RuntimeError(f"GET {warm} failed")
     samples = []
     for _ in range(requests + 1):
         started = time.perf_counter()
@@ -86,7 +142,19 @@ def child(database_url: str, survey_id: int, variant: str, requests: int) -> Non
         samples.append((time.perf_counter() - started) * 1e3)
         if response.status_code != 200:
             raise RuntimeError(f"GET {url}: {response.status_code}")
-    print(json.dumps({"first_ms": samples[0], "later_ms": samples[1:]}))
+    print(
+        json.dumps(
+            {
+                "first_ms": samples[0],
+                "later_ms": samples[1:],
+                "setup_s": setup_s,
+                "ready_s": ready_s,
+                # What the worker did before this change too (importing the
+                # views through the URLconf); the rest of ready_s is new.
+                "urls_s": urls_s,
+            }
+        )
+    )
 
 
 def fresh_process(
@@ -121,8 +189,9 @@ def prepare(database_url: str, size: int, reuse: str | None) -> int:
     from surveys.models import Survey
 
     call_command("migrate", verbosity=0, interactive=False)
-    if reuse is not None:
-        survey = Survey.objects.get(title=f"Benchmark n={size}")
+    kept = Survey.objects.filter(title=f"Benchmark n={size}").first()
+    if reuse is not None and kept is not None:
+        survey = kept
     else:
         owner = get_user_model().objects.create_user(
             username=OWNER, password="bench-owner-password"
@@ -188,8 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures = summarize(samples)
     print_figures(figures, args.size, args.processes, args.requests)
     checks = {
-        "first_ms": figures["saved"]["first_ms"] < MAX_FIRST_MS,
-        "later_ratio": figures["saved"]["later_ms"]
+        "first_ms": figures["ready"]["first_ms"] < MAX_FIRST_MS,
+        "later_ratio": figures["ready"]["later_ms"]
         <= MAX_LATER_RATIO * figures["computed"]["later_ms"],
     }
     passed = all(checks.values())
@@ -228,6 +297,9 @@ def summarize(samples: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "first_min_ms": min(firsts),
             "first_max_ms": max(firsts),
             "later_ms": statistics.median(later),
+            "setup_s": statistics.median(r["setup_s"] for r in runs),
+            "ready_s": statistics.median(r["ready_s"] for r in runs),
+            "added_s": statistics.median(r["ready_s"] - r["urls_s"] for r in runs),
         }
     return figures
 
@@ -239,26 +311,31 @@ def print_figures(
         f"\nResults page at n = {size:,}: {processes} fresh processes per variant, "
         f"{requests} later GETs each"
     )
-    print("| variant | first view, median (min / max) | later views, median |")
-    print("|---|---:|---:|")
+    print(
+        "| variant | first view, median (min / max) | later views, median "
+        "| setup, median | warm-up, median (of it new) |"
+    )
+    print("|---|---:|---:|---:|---:|")
     for variant in VARIANTS:
         f = figures[variant]
         print(
             f"| {variant} | {f['first_ms']:.1f} ms ({f['first_min_ms']:.1f} / "
-            f"{f['first_max_ms']:.1f}) | {f['later_ms']:.1f} ms |"
+            f"{f['first_max_ms']:.1f}) | {f['later_ms']:.1f} ms "
+            f"| {f['setup_s']:.2f} s | {f['ready_s']:.2f} s ({f['added_s']:.2f} s) |"
         )
-    saved, computed = figures["saved"], figures["computed"]
+    ready, computed = figures["ready"], figures["computed"]
     if "first_anywhere_ms" in figures:
         print(
             f"The first view anywhere after the run (it draws and shares): "
             f"{figures['first_anywhere_ms']:.1f} ms"
         )
     print(
-        f"{'ok' if saved['first_ms'] < MAX_FIRST_MS else 'MISS'}: first view "
-        f"{saved['first_ms']:.1f} ms (target < {MAX_FIRST_MS:g} ms; baseline "
-        f"{computed['first_ms']:.1f} ms)"
+        f"{'ok' if ready['first_ms'] < MAX_FIRST_MS else 'MISS'}: first view "
+        f"{ready['first_ms']:.1f} ms in a ready worker (target < {MAX_FIRST_MS:g} "
+        f"ms; baseline {computed['first_ms']:.1f} ms; a trivial page's first "
+        f"view {figures['trivial']['first_ms']:.1f} ms)"
     )
-    ratio = saved["later_ms"] / computed["later_ms"]
+    ratio = ready["later_ms"] / computed["later_ms"]
     print(
         f"{'ok' if ratio <= MAX_LATER_RATIO else 'MISS'}: later views "
         f"{ratio:.2f} x the baseline's (target ≤ {MAX_LATER_RATIO:g})"

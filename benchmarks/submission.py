@@ -130,6 +130,16 @@ def run_batch(
     sample.seconds += time.perf_counter() - started
 
 
+# On a reused database: the demo of an earlier run is renamed out of the way
+# (its answers protect its questions from deletion), so that seeding makes a
+# new, open and empty one, and only its responses are counted.
+FORGET_DEMO = """
+import secrets
+from surveys.models import Survey
+Survey.objects.filter(slug="demo").update(slug="demo-" + secrets.token_hex(4))
+"""
+
+
 # Turns the seeded demo into a controlled survey and prints, one per line, the
 # credential each submission brings (run by ``manage.py shell``).
 CONTROL = """
@@ -234,6 +244,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="per gunicorn worker")
     parser.add_argument("--time-limit", type=float, default=180.0)
     parser.add_argument(
+        "--start-timeout",
+        type=float,
+        default=120.0,
+        help="seconds the layout may take to answer /healthz (collectstatic, "
+        "the workers' start) before the run gives up",
+    )
+    parser.add_argument(
         "--postgres", default=os.environ.get("BENCH_POSTGRES_URL", DEFAULT_POSTGRES)
     )
     parser.add_argument(
@@ -249,6 +266,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"drop the partial index {PENDING_INDEX} first: the submission "
         "path before saved counts, for a before/after comparison",
     )
+    parser.add_argument(
+        "--reuse-database",
+        metavar="NAME",
+        help="run on this existing database instead of a new one (kept); a "
+        "demo survey of an earlier run is renamed and a new one seeded",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -256,7 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     facts = machine_facts()
     print(f"Machine: {facts}")
     with (
-        bench_database(args.postgres, prefix="bench_submit") as database_url,
+        bench_database(
+            args.postgres,
+            prefix="bench_submit",
+            keep=args.reuse_database is not None,
+            reuse=args.reuse_database,
+        ) as database_url,
         tempfile.TemporaryDirectory() as tmp,
     ):
         layout = ProductionLayout(
@@ -269,8 +297,16 @@ def main(argv: list[str] | None = None) -> int:
             THROTTLE_SUBMISSIONS="1000000000/minute",
             LOG_LEVEL="WARNING",
         )
-        layout.start()
+        layout.start(timeout=args.start_timeout)
         try:
+            if args.reuse_database is not None:
+                subprocess.run(
+                    [sys.executable, "manage.py", "shell", "-c", FORGET_DEMO],
+                    cwd=ROOT,
+                    env=layout.env,
+                    check=True,
+                    capture_output=True,
+                )
             subprocess.run(
                 [sys.executable, "manage.py", "seed_demo", "--respondents", "0"],
                 cwd=ROOT,

@@ -5,8 +5,8 @@ request without the client's address or user agent, which gunicorn's access
 log format would carry. gunicorn's own messages use the same JSON lines.
 """
 
-import gc
 import os
+import time
 
 from gunicorn.glogging import Logger
 
@@ -47,15 +47,20 @@ logger_class = NoAccessLog
 
 
 def post_worker_init(worker) -> None:  # noqa: ANN001
-    """Import the URLs and views before the first request, then move all
-    that is loaded (Django, DRF, the views) out of the garbage collector's
-    sight: it lives as long as the worker, and every full collection would
-    otherwise walk it again."""
-    from django.urls import get_resolver
+    """Before the worker accepts a connection: import the views, fill the
+    URL resolver, read the translations and compile the project's templates,
+    then keep all of it out of the garbage collector's sight
+    (config/warmup.py), so that no visitor's first request pays for it. The
+    time it takes is the worker's start; it is logged."""
+    from config.warmup import worker_ready
 
-    get_resolver().url_patterns  # noqa: B018 (imports the views)
-    gc.freeze()
-    worker.log.debug("%d objects kept out of garbage collection", gc.get_freeze_count())
+    started = time.perf_counter()
+    spent = worker_ready()
+    worker.log.info(
+        "worker ready in %.2f s (%s)",
+        time.perf_counter() - started,
+        ", ".join(f"{step} {value:g}" for step, value in spent.items()),
+    )
 
 
 # No control socket: its default path is shared by every gunicorn of the user.

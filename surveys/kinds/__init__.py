@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -145,15 +146,24 @@ def kind_module(kind: str, role: str) -> ModuleType | KindRole:
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     name = f"surveys.kinds.{KINDS[kind]}.{role}"
-    try:
-        own: ModuleType | None = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        if role not in ROLE_DEFAULTS:
-            raise ValueError(f"kind {kind!r} has no {role!r} module") from error
-        own = None
+    own = _own_module(name)
+    if own is None and role not in ROLE_DEFAULTS:
+        raise ValueError(f"kind {kind!r} has no {role!r} module")
     if role not in ROLE_DEFAULTS:
         assert own is not None
         return own
     return KindRole(own, importlib.import_module(ROLE_DEFAULTS[role]))
+
+
+@cache
+def _own_module(name: str) -> ModuleType | None:
+    """The module ``name``, or None if there is none. Remembered: Python
+    keeps the modules it imported but not those it failed to find, and a kind
+    without a role of its own was looked for on disk again at every call
+    (eight times a submission of the demo's four questions)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        return None

@@ -31,3 +31,10 @@ class Loader(filesystem.Loader):
         except SuspiciousFileOperation:
             return  # outside the kinds' folders: not a kind's fragment
         yield Origin(name=path, template_name=template_name, loader=self)
+
+    def template_names(self) -> Iterator[str]:
+        """Every kind's fragments by the name pages ask for (the worker's
+        warm-up compiles them: config/warmup.py)."""
+        for folder in sorted(KINDS_DIR.glob("*/templates")):
+            for path in sorted(folder.rglob("*.html")):
+                yield f"{PREFIX}{folder.parent.name}/{path.relative_to(folder).as_posix()}"

@@ -1,10 +1,13 @@
 """The platform's registry of question kinds."""
 
+import importlib
+from unittest import mock
+
 import pytest
 from django.core.exceptions import ValidationError
 
 from surveys.builder.validation_arm import direct_arm_percent
-from surveys.kinds import KIND_TABLE, KINDS, kind_module
+from surveys.kinds import KIND_TABLE, KINDS, KindRole, kind_module
 from surveys.models import Question
 
 
@@ -169,3 +172,29 @@ def test_a_rating_scale_keeps_its_points_in_order_and_is_asked_plainly():
     )
     assert extra["scale"]["ordered"] is True
     assert extra["scale"]["order"] == points
+
+
+def test_a_kind_without_its_own_role_module_is_not_looked_for_again():
+    """Submissions ask for their kinds' roles many times each: a module that
+    is not there is looked for once, not on disk at every call."""
+    from surveys.kinds import ROLE_DEFAULTS
+
+    # A KindRole's own module is the lookup's result (None: not there).
+    missing = [
+        (kind, role)
+        for kind in KINDS
+        for role in ROLE_DEFAULTS
+        if isinstance(kind_module(kind, role), KindRole)
+        and kind_module(kind, role)._own is None
+    ]
+    assert missing  # some kind uses a role's defaults alone
+    kind, role = missing[0]
+    own = f"surveys.kinds.{KINDS[kind]}.{role}"
+    real = importlib.import_module
+
+    def looked_for(name, *args):
+        assert name != own, f"{own} looked for again"
+        return real(name, *args)
+
+    with mock.patch("importlib.import_module", looked_for):
+        assert isinstance(kind_module(kind, role), KindRole)
