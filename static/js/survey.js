@@ -427,6 +427,24 @@ function typedTruths(truths) {
   return truths;
 }
 
+// A kind may seal a typed answer before anything keeps or sends it (an open
+// answer encrypted for the research team: surveys/kinds/sealed/): each of
+// `questions`' truths is replaced by what its kind's async `seal` returns,
+// awaited here, once, before the answers are built. False (and said) when
+// one cannot be sealed: nothing is then kept or sent.
+async function sealTruths(truths, questions) {
+  try {
+    for (const q of questions) {
+      const seal = kindOf(q).seal;
+      if (seal && truths[q.id] && typeof truths[q.id] === "object") truths[q.id] = await seal(truths[q.id]);
+    }
+    return true;
+  } catch (error) {
+    say(fill(words.sealFailed, { reason: error.message }), true);
+    return false;
+  }
+}
+
 function forgetTruths() {
   for (const [kind, box] of typedBoxes()) kind.forget(box);
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
@@ -457,7 +475,7 @@ function receiptItem(question, answer) {
   // A typed answer (a number) is shown as sent, not as its bin.
   sent.textContent = missing
     ? words.noAnswer
-    : (answer.value?.toString() ?? reportLabel(question, answer.report));
+    : (kindOf(question).receiptText?.(question) ?? answer.value?.toString() ?? reportLabel(question, answer.report));
   const note = document.createElement("span");
   note.className = "receipt-note";
   note.textContent = missing
@@ -597,7 +615,7 @@ async function send(state) {
   }
 }
 
-function onSend() {
+async function onSend() {
   const stored = storage.load();
   if (stored) {
     send(stored);
@@ -634,6 +652,10 @@ function onSend() {
     group?.focus();
     return;
   }
+  sendButton.disabled = true;
+  const sealed = await sealTruths(truths, config.questions);
+  sendButton.disabled = false;
+  if (!sealed) return;
   // A question left out or answered "Prefer not to answer" is sent as missing
   // (report null): nothing is drawn for it.
   const answers = config.questions.filter((q) => !q.hidden).map((q) => ({
@@ -1035,8 +1057,9 @@ function answerAgain(question) {
 
 // The page's answers as they will be sent: each randomized now, once, unless
 // settled before; left out when not answered (sent as missing).
-function settlePage(page) {
+async function settlePage(page) {
   const truths = typedTruths(countTruths(chosenTruths()));
+  if (!(await sealTruths(truths, questionsOn(page)))) return false;
   for (const question of questionsOn(page)) {
     const settled = progress.answers[question.id];
     if (settled && !shownAgain(question)) continue;
@@ -1055,6 +1078,7 @@ function settlePage(page) {
     if (!shownAgain(question)) showAnswered(question);
   }
   saveProgress();
+  return true;
 }
 
 // Whether the page's questions are answered as they must be; says which is not.
@@ -1119,10 +1143,10 @@ function showPage(index) {
 }
 
 // Next checks the page first; Back does not (a page may be left unfinished).
-function leavePage(step) {
+async function leavePage(step) {
   const page = pages[progress.page];
   if (step > 0 && !pageComplete(page)) return;
-  settlePage(page);
+  if (!(await settlePage(page))) return;
   say("");
   const shown = shownPages();
   const target = shown[shown.indexOf(page) + step];
@@ -1165,10 +1189,10 @@ function restoreProgress() {
 
 // Sending from the last page: every shown question's report, settled on its
 // page; a question not answered is sent as missing.
-function sendPages() {
+async function sendPages() {
   const page = pages[progress.page];
   if (!pageComplete(page)) return;
-  settlePage(page);
+  if (!(await settlePage(page))) return;
   const shown = config.questions.filter(questionShown);
   const missing = shown.find((q) => !q.optional && !progress.answers[q.id]);
   if (missing) {
