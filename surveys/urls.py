@@ -21,7 +21,7 @@ urlpatterns = [
     path("<int:pk>/results/", results.survey_results, name="results"),
     path("<int:pk>/team-key/", sealing.team_key_page, name="team_key"),
     path(
-        "<int:pk>/questions/<int:question_pk>/sealed/",
+        "<int:pk>/questions/<int:qid>/sealed/",
         sealing.sealed_answers_page,
         name="sealed_answers",
     ),

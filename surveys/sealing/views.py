@@ -9,7 +9,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
@@ -80,15 +80,15 @@ def _key_page(
 
 @login_required
 @require_GET
-def sealed_answers_page(
-    request: HttpRequest, pk: int, question_pk: int
-) -> HttpResponse:
+def sealed_answers_page(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
     """A sealed question's envelopes and the team's wrapped key (if kept on
     the server), for the reader's browser to open with the passphrase;
     recorded in the audit log as an answers download."""
-    question = question_for_member(request.user, pk, question_pk, Need.ANALYSE)
+    question = question_for_member(request.user, pk, qid, Need.ANALYSE)
     if not question.kind_entry.needs_team_key:
-        raise Http404("Not a sealed question.")
+        return HttpResponseBadRequest(
+            gettext("This question's answers are not sealed: see the exports.")
+        )
     survey = question.survey
     key = TeamKey.objects.filter(survey=survey).first()
     audit_record(

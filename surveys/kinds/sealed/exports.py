@@ -20,6 +20,7 @@ __all__ = [
     "estimated",
     "export_columns",
     "r_question",
+    "TEXT_MEANING",
     "report_codes",
     "report_label",
     "reported_labels",
@@ -33,6 +34,12 @@ SEALED_NOTE = gettext_lazy(
     "values on the survey's sealed answers page with the team's key file and "
     "passphrase (docs/security.md). It is no category: it makes no stratum, "
     "subgroup, breakdown or covariate, and nothing is estimated from it."
+)
+
+
+TEXT_MEANING = gettext_lazy(
+    "question %(number)s: a sealed envelope (encrypted text that only the research "
+    "team's key opens; empty when not answered)"
 )
 
 
