@@ -100,10 +100,11 @@ FIELDS = {
             help_text=lazy(
                 lambda: (
                     gettext(
-                        "Free text: 1 to %(most)s characters, %(default)s if left "
-                        "empty; the browser and the server both check it. Free text "
-                        "is not protected: it is stored exactly as typed, and "
-                        "respondents are told so."
+                        "1 to %(most)s characters, %(default)s if left empty; the "
+                        "browser and the server both check it. Free text is not "
+                        "protected: it is stored exactly as typed. A sealed open "
+                        "answer is encrypted in the browser for the team's key. "
+                        "Respondents are told which."
                     )
                     % {"most": MAX_LIMIT, "default": DEFAULT_LIMIT}
                 ),

@@ -49,7 +49,7 @@ def columns_holding(text: str) -> list[str]:
         )
         for table, column, kind in cursor.fetchall():
             if kind == "bytea":
-                where = f'position(convert_to(%s, \'UTF8\') in "{column}") > 0'
+                where = f"position(convert_to(%s, 'UTF8') in \"{column}\") > 0"
             else:
                 where = f'strpos("{column}"::text, %s) > 0'
             cursor.execute(f'SELECT count(*) FROM "{table}" WHERE {where}', [text])  # nosec B608
@@ -73,11 +73,17 @@ def test_a_sealed_answer_is_read_only_in_the_teams_browser(
     page.get_by_label("The passphrase again").fill(PASSPHRASE)
     page.locator("#keep-wrapped").check()
     with page.expect_download() as download:
-        page.get_by_role("button", name="Make the key and download the key file").click()
+        page.get_by_role(
+            "button", name="Make the key and download the key file"
+        ).click()
     key_path = tmp_path / "team-key.json"
     download.value.save_as(key_path)
     key_file = json.loads(key_path.read_text())
-    assert key_file["kdf"] == {"name": "PBKDF2", "hash": "SHA-256", "iterations": 600000}
+    assert key_file["kdf"] == {
+        "name": "PBKDF2",
+        "hash": "SHA-256",
+        "iterations": 600000,
+    }
     assert "d" not in key_file["public_key"]
     page.get_by_role("button", name="Save the public key").click()
     expect(page.locator("#key-fingerprint")).to_be_visible()
@@ -98,7 +104,9 @@ def test_a_sealed_answer_is_read_only_in_the_teams_browser(
     rpage.get_by_label("Your answer, in your own words").fill(SECRET)
     send_button(rpage).click()
     expect(rpage.locator("#receipt")).to_be_visible()
-    expect(rpage.locator("#receipt")).to_contain_text("Sealed (encrypted for the research team)")
+    expect(rpage.locator("#receipt")).to_contain_text(
+        "Sealed (encrypted for the research team)"
+    )
     (posted,) = respondent.posts
     sent = {a["question"]: a for a in posted.json()["answers"]}
     assert sent[sealed.pk]["value"].startswith("v1.")
@@ -125,7 +133,11 @@ def test_a_sealed_answer_is_read_only_in_the_teams_browser(
     # the first with one character of its ciphertext changed.
     parts = stored.split(".")
     middle = len(parts[4]) // 2
-    parts[4] = parts[4][:middle] + ("A" if parts[4][middle] != "A" else "B") + parts[4][middle + 1 :]
+    parts[4] = (
+        parts[4][:middle]
+        + ("A" if parts[4][middle] != "A" else "B")
+        + parts[4][middle + 1 :]
+    )
     reply = post(Client(), survey, answers_for(survey, ".".join(parts)))
     assert reply.status_code == 201, reply.content
 
@@ -133,17 +145,23 @@ def test_a_sealed_answer_is_read_only_in_the_teams_browser(
     researcher.goto(f"/surveys/{survey.pk}/questions/{sealed.pk}/sealed/")
     page.get_by_label("Passphrase").fill("not the passphrase at all")
     page.get_by_role("button", name="Open the answers").click()
-    expect(page.locator("#open-status")).to_have_text("The passphrase does not open this key.")
+    expect(page.locator("#open-status")).to_have_text(
+        "The passphrase does not open this key."
+    )
     expect(page.locator("#sealed-table")).to_be_hidden()
     page.get_by_label("A key file on this computer").check()
     page.get_by_label("The team's key file").set_input_files(str(key_path))
     page.get_by_label("Passphrase").fill(PASSPHRASE)
     page.get_by_role("button", name="Open the answers").click()
-    expect(page.locator("#open-status")).to_have_text("1 of 2 answers opened; 1 could not be read.")
+    expect(page.locator("#open-status")).to_have_text(
+        "1 of 2 answers opened; 1 could not be read."
+    )
     cells = page.locator("#sealed-table tbody tr td:nth-child(2)")
     expect(cells).to_have_text([SECRET, ALTERED])
     with page.expect_download() as csv_download:
-        page.get_by_role("button", name="Download as CSV (made in your browser)").click()
+        page.get_by_role(
+            "button", name="Download as CSV (made in your browser)"
+        ).click()
     csv_path = tmp_path / "answers.csv"
     csv_download.value.save_as(csv_path)
     assert SECRET in csv_path.read_text(encoding="utf-8")
