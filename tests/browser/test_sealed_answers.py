@@ -18,11 +18,13 @@ from django.db import connection
 from django.test import Client
 from playwright.sync_api import expect
 
+from surveys.builder.sections import section_create, section_set_questions
 from surveys.builder.services import survey_publish
 from surveys.models import Answer, Survey, TeamKey
+from surveys.sealing.services import team_key_set
 from tests.browser.helpers import choose, page_path, send_button
 from tests.browser.test_team import log_in
-from tests.surveys.sealed.data import answers_for, sealed_survey
+from tests.surveys.sealed.data import PUBLIC_JWK, answers_for, sealed_survey
 from tests.surveys.typed.data import post
 
 SECRET = "Zebra-quartz 7731: the night shift lead — ñandú"
@@ -173,3 +175,38 @@ def test_a_sealed_answer_is_read_only_in_the_teams_browser(
     for request in researcher.requests:
         assert SECRET not in (request.post_data or "")
         assert PASSPHRASE not in (request.post_data or "")
+
+
+def test_a_page_left_keeps_only_the_envelope_on_the_device(visit, owner):
+    """On a survey of several pages the answer is sealed when its page is
+    left: the progress kept across a reload, and then the submission, hold
+    the envelope and never the text."""
+    draft = sealed_survey(owner, publish=False)
+    yes_no, sealed = draft.questions.all()
+    section_create(survey=draft, title="First")
+    second = section_create(survey=draft, title="Second")
+    section_set_questions(section=second, questions=[sealed.pk])
+    team_key_set(survey=draft, public_jwk=PUBLIC_JWK)
+    survey = survey_publish(survey=draft)
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(page_path(survey))
+    choose(page, yes_no, "Yes")
+    page.get_by_role("button", name="Next", exact=True).click()
+    page.get_by_label("Your answer, in your own words").fill(SECRET)
+    page.get_by_role("button", name="Back", exact=True).click()
+    expect(page.locator("#progress-text")).to_have_text("Page 1 of 2")
+    kept = json.loads(respondent.storage()["local"][f"rr-progress:{survey.slug}"])
+    assert kept["answers"][str(sealed.pk)]["value"].startswith("v1.")
+    assert SECRET not in json.dumps(respondent.storage())
+    page.reload()
+    page.get_by_role("button", name="Next", exact=True).click()
+    expect(page.locator(f"#q{sealed.pk}-answered")).to_be_visible()
+    send_button(page).click()
+    expect(page.locator("#receipt")).to_be_visible()
+    (posted,) = respondent.posts
+    sent = {a["question"]: a for a in posted.json()["answers"]}
+    assert sent[sealed.pk]["value"] == kept["answers"][str(sealed.pk)]["value"]
+    assert all(SECRET not in (r.post_data or "") for r in respondent.requests)
+    assert SECRET not in json.dumps(respondent.storage())
+    assert Answer.objects.get(question=sealed).text == sent[sealed.pk]["value"]
