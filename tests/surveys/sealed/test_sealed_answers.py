@@ -234,3 +234,20 @@ def test_the_exports_carry_the_envelope_as_an_opaque_column(client, owner, surve
 
 def test_it_is_never_a_stratum(survey):
     assert not sealed_of(survey).in_strata
+
+
+def test_the_builder_shows_the_fingerprint_and_what_a_lost_passphrase_loses(
+    client, owner
+):
+    survey = sealed_survey(owner, publish=False)
+    client.force_login(owner)
+    detail = client.get(f"/surveys/{survey.pk}/").content.decode()
+    assert "none yet: needed before publishing" in detail
+    sealed = sealed_of(survey)
+    edit = client.get(f"/surveys/{survey.pk}/questions/{sealed.pk}/edit/")
+    assert "If the passphrase is lost, every answer to this question is lost" in (
+        edit.content.decode()
+    )
+    team_key_set(survey=survey, public_jwk=PUBLIC_JWK)
+    detail = client.get(f"/surveys/{survey.pk}/").content.decode()
+    assert FINGERPRINT[:4] + " " + FINGERPRINT[4:8] in detail
