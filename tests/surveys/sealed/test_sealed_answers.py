@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pyreadstat
 import pytest
 
 from surveys.builder.services import SurveyStateError, survey_publish
 from surveys.models import Answer, Membership, Role, TeamKey
+from surveys.results import stat_files
 from surveys.results.bundle_scripts import r_script
 from surveys.results.codebook import codebook, layout
 from surveys.sealing.envelope import (
@@ -251,3 +253,14 @@ def test_the_builder_shows_the_fingerprint_and_what_a_lost_passphrase_loses(
     team_key_set(survey=survey, public_jwk=PUBLIC_JWK)
     detail = client.get(f"/surveys/{survey.pk}/").content.decode()
     assert FINGERPRINT[:4] + " " + FINGERPRINT[4:8] in detail
+
+
+def test_spss_holds_the_envelope_and_says_it_is_sealed(client, survey, tmp_path):
+    sent = envelope()
+    post(client, survey, answers_for(survey, sent))
+    path = tmp_path / "answers.sav"
+    path.write_bytes(b"".join(stat_files.answers_file(survey, "sav")))
+    frame, meta = pyreadstat.read_sav(str(path))
+    assert frame["q2"].tolist() == [sent]
+    assert any("q2 = question 2: sealed open answer" in note for note in meta.notes)
+    assert not any("free text as typed" in note for note in meta.notes)
