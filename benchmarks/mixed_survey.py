@@ -5,8 +5,9 @@ Yes/no questions under each yes/no design (Warner, forced response, the
 unrelated question, crosswise), multiple choice under k-RR and forced response,
 check all that apply under both unary encodings, counts randomized and asked
 plainly, cheating detection and the lie detector (questions with a device
-instruction, which load their kind's module, js/kinds/instructed/page.js), validation arms, optional questions
-and plain demographics: what a real study of sensitive behaviour might put on
+instruction, which load their kind's module, js/kinds/instructed/page.js), validation arms, optional questions,
+free text, an open answer sealed for the team's key (here a key for
+measuring only) and plain demographics: what a real study of sensitive behaviour might put on
 one page. Its epsilons, with a Yes's for the two instructed questions, sum to
 less than the site's default limit of 10 per survey. The two instructed
 questions have no finite epsilon (a No given as instructed is not protected),
@@ -30,8 +31,15 @@ from django.test import override_settings
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
+from surveys.sealing.services import team_key_set
 
 MIXED_SLUG = "mixed20"
+MEASURING_KEY = {
+    "kty": "EC",
+    "crv": "P-256",
+    "x": "axfR8uEsQkf4vOblY6RA8ncDfYEt6zOg9KE5RdiYwpY",
+    "y": "T-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU",
+}
 OWNER = "page-weight"
 
 QUESTIONS: list[dict[str, Any]] = [
@@ -62,9 +70,10 @@ QUESTIONS: list[dict[str, Any]] = [
         "direct_percent": 10,
     },
     {
-        "text": "Have you ever cheated in an exam?",
-        "kind": "yes_no",
-        "design": {"name": "warner", "p": 0.6},
+        "text": "If something happened at work that you want us to know, what was it?",
+        "kind": "sealed_text",
+        "design": {"name": "direct"},
+        "answer_format": {"max_length": 500},
         "optional": True,
     },
     {
@@ -196,5 +205,8 @@ def create() -> Survey:
     survey.save(update_fields=["slug"])
     for question in QUESTIONS:
         question_create(survey=survey, **question)
+    # The sealed question's team key, for measuring the page only: P-256's
+    # generator, whose private key is 1, so nothing sealed for it is secret.
+    team_key_set(survey=survey, public_jwk=MEASURING_KEY)
     with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
         return survey_publish(survey=survey, confirm_unbounded=True)

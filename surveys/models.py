@@ -27,6 +27,7 @@ from surveys.mailing.models import Mailing as Mailing
 from surveys.mailing.models import MailingRecipient as MailingRecipient
 from surveys.mailing.models import MailKind as MailKind
 from surveys.mailing.models import MessageTemplate as MessageTemplate
+from surveys.sealing.models import TeamKey as TeamKey
 from surveys.team.models import AppendOnlyError as AppendOnlyError
 from surveys.team.models import AuditEvent as AuditEvent
 from surveys.team.models import AuditEventQuerySet as AuditEventQuerySet

@@ -6,6 +6,7 @@ from surveys.builder import section_views, translation_views, views
 from surveys.mailing import urls as mailing_urls
 from surveys.results import export_views, model_views
 from surveys.results import views as results
+from surveys.sealing import views as sealing
 from surveys.team import urls as team_urls
 
 app_name = "surveys"
@@ -18,6 +19,12 @@ urlpatterns = [
     path("<int:pk>/duplicate/", views.survey_duplicate, name="duplicate"),
     path("<int:pk>/delete/", views.survey_delete, name="delete"),
     path("<int:pk>/results/", results.survey_results, name="results"),
+    path("<int:pk>/team-key/", sealing.team_key_page, name="team_key"),
+    path(
+        "<int:pk>/questions/<int:qid>/sealed/",
+        sealing.sealed_answers_page,
+        name="sealed_answers",
+    ),
     path("<int:pk>/results/recompute/", results.survey_recompute, name="recompute"),
     path(
         "<int:pk>/results/status/",

@@ -112,6 +112,10 @@ ROWS: dict[str, Row] = {
     "surveys:preview": survey(GET=VIEW),
     "surveys:preview_in": survey(GET=VIEW),
     "surveys:results": survey(GET=VIEW),
+    # The team key's fingerprint is any member's; making it an editor's. The
+    # sealed envelopes are answer rows (an analyst's).
+    "surveys:team_key": survey(GET=VIEW, POST=EDIT),
+    "surveys:sealed_answers": survey(GET=ANALYSE),
     "surveys:run_progress": survey(GET=VIEW),
     "surveys:results_status": survey(GET=VIEW),
     "surveys:export_estimates_csv": survey(GET=VIEW),

@@ -76,6 +76,7 @@ const core = {
   kinds,
   kindOf,
   truths: () => typedTruths(countTruths(chosenTruths())),
+  sealTruths: (truths, questions) => sealTruths(truths, questions),
   reportFor,
   expiryFrom,
   forgetTruths,
@@ -391,6 +392,24 @@ function typedTruths(truths) {
   return truths;
 }
 
+// A kind may seal a typed answer before anything keeps or sends it (an open
+// answer encrypted for the research team: surveys/kinds/sealed/): each of
+// `questions`' truths is replaced by what its kind's async `seal` returns,
+// awaited here, once, before the answers are built. False (and said) when
+// one cannot be sealed: nothing is then kept or sent.
+async function sealTruths(truths, questions) {
+  try {
+    for (const q of questions) {
+      const seal = kindOf(q).seal;
+      if (seal && truths[q.id] && typeof truths[q.id] === "object") truths[q.id] = await seal(truths[q.id]);
+    }
+    return true;
+  } catch (error) {
+    say(fill(words.sealFailed, { reason: error.message }), true);
+    return false;
+  }
+}
+
 function forgetTruths() {
   for (const [kind, box] of typedBoxes()) kind.forget(box);
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
@@ -421,7 +440,7 @@ function receiptItem(question, answer) {
   // A typed answer (a number) is shown as sent, not as its bin.
   sent.textContent = missing
     ? words.noAnswer
-    : (answer.value?.toString() ?? reportLabel(question, answer.report));
+    : (kindOf(question).receiptText?.(question) ?? answer.value?.toString() ?? reportLabel(question, answer.report));
   const note = document.createElement("span");
   note.className = "receipt-note";
   note.textContent = missing
@@ -564,21 +583,24 @@ async function send(state) {
 // "Send": the answers as they will be sent (each randomized now, once, or
 // settled on its page before), then stored and sent. Nothing is drawn until
 // every answer the page needs is there.
-function onSend() {
+async function onSend() {
   const stored = storage.load();
   if (stored) {
     send(stored);
     return;
   }
-  const answers = features.pages?.several ? features.pages.answers() : pageAnswers();
+  sendButton.disabled = true;
+  const answers = await (features.pages?.several ? features.pages.answers() : pageAnswers());
+  sendButton.disabled = false;
   if (!answers) return;
   forgetTruths();
   sendAnswers(answers);
 }
 
 // The one page's answers as they will be sent, or null (and the respondent
-// told what is missing) when some answer is not one the question takes.
-function pageAnswers() {
+// told what is missing) when some answer is not one the question takes, or
+// one could not be sealed.
+async function pageAnswers() {
   const truths = typedTruths(countTruths(chosenTruths()));
   features.displayLogic?.apply();
   // A question not shown is not answered: nothing is checked, drawn or sent for it.
@@ -606,6 +628,7 @@ function pageAnswers() {
     group?.focus();
     return null;
   }
+  if (!(await sealTruths(truths, config.questions))) return null;
   // A question left out or answered "Prefer not to answer" is sent as missing
   // (report null): nothing is drawn for it.
   return config.questions.filter((q) => !q.hidden).map((q) => ({

@@ -44,6 +44,7 @@ from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
 from surveys.mailing.addresses import addresses_delete
 from surveys.models import Question, Survey
+from surveys.sealing.services import team_key_problem
 from surveys.team.audit import Action, audit_record
 
 
@@ -377,6 +378,9 @@ def survey_publish(
     problems = limit_problems(designed)
     if problems:
         raise SurveyStateError(" ".join(problems))
+    unkeyed = team_key_problem(survey)
+    if unkeyed:
+        raise SurveyStateError(unkeyed)
     untranslated = translation_problems(survey, questions)
     if untranslated:
         raise IncompleteTranslationError(" ".join(untranslated))

@@ -66,6 +66,7 @@ from surveys.languages import (
 )
 from surveys.models import Question, Survey
 from surveys.respond.views import render_survey_page
+from surveys.sealing.services import team_key_state
 from surveys.team.roles import Need
 from surveys.words import band_name
 
@@ -213,6 +214,8 @@ def survey_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "counted": ledger_count(survey),
         "offered": offered_language_states(survey),
         "closing": survey_closing(survey),
+        # Sealed open answers: the team key's fingerprint, or that one is due.
+        "team_key": team_key_state(survey),
     }
     return render(request, "surveys/detail.html", context)
 

@@ -51,6 +51,9 @@ class KindEntry:
     # so it never makes a stratum, a subgroup, a covariate, a breakdown, a
     # display condition's source or a comprehension check.
     stratifies: bool = True
+    # Its answers are sealed in the browser for the survey's team key
+    # (surveys/sealing/): the survey needs one before it is published.
+    needs_team_key: bool = False
 
 
 # Every question kind, in the order the builder has always listed them (the
@@ -100,6 +103,18 @@ KIND_TABLE: tuple[KindEntry, ...] = (
         "list_experiment",
         _("List experiment: how many of these apply (item count)"),
         "listexperiment",
+    ),
+    # Not randomized (so not ``sensitive``: no design protects it), and no
+    # category: encrypted in the browser for the research team's key, its
+    # stored answer is a ciphertext no one on the server can read
+    # (surveys/kinds/sealed/).
+    KindEntry(
+        "sealed_text",
+        _("Open answer, sealed (only the research team can read it)"),
+        "sealed",
+        sensitive=False,
+        stratifies=False,
+        needs_team_key=True,
     ),
 )
 

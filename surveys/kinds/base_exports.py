@@ -14,6 +14,7 @@ from surveys.respond.report_labels import never_relabelled as relabels
 from surveys.respond.report_labels import option_codes as report_codes
 from surveys.results.bundle_scripts import r_by_design as r_question
 from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
+from surveys.results.codebook import TEXT_MEANING as TEXT_MEANING
 from surveys.results.codebook import matrix_entry as codebook_entry
 from surveys.results.codebook import no_matrix_extra as matrix_extra
 from surveys.results.codebook import no_r_packages as r_packages

@@ -173,6 +173,11 @@ def _sending_messages() -> dict[str, str]:
             "a moment."
         ),
         "refusedStatus": gettext("Your answers were refused (error {status})."),
+        # A sealed answer (surveys/kinds/sealed/) this browser could not encrypt.
+        "sealFailed": gettext(
+            "This browser could not seal your typed answer, so nothing was sent "
+            "or kept ({reason}). Please try an up-to-date browser."
+        ),
         "sendAgain": gettext("Send my answers again"),
         "notConfirmed": gettext(
             "Your answers were not confirmed yet. Send them again to finish."

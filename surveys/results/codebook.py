@@ -142,7 +142,12 @@ def layout(survey: Survey) -> dict[str, Any]:
     ]
     number = {q.pk: question_number(name) for name, q in answer_columns(survey)}
     columns += [
-        {"name": name, "meaning": _column_meaning(number[q.pk], item)}
+        {
+            "name": name,
+            "meaning": _column_meaning(
+                number[q.pk], item, kind_module(q.kind, "exports").TEXT_MEANING
+            ),
+        }
         for name, q, item in export_columns(survey)
     ]
     return {
@@ -171,7 +176,17 @@ def layout(survey: Survey) -> dict[str, Any]:
     }
 
 
-def _column_meaning(number: int, item: ExportItem) -> str:
+# What a column of words holds (``TYPED_TEXT``), unless its kind's
+# ``exports`` role says otherwise (a sealed answer: an envelope).
+TEXT_MEANING = gettext_lazy(
+    "question %(number)s: the words as typed (text, not protected; "
+    "empty when not answered)"
+)
+
+
+def _column_meaning(
+    number: int, item: ExportItem, text_meaning: Any = TEXT_MEANING
+) -> str:
     """What an export column of question ``number`` holds."""
     if isinstance(item, Split):
         if item.part == "group":
@@ -193,10 +208,7 @@ def _column_meaning(number: int, item: ExportItem) -> str:
             "question %(number)s: the number as typed (a decimal number, not a code)"
         )
     elif item == TYPED_TEXT:
-        text = gettext(
-            "question %(number)s: the words as typed (text, not protected; "
-            "empty when not answered)"
-        )
+        text = str(text_meaning)
     else:
         text = gettext(
             "question %(number)s, item %(item)s: 1 if the item was sent ticked, "

@@ -282,11 +282,12 @@ def _notes(survey: Survey, entries: list[dict[str, Any]]) -> list[str]:
             items = entry["item_columns"]
             where = f"{items[0]['column']}..{items[-1]['column']} (1 = sent ticked)"
         if "text_answer" in entry:
-            notes.append(
-                f"{where} = question {entry['number']}: free text as typed, up "
-                f"to {entry['text_answer']['max_length']} characters; not "
-                "protected, nothing estimated."
+            # A kind whose words are not stored as typed says so itself.
+            note = entry["text_answer"].get("file_note") or (
+                f"free text as typed, up to {entry['text_answer']['max_length']} "
+                "characters; not protected, nothing estimated."
             )
+            notes.append(f"{where} = question {entry['number']}: {note}")
             continue
         if "matrix" not in entry:
             # A design with no matrix (a list experiment): its coding and its

@@ -26,6 +26,8 @@ from surveys.builder.translations import (
     survey_translation_update,
 )
 from surveys.models import Survey
+from surveys.sealing.services import team_key_set
+from tests.surveys.sealed.data import PUBLIC_JWK
 
 # Words and phrases of the pages' English that have no place in Spanish.
 ENGLISH_WORDS = re.compile(
@@ -188,6 +190,12 @@ MORE_KINDS: list[dict[str, Any]] = [
         "optional": True,
     },
     {
+        "text": "¿Qué ocurrió, en sus propias palabras?",
+        "kind": "sealed_text",
+        "design": {"name": "direct"},
+        "optional": True,
+    },
+    {
         "text": "¿Ha mentido alguna vez a un cliente?",
         "kind": "yes_no",
         "design": {"name": "warner", "p": 0.75},
@@ -226,6 +234,8 @@ def every_kind_in_spanish(owner) -> Survey:
     survey.save()
     survey_languages_set(survey=survey, languages=["en"])
     assert english_translation(survey) == []
+    # Its sealed question's answers are encrypted for this key.
+    team_key_set(survey=survey, public_jwk=PUBLIC_JWK)
     return survey
 
 

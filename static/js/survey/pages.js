@@ -206,9 +206,12 @@ export default function sectionPages(core) {
   }
 
   // The page's answers as they will be sent: each randomized now, once, unless
-  // settled before; left out when not answered (sent as missing).
-  function settlePage(page) {
+  // settled before; left out when not answered (sent as missing). False when
+  // one could not be sealed (a kind that encrypts a typed answer): nothing of
+  // the page is then kept.
+  async function settlePage(page) {
     const truths = core.truths();
+    if (!(await core.sealTruths(truths, questionsOn(page)))) return false;
     for (const question of questionsOn(page)) {
       const settled = progress.answers[question.id];
       if (settled && !shownAgain(question)) continue;
@@ -227,6 +230,7 @@ export default function sectionPages(core) {
       if (!shownAgain(question)) showAnswered(question);
     }
     saveProgress();
+    return true;
   }
 
   // Whether the page's questions are answered as they must be; says which is not.
@@ -291,10 +295,10 @@ export default function sectionPages(core) {
   }
 
   // Next checks the page first; Back does not (a page may be left unfinished).
-  function leavePage(step) {
+  async function leavePage(step) {
     const page = pages[progress.page];
     if (step > 0 && !pageComplete(page)) return;
-    settlePage(page);
+    if (!(await settlePage(page))) return;
     say("");
     const shown = shownPages();
     const target = shown[shown.indexOf(page) + step];
@@ -338,10 +342,10 @@ export default function sectionPages(core) {
   // Sending from the last page: every shown question's report, settled on its
   // page; a question not answered is sent as missing. Null (and the
   // respondent taken to what is missing) when some answer is not there.
-  function pagesAnswers() {
+  async function pagesAnswers() {
     const page = pages[progress.page];
     if (!pageComplete(page)) return null;
-    settlePage(page);
+    if (!(await settlePage(page))) return null;
     const shown = config.questions.filter(questionShown);
     const missing = shown.find((q) => !q.optional && !progress.answers[q.id]);
     if (missing) {

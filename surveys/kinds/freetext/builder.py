@@ -9,7 +9,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
-from estimation import Design, design_from_dict
+from surveys.kinds.base_text import (
+    ANSWERED_YES_NO,
+    DESIGNS,
+    LISTS_OPTIONS,
+    NOT_OPTIONAL,
+    build_design,
+)
 
 __all__ = [
     "ANSWERED_YES_NO",
@@ -20,14 +26,6 @@ __all__ = [
     "clean_options",
     "no_validation_arm",
 ]
-
-DESIGNS = ("direct",)
-ANSWERED_YES_NO = False
-# No options to list: its card says what its answers are instead.
-LISTS_OPTIONS = False
-NOT_OPTIONAL = None
-# Asking directly needs two codes: 0 is "answered", 1 is never sent.
-_CODES = 2
 
 
 def clean_options(options: Sequence[str] | None, *, language: str) -> list[str]:
@@ -41,12 +39,6 @@ def clean_options(options: Sequence[str] | None, *, language: str) -> list[str]:
             }
         )
     return []
-
-
-def build_design(options: Sequence[str], design: Mapping[str, Any]) -> Design:
-    """Asked directly, whatever ``k`` was given: its report only says it was
-    answered (code 0)."""
-    return design_from_dict({"name": "direct", "k": _CODES})
 
 
 def no_validation_arm(design: Mapping[str, Any]) -> str | None:

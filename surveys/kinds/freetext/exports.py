@@ -11,8 +11,9 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, override
 
+from surveys.kinds.base_text import estimated, export_columns, reported_labels
 from surveys.models import Question
-from surveys.results.codebook import TYPED_TEXT, matrix_entry
+from surveys.results.codebook import matrix_entry
 
 __all__ = [
     "codebook_entry",
@@ -34,13 +35,6 @@ NOT_PROTECTED = gettext_lazy(
 )
 
 
-def export_columns(
-    name: str, question: Question
-) -> list[tuple[str, Question, int | None]]:
-    """One column: the words as typed, in place of a code."""
-    return [(name, question, TYPED_TEXT)]
-
-
 def report_codes(question: Question, language: str) -> list[tuple[int, str]]:
     """Its one report: answered (the text is the answer)."""
     with override(language):
@@ -51,15 +45,6 @@ def report_label(
     question: Question, labels: list[str], language: str, report: int
 ) -> str:
     return report_codes(question, language)[0][1]
-
-
-def reported_labels(question: Question, labels: list[str], language: str) -> list[str]:
-    return []
-
-
-def estimated(row: Any) -> bool:
-    """Nothing is estimated from free text."""
-    return False
 
 
 def codebook_entry(

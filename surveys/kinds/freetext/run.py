@@ -4,25 +4,7 @@ options), so a run saves no row for it; the results page counts its answers
 
 from __future__ import annotations
 
-from typing import Any
-
-from estimation.runs.models import EstimateRun, OptionEstimate
+from surveys.kinds.base_text import question_rows, save_row
 from surveys.kinds.freetext.summary import text_summary as summary
-from surveys.models import Question
 
 __all__ = ["question_rows", "save_row", "summary"]
-
-
-def question_rows(
-    question: Question,
-    *,
-    overall: dict[int, int],
-    subgroups: Any,
-    run: EstimateRun,
-) -> list[dict[str, Any]]:
-    """No estimate: a run saves nothing for free text."""
-    return []
-
-
-def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
-    raise ValueError("free text has no estimate rows to save")

@@ -8,6 +8,7 @@ import numpy as np
 
 from surveys.models import Question, Survey
 from surveys.respond.submissions import response_record
+from tests.surveys.sealed.data import envelope
 
 
 def randomized_codes(question: Question) -> int:
@@ -16,17 +17,21 @@ def randomized_codes(question: Question) -> int:
     arm's direct codes); with a device instruction, 2 * group + answer."""
     if question.kind in (Question.Kind.MULTI_SELECT, Question.Kind.INSTRUCTED):
         return question.code_count
-    if question.kind == Question.Kind.FREE_TEXT:
-        return 1  # answered; the words are its value
+    if question.kind in (Question.Kind.FREE_TEXT, Question.Kind.SEALED_TEXT):
+        return 1  # answered; the words (or their envelope) are its value
     return len(question.options)
 
 
 def with_value(question: Question, answer: dict[str, Any]) -> dict[str, Any]:
     """A number's answer carries a value in its report's range: the range's
     lowest number (a whole number: the format's bounds and cuts are); free
-    text carries words with what every export must keep as typed."""
+    text carries words with what every export must keep as typed, a sealed
+    answer an envelope."""
     if question.kind == Question.Kind.FREE_TEXT:
         return {**answer, "value": '=1+1, "quoted"\nand <b>marked</b>'}
+    if question.kind == Question.Kind.SEALED_TEXT:
+        # An envelope of the browser's form (tests/surveys/sealed/data.py).
+        return {**answer, "value": envelope()}
     if question.kind != Question.Kind.NUMERIC:
         return answer
     fmt = question.answer_format

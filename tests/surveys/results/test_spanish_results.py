@@ -26,7 +26,9 @@ from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
 from surveys.results.forms import METHOD_WORDS
 from surveys.results.notice_texts import CAUTION_WORDS, fit_caution_in_language
+from surveys.sealing.services import team_key_set
 from tests.surveys.respond.responses import submit
+from tests.surveys.sealed.data import PUBLIC_JWK
 from tests.surveys.spanish import MORE_KINDS, assert_spanish
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +60,7 @@ def spanish_survey(owner) -> Survey:
     )
     for question in [*questions, *MORE_KINDS, WHERE]:
         question_create(survey=created, **question)
+    team_key_set(survey=created, public_jwk=PUBLIC_JWK)  # its sealed question's
     published = survey_publish(survey=created, confirm_unbounded=True)
     submit(published, np.random.default_rng(3131), 160)
     estimate_run_execute(run_id=EstimateRun.objects.filter(survey=published).first().pk)

@@ -1,0 +1,115 @@
+"""The team key page (any member sees the key's fingerprint; an editor makes
+the key while the survey is a draft) and the sealed answers page (an analyst
+or above: the envelopes are answer rows), whose scripts do all the crypto in
+the researcher's browser (surveys/kinds/sealed/static/)."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from surveys.builder.selectors import question_for_member, survey_plain
+from surveys.models import Survey, TeamKey
+from surveys.sealing.envelope import grouped
+from surveys.sealing.services import (
+    TeamKeyRefused,
+    needs_team_key,
+    sealed_envelopes,
+    team_key_set,
+)
+from surveys.team.audit import Action, audit_record
+from surveys.team.roles import Need, allows
+from surveys.team.selectors import role_of
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_key_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the key's fingerprint, and for an editor of a draft the form the
+    browser fills in. POST (an editor): the public key and, if chosen, the
+    wrapped key file, as the browser made them; 400 saying what is wrong."""
+    need = Need.EDIT if request.method == "POST" else Need.VIEW
+    survey = survey_plain(request.user, pk, need)
+    key = TeamKey.objects.filter(survey=survey).first()
+    if request.method == "POST":
+        try:
+            public_jwk = json.loads(request.POST.get("public_key", ""))
+            wrapped_text = request.POST.get("wrapped_private", "").strip()
+            wrapped = json.loads(wrapped_text) if wrapped_text else None
+        except json.JSONDecodeError:
+            return _key_page(
+                request, survey, key, gettext("The key is not valid JSON."), 400
+            )
+        try:
+            team_key_set(
+                survey=survey,
+                public_jwk=public_jwk,
+                wrapped_private=wrapped,
+                actor=request.user,
+            )
+        except TeamKeyRefused as error:
+            return _key_page(request, survey, key, str(error), 400)
+        messages.success(request, gettext("The team key is saved."))
+        return redirect("surveys:team_key", pk=survey.pk)
+    return _key_page(request, survey, key)
+
+
+def _key_page(
+    request: HttpRequest,
+    survey: Survey,
+    key: TeamKey | None,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "survey": survey,
+        "key": key,
+        "fingerprint": grouped(key.fingerprint) if key else "",
+        "may_set": survey.is_draft and allows(role_of(survey), Need.EDIT),
+        "needed": needs_team_key(survey),
+        "error": error,
+    }
+    return render(request, "surveys/team_key.html", context, status=status)
+
+
+@login_required
+@require_GET
+def sealed_answers_page(request: HttpRequest, pk: int, qid: int) -> HttpResponse:
+    """A sealed question's envelopes and the team's wrapped key (if kept on
+    the server), for the reader's browser to open with the passphrase;
+    recorded in the audit log as an answers download."""
+    question = question_for_member(request.user, pk, qid, Need.ANALYSE)
+    if not question.kind_entry.needs_team_key:
+        return HttpResponseBadRequest(
+            gettext("This question's answers are not sealed: see the exports.")
+        )
+    survey = question.survey
+    key = TeamKey.objects.filter(survey=survey).first()
+    audit_record(
+        actor=request.user,
+        action=Action.ANSWERS_DOWNLOAD,
+        survey=survey,
+        format="sealed",
+        via="web",
+    )
+    data = {
+        "slug": survey.slug,
+        "question": question.pk,
+        "fingerprint": key.fingerprint if key else "",
+        "wrapped": key.wrapped_private if key else None,
+        "answers": sealed_envelopes(question),
+    }
+    context = {
+        "survey": survey,
+        "question": question,
+        "key": key,
+        "fingerprint": grouped(key.fingerprint) if key else "",
+        "data": data,
+    }
+    return render(request, "surveys/sealed_answers.html", context)
