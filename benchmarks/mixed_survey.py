@@ -7,11 +7,12 @@ check all that apply under both unary encodings, counts randomized and asked
 plainly, cheating detection and the lie detector (questions with a device
 instruction, which load their kind's module, js/kinds/instructed/page.js), validation arms, optional questions,
 free text, an open answer sealed for the team's key (here a key for
-measuring only) and plain demographics: what a real study of sensitive behaviour might put on
+measuring only), a list experiment and plain demographics: what a real study of sensitive behaviour might put on
 one page. Its epsilons, with a Yes's for the two instructed questions, sum to
 less than the site's default limit of 10 per survey. The two instructed
 questions have no finite epsilon (a No given as instructed is not protected),
-so it publishes as a site that allows such designs publishes it
+and neither has the list experiment (a count of 0 or all items from the longer
+list reveals the answer), so it publishes as a site that allows such designs publishes it
 (``ALLOW_UNBOUNDED_DESIGNS``), with the researcher's confirmation that
 respondents are told.
 
@@ -77,10 +78,16 @@ QUESTIONS: list[dict[str, Any]] = [
         "optional": True,
     },
     {
-        "text": "How often have you paid a bribe to an official?",
-        "kind": "multiple_choice",
-        "options": ["Never", "Once", "A few times", "Often"],
-        "design": {"name": "krr", "k": 4, "epsilon": 0.5},
+        "text": "How many of these have you done in the past 12 months?",
+        "kind": "list_experiment",
+        "options": [
+            "Voted in a local election",
+            "Given money to a charity",
+            "Been to a concert",
+            "Owned a pet",
+            "Paid a bribe to an official",
+        ],
+        "design": {"name": "list_experiment", "items": 4, "treatment_share": 0.5},
     },
     {
         "text": "How many alcoholic drinks do you have on a typical day when you drink?",

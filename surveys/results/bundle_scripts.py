@@ -130,6 +130,9 @@ def print_table(result: dict) -> None:
             for p in parameters_of(estimate):
                 print(f"  {{p['name']}}: {{p['estimate']}} [{{p['ci_lower']}}, {{p['ci_upper']}}]")
             continue
+        if not estimate or estimate.get("estimate") is None:
+            print("  not estimated (no answers to estimate from)")
+            continue
         for code, label in enumerate(labels[column]):
             print(
                 f"  {{label}}: {{estimate['estimate'][code]:.4f}} "

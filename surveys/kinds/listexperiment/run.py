@@ -23,10 +23,12 @@ from estimation.kinds.listexperiment.designs import ListExperiment
 from estimation.kinds.listexperiment.estimate import estimate
 from estimation.runs.dashboard import Answered, QuestionResult
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
+from surveys.kinds.listexperiment.comparisons import COMPARER
 from surveys.kinds.listexperiment.text import NO_EPSILON, list_observer
 from surveys.models import Question
 
 __all__ = [
+    "COMPARER",
     "MODEL",
     "NO_EPSILON",
     "ListView",

@@ -14,8 +14,13 @@ from tests.surveys.sealed.data import envelope
 def randomized_codes(question: Question) -> int:
     """How many reports the question's randomizer can send: every option, or
     for check all that apply every subset of the items (never a validation
-    arm's direct codes); with a device instruction, 2 * group + answer."""
-    if question.kind in (Question.Kind.MULTI_SELECT, Question.Kind.INSTRUCTED):
+    arm's direct codes); with a device instruction, 2 * group + answer; for a
+    list experiment, each list's counts (its 2J + 3 codes)."""
+    if question.kind in (
+        Question.Kind.MULTI_SELECT,
+        Question.Kind.INSTRUCTED,
+        Question.Kind.LIST_EXPERIMENT,
+    ):
         return question.code_count
     if question.kind in (Question.Kind.FREE_TEXT, Question.Kind.SEALED_TEXT):
         return 1  # answered; the words (or their envelope) are its value
