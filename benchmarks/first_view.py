@@ -5,7 +5,9 @@ database kept by ``benchmarks.estimate_run --keep-database``, loading the
 survey into it the first time when it has none), loads the
 estimate-run benchmark's ten-question survey with 10^6 responses (three
 yes/no, five multiple choice, two direct: 16 breakdowns, each with its
-comparison), runs an estimate as the worker does, and vacuums the responses.
+comparison), runs an estimate as the worker does, vacuums the responses, and
+draws the results page in each language as the worker's task does after a
+run (surveys/results/tasks.py).
 
 Then, for each variant, ``--processes`` fresh processes one after another,
 interleaved variant by variant so that all meet the same load. Each sets
@@ -23,8 +25,8 @@ and warm-up times (a worker's start).
   saved with the run, and the comparisons and charts drawn by an earlier
   process from the shared cache (``REDIS_URL``; without it each process
   draws its own). The first ``saved`` process after the run is the first
-  view anywhere: it draws them and shares them, and is reported on its own;
-  the median is of the others;
+  view anywhere (before 2026-12-06 it drew them and shared them; now the
+  worker has drawn them), reported on its own; the median is of the others;
 - ``unwarmed``: as ``saved``, but ready as a gunicorn worker was before the
   warm-up: the application loaded, the views imported and frozen out of the
   garbage collector's sight, no page served and no database connection
@@ -209,6 +211,15 @@ def prepare(database_url: str, size: int, reuse: str | None) -> int:
     # responses' statistics and partial index stale (docs/benchmarks.md).
     with connection.cursor() as cursor:
         cursor.execute("VACUUM (ANALYZE) surveys_response")
+    # As the worker's task does right after the run: the page drawn in each
+    # language, so that no reader's first view draws it.
+    from surveys.results.tasks import draw_results_pages
+
+    drawn = draw_results_pages(run)
+    print(
+        "The worker drew the results page: "
+        + ", ".join(f"{code} {seconds * 1e3:.0f} ms" for code, seconds in drawn.items())
+    )
     return int(survey.pk)
 
 
@@ -326,7 +337,7 @@ def print_figures(
     ready, computed = figures["ready"], figures["computed"]
     if "first_anywhere_ms" in figures:
         print(
-            f"The first view anywhere after the run (it draws and shares): "
+            f"The first view anywhere after the run (the worker drew the page): "
             f"{figures['first_anywhere_ms']:.1f} ms"
         )
     print(

@@ -8,7 +8,9 @@ sequence), and no IP address or user agent is stored anywhere.
 from __future__ import annotations
 
 import datetime
+import json
 import secrets
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -390,7 +392,14 @@ class Question(models.Model):
         check all that apply, an instructed design for cheating detection and
         the lie detector), whose ``epsilon``, ``randomized``, ``client_spec()``
         and ``describe()`` read as a design's do."""
-        return any_design_from_dict(self.design)
+        # Built once per process for each design a question holds: a
+        # submission asks for its questions' designs about ten times each.
+        # Named by the question, its spec version and the design's own
+        # text, so an edit of a draft (no spec version yet) or a
+        # republication is another entry, never a stale design.
+        return _built_design(
+            self.pk, self.spec_version, json.dumps(self.design, sort_keys=True)
+        )
 
     def client_spec(self) -> dict[str, Any]:
         """What the browser asks with, and what publishing freezes: the
@@ -423,6 +432,12 @@ def random_id() -> int:
     order they arrived, which a panel's completion times could then match
     (docs/methodology.md, "Invitations, panels and quotas")."""
     return secrets.randbelow(2**63 - 1) + 1
+
+
+# Designs are frozen dataclasses: one instance may serve every caller.
+@lru_cache(maxsize=4096)
+def _built_design(pk: int | None, spec_version: str, text: str) -> AnyDesign:
+    return any_design_from_dict(json.loads(text))
 
 
 class Response(models.Model):

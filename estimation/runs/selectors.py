@@ -7,10 +7,15 @@ The results dashboard is assembled from these in dashboard.py.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+import hashlib
+import logging
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import django
+from django.core.cache import cache
 from django.db.models import Prefetch
 from django.http import Http404
 
@@ -23,6 +28,8 @@ from estimation.runs.models import (
 from estimation.runs.saved_comparisons import SavedComparison, comparisons_read
 from surveys.models import Survey
 from surveys.team.selectors import surveys_visible_to
+
+logger = logging.getLogger(__name__)
 
 LEVELS = (0.80, 0.90, 0.95, 0.99)
 METHOD_NAMES = {
@@ -93,7 +100,47 @@ def _rows(run_id: int) -> dict[tuple[int, int | None, int | None], QuestionEstim
 def _finished_rows(
     run_id: int, finished_at: datetime.datetime
 ) -> Mapping[tuple[int, int | None, int | None], QuestionEstimate]:
-    return _rows(run_id)
+    return _shared(("rows", run_id, finished_at), lambda: _rows(run_id))  # type: ignore[no-any-return]
+
+
+# A finished run's rows and saved comparisons never change, and every web
+# process read them on its first view of the run's page (three queries);
+# they are also kept in the site's cache (Redis in production), so a fresh
+# process reads them in a round trip, as it reads the drawn fragments
+# (surveys/results/fragments.py). A later run is another entry. Named too by
+# a digest of the models' code and Django's version: the rows are pickled
+# model instances, and a release that changes them reads the database.
+SHARED_SECONDS = 7 * 24 * 3600
+
+
+@lru_cache(maxsize=1)
+def _models_digest() -> str:
+    models_file = Path(__file__).with_name("models.py")
+    digest = hashlib.sha256(models_file.read_bytes())
+    digest.update(django.get_version().encode())
+    return digest.hexdigest()[:16]
+
+
+def _shared_name(what: str, run_id: int, finished_at: datetime.datetime) -> str:
+    return f"run-{what}:{run_id}:{finished_at.isoformat()}:{_models_digest()}"
+
+
+def _shared(named: tuple[str, int, datetime.datetime], read: Callable[[], Any]) -> Any:
+    """What ``read()`` returns, kept in the site's cache under ``named``."""
+    name = _shared_name(*named)
+    try:
+        found = cache.get(name)
+    except Exception:  # the cache only spares a query: read instead
+        logger.warning("a run's %s not read from the cache", named[0], exc_info=True)
+        found = None
+    if found is not None:
+        return found
+    value = read()
+    try:
+        cache.set(name, value, SHARED_SECONDS)
+    except Exception:
+        logger.warning("a run's %s not shared", named[0], exc_info=True)
+    return value
 
 
 def run_comparisons(run: EstimateRun) -> Mapping[str, SavedComparison]:
@@ -108,12 +155,20 @@ def run_comparisons(run: EstimateRun) -> Mapping[str, SavedComparison]:
 def _finished_comparisons(
     run_id: int, finished_at: datetime.datetime
 ) -> Mapping[str, SavedComparison]:
-    text = (
-        RunComparisons.objects.filter(run_id=run_id)
-        .values_list("text", flat=True)
-        .first()
+    # The text is shared, not the decoded comparisons: decoding checks it
+    # against this release's classes.
+    text = _shared(
+        ("comparisons", run_id, finished_at),
+        lambda: (
+            (
+                RunComparisons.objects.filter(run_id=run_id)
+                .values_list("text", flat=True)
+                .first()
+            )
+            or ""
+        ),
     )
-    return comparisons_read(text or "")
+    return comparisons_read(text)
 
 
 def run_for_reader(user: Any, survey_pk: int, run_id: int) -> EstimateRun:

@@ -17,6 +17,7 @@ from estimation.runs.scheduling import (
     MODEL_FIT_TASK,
     SWEEP_TASK,
 )
+from surveys.results.tasks import draw_results_pages
 
 MAX_RETRIES = 5
 
@@ -36,6 +37,9 @@ def estimate_survey(self: Any, run_id: int) -> int | None:
         raise self.retry(
             exc=error, countdown=min(300, 5 * 2**self.request.retries)
         ) from error
+    if run is not None and run.status == run.Status.FINISHED:
+        # Its page drawn now, so that no reader's first view draws it.
+        draw_results_pages(run)
     return None if run is None else run.pk
 
 

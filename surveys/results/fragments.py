@@ -84,10 +84,17 @@ class RunFragments:
 
     def draw(self, arguments: Any, render: Callable[[], SafeString]) -> SafeString:
         """The fragment drawn from ``arguments``: shared, else ``render()``."""
-        # Drawn or read by this process before: no digest to compute.
+        # Drawn or read by this process before: no digest to compute. Still
+        # added to this page's entry when it lacks it: the worker draws a
+        # run's page after drawing an earlier run's, whose fragments may be
+        # the same, and the new run's entry must hold them all.
         known = _recent.get(arguments)
         if known is not None:
-            return known
+            name, html = known
+            drawn = self._known()
+            if name not in drawn:
+                drawn[name] = self._new[name] = str(html)
+            return html
         name = hashlib.sha256(repr(arguments).encode()).hexdigest()
         drawn = self._known()
         shared = drawn.get(name)
@@ -97,7 +104,7 @@ class RunFragments:
         else:
             html = render()
             drawn[name] = self._new[name] = str(html)
-        _remember(arguments, html)
+        _remember(arguments, name, html)
         return html
 
     def _known(self) -> dict[str, str]:
@@ -120,14 +127,14 @@ class RunFragments:
 
 # The fragments this process drew or read, by their arguments (compared by
 # value: frozen dataclasses), as the drawing functions' own caches keep them.
-_recent: dict[Any, SafeString] = {}
+_recent: dict[Any, tuple[str, SafeString]] = {}
 RECENT = 2048
 
 
-def _remember(arguments: Any, html: SafeString) -> None:
+def _remember(arguments: Any, name: str, html: SafeString) -> None:
     if len(_recent) >= RECENT:
         _recent.clear()
-    _recent[arguments] = html
+    _recent[arguments] = (name, html)
 
 
 # A few runs' pages per process, in each language: read once, then kept.

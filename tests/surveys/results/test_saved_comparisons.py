@@ -10,6 +10,7 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.urls import reverse
 
 from estimation.runs import group_comparisons, selectors
@@ -49,6 +50,13 @@ def fresh_process() -> None:
     fragments._recent.clear()
 
 
+def forget_shared(run: EstimateRun) -> None:
+    """Forget what the cache shares of ``run`` (its rows and comparisons),
+    for a test that changes what a finished run saved."""
+    for what in ("rows", "comparisons"):
+        cache.delete(selectors._shared_name(what, run.pk, run.finished_at))
+
+
 def without_tokens(html: str) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
 
@@ -84,6 +92,7 @@ def test_the_page_is_the_same_with_the_saved_comparisons_as_without(
         with_saved = as_owner.get(url, params)
     assert with_saved.status_code == 200
     RunComparisons.objects.filter(run=finished_run(survey)).delete()
+    forget_shared(finished_run(survey))
     fresh_process()
     computed = as_owner.get(url, params)
     assert computed.status_code == 200
@@ -173,6 +182,7 @@ def test_a_saved_comparison_of_other_groups_is_not_used(survey):
 
 def test_a_run_saved_before_comparisons_were_is_computed(as_owner, survey):
     RunComparisons.objects.all().delete()
+    forget_shared(finished_run(survey))
     fresh_process()
     page = as_owner.get(reverse("surveys:results", args=[survey.pk]))
     assert page.status_code == 200
