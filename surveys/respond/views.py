@@ -9,7 +9,6 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from surveys.access.selectors import (
@@ -19,6 +18,7 @@ from surveys.access.selectors import (
 )
 from surveys.languages import survey_texts
 from surveys.models import Survey
+from surveys.respond.compression import compress_page
 from surveys.respond.integrity import (
     CONDITIONS_SCRIPT,
     PAGE_SCRIPT,
@@ -146,13 +146,13 @@ def _render_survey_page(
     return render(request, "surveys/respond.html", context)
 
 
-# The respondent's pages are compressed: a phone on a slow connection
-# downloads a fifth of the HTML (docs/benchmarks.md, "Respondent page
-# weight"). BREACH needs a secret in the body next to text an attacker
-# chooses; these pages carry neither a CSRF token nor any credential (an
-# invitation or panel id stays in the address, read by the script), and
-# Django's compression adds random padding besides.
-@gzip_page
+# The respondent's pages are compressed (Brotli, else gzip): a phone on a
+# slow connection downloads a fifth of the HTML (docs/benchmarks.md,
+# "Respondent page weight"). BREACH needs a secret in the body next to text
+# an attacker chooses; these pages carry neither a CSRF token nor any
+# credential (an invitation or panel id stays in the address, read by the
+# script).
+@compress_page
 @require_GET
 def survey_page(
     request: HttpRequest, slug: str, lang: str | None = None
@@ -165,7 +165,7 @@ def survey_page(
     return response
 
 
-@gzip_page
+@compress_page
 @require_GET
 def transparency_page(
     request: HttpRequest, slug: str, lang: str | None = None
