@@ -14,7 +14,7 @@ access settings, from :func:`surveys.access.selectors.respondent_access`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -46,24 +46,30 @@ def page_messages(
         **_sending_messages(),
         **(_section_messages() if "pages" in features else {}),
         "questionsLeft": counted_forms(
-            "Please answer every question that is not optional (%(count)d "
-            "question left).",
-            "Please answer every question that is not optional (%(count)d "
-            "questions left).",
+            lambda count: ngettext(
+                "Please answer every question that is not optional (%(count)d "
+                "question left).",
+                "Please answer every question that is not optional (%(count)d "
+                "questions left).",
+                count,
+            ),
             most=questions,
         ),
     }
 
 
-def counted_forms(singular: str, plural: str, *, most: int) -> dict[str, list[Any]]:
+def counted_forms(
+    sentence_for: Callable[[int], str], *, most: int
+) -> dict[str, list[Any]]:
     """A counted sentence for the counts 1 to ``most``: its distinct forms in
-    the active language, the count as ``{count}``, and for each count (from
-    1) the index of its form. Far shorter than a sentence per count, and the
+    the active language (``sentence_for(count)``, an ``ngettext`` with the
+    count as ``%(count)d``, sent as ``{count}``), and for each count (from 1)
+    the index of its form. Far shorter than a sentence per count, and the
     language's own plural rule (gettext's) chooses, so the browser needs none."""
     forms: list[str] = []
     form: list[int] = []
     for count in range(1, most + 1):
-        sentence = ngettext(singular, plural, count).replace("%(count)d", "{count}")
+        sentence = sentence_for(count).replace("%(count)d", "{count}")
         if sentence not in forms:
             forms.append(sentence)
         form.append(forms.index(sentence))
