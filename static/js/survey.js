@@ -30,6 +30,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
 // Every word this script shows, in the survey's language (surveys/respond/messages.py).
 const words = config.messages;
+// Each distinct receipt note comes once (surveys/respond/selectors.py,
+// shared_notes); a question names its note by index.
+for (const question of config.questions) question.receipt_note = config.receiptNotes[question.note];
 // "{name}" placeholders filled from values: the translations reorder them freely.
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
 // A counted sentence (surveys/respond/messages.py, counted_forms): the form the

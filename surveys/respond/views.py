@@ -34,6 +34,7 @@ from surveys.respond.selectors import (
     page_language,
     page_questions,
     published_survey,
+    shared_notes,
     summary_fragments,
     transparency_questions,
     whole_response,
@@ -68,6 +69,7 @@ def _render_survey_page(
     pages = page_sections(survey, questions, language)
     modules = page_modules(survey, questions=questions, pages=pages, practice=practice)
     scripts = kind_scripts(survey)
+    notes = shared_notes(questions)
     config = {
         "slug": survey.slug,
         # Sent back as Accept-Language, so a refusal speaks the page's language.
@@ -85,24 +87,28 @@ def _render_survey_page(
             "days": settings.RECEIPT_DAYS,
             "closesAt": survey.closes_at.isoformat() if survey.closes_at else None,
         },
+        # Each distinct receipt note once; a question names its own by index.
+        "receiptNotes": notes,
         "questions": [
             {
-                k: q[k]
-                # Not the text: the script never shows it, the page's HTML does.
-                for k in (
-                    "id",
-                    "kind",
-                    "options",
-                    "optional",
-                    "sensitive",
-                    "receipt_note",
-                    "spec",
-                    "spec_version",
-                    # Its kind's module (its place in "scripts").
-                    "script",
-                    # Display logic: shown only when plain answers meet it.
-                    "condition",
-                )
+                **{
+                    k: q[k]
+                    # Not the text: the script never shows it, the page's HTML does.
+                    for k in (
+                        "id",
+                        "kind",
+                        "options",
+                        "optional",
+                        "sensitive",
+                        "spec",
+                        "spec_version",
+                        # Its kind's module (its place in "scripts").
+                        "script",
+                        # Display logic: shown only when plain answers meet it.
+                        "condition",
+                    )
+                },
+                "note": notes.index(q["receipt_note"]),
             }
             for q in questions
         ],

@@ -85,7 +85,7 @@ def test_the_page_script_gets_its_words_in_the_survey_language(client, draft_sur
     assert left["forms"][left["form"][0]].endswith("(queda {count} pregunta).")
     assert left["forms"][left["form"][2]].endswith("(quedan {count} preguntas).")
     assert left["form"] == [0, 1, 1, 1]
-    assert config["questions"][0]["receipt_note"].startswith(
+    assert config["receiptNotes"][config["questions"][0]["note"]].startswith(
         "Aleatorizada en su dispositivo"
     )
 

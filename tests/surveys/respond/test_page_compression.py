@@ -94,3 +94,18 @@ def test_the_page_data_leaves_the_question_text_to_the_html(client, open_survey)
     for question in questions:
         assert "text" not in question
         assert f'id="q{question["id"]}-text"' in page
+
+
+def test_each_receipt_note_is_sent_once(client, open_survey):
+    page = client.get(f"/s/{open_survey.slug}/").content.decode()
+    (data,) = re.findall(
+        r'<script id="survey-config" type="application/json">(.*?)</script>',
+        page,
+        re.S,
+    )
+    config = json.loads(data)
+    notes = config["receiptNotes"]
+    assert len(notes) == len(set(notes))
+    assert all(notes)
+    assert {q["note"] for q in config["questions"]} == set(range(len(notes)))
+    assert all("receipt_note" not in q for q in config["questions"])
