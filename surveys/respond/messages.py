@@ -24,11 +24,16 @@ from surveys.kinds import kind_module
 
 
 def page_messages(
-    *, questions: int, kinds: Iterable[str] = (), features: Iterable[str] = ()
+    *,
+    questions: int,
+    kinds: Iterable[str] = (),
+    features: Iterable[str] = (),
+    preview: bool = False,
 ) -> dict[str, Any]:
     """The script's words for a page of ``questions`` questions of ``kinds``
     that uses ``features`` (:mod:`surveys.respond.page_modules`): a feature
-    the page does not load gets none of its words."""
+    the page does not load gets none of its words, and only the researcher's
+    ``preview`` gets the preview's."""
     features = set(features)
     kinds = list(dict.fromkeys(kinds))
     return {
@@ -43,6 +48,7 @@ def page_messages(
         **_kind_words(kinds),
         **(_direct_messages() if "arms" in features else {}),
         **_receipt_messages(),
+        **(_preview_messages() if preview else {}),
         **_sending_messages(),
         **(_section_messages() if "pages" in features else {}),
         "questionsLeft": counted_forms(
@@ -153,13 +159,19 @@ def _direct_messages() -> dict[str, str]:
     }
 
 
-def _receipt_messages() -> dict[str, str]:
+def _preview_messages() -> dict[str, str]:
+    """The receipt of the researcher's preview, where nothing is sent."""
     return {
         "previewIntro": gettext(
             "Preview: nothing was sent. A respondent's device would have sent these "
             "answers."
         ),
         "previewKept": gettext("Nothing is kept in this browser during a preview."),
+    }
+
+
+def _receipt_messages() -> dict[str, str]:
+    return {
         "kept": gettext(
             "This browser keeps the randomized answers above (never your own "
             "choices, and not answers to questions asked plainly) until {date}, so "

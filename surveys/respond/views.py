@@ -81,6 +81,7 @@ def _render_survey_page(
             questions=len(questions),
             kinds=[q.kind for q in survey.questions.all()],
             features=modules.imports,
+            preview=preview,
         ),
         "access": respondent_access(survey),
         "receipt": {

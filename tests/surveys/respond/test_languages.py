@@ -92,7 +92,7 @@ def test_the_page_script_gets_its_words_in_the_survey_language(client, draft_sur
 
 def test_every_message_the_script_uses_is_filled_in_english_too():
     with translation.override("en"):
-        words = page_messages(questions=2, kinds=list(KINDS))
+        words = page_messages(questions=2, kinds=list(KINDS), preview=True)
     assert words["questionsLeft"] == {
         "forms": [
             "Please answer every question that is not optional ({count} question "
@@ -103,6 +103,16 @@ def test_every_message_the_script_uses_is_filled_in_english_too():
         "form": [0, 1],
     }
     assert all(words.values())
+
+
+def test_only_the_preview_gets_the_preview_s_words():
+    with translation.override("es"):
+        public = page_messages(questions=1)
+        preview = page_messages(questions=1, preview=True)
+    assert "previewIntro" not in public
+    assert "previewKept" not in public
+    assert preview["previewIntro"].startswith("Vista previa")
+    assert preview["previewKept"]
 
 
 def test_a_kind_s_words_come_only_with_a_question_of_that_kind():
