@@ -30,8 +30,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
 // Every word this script shows, in the survey's language (surveys/respond/messages.py).
 const words = config.messages;
+// Each distinct receipt note comes once (surveys/respond/selectors.py,
+// shared_notes); a question names its note by index.
+for (const question of config.questions) question.receipt_note = config.receiptNotes[question.note];
 // "{name}" placeholders filled from values: the translations reorder them freely.
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+// A counted sentence (surveys/respond/messages.py, counted_forms): the form the
+// server's plural rule gave this count, filled in.
+const counted = (sentence, count) => fill(sentence.forms[sentence.form[count - 1]], { count });
 const storageKey = `rr-survey:${config.slug}`;
 // Which way each question with a validation arm is asked, and the group a
 // procedure drew, kept until the answers are sent, so a reload shows the
@@ -68,6 +74,7 @@ const core = {
   config,
   words,
   fill,
+  counted,
   form,
   byId,
   say,
@@ -621,7 +628,7 @@ async function pageAnswers() {
   }
   const missing = config.questions.filter((q) => !q.hidden && truths[q.id] === null && !q.optional);
   if (missing.length) {
-    say(words.questionsLeft[missing.length], true);
+    say(counted(words.questionsLeft, missing.length), true);
     const group = form.querySelector(
       `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, .number-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,
     );

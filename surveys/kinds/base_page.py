@@ -29,6 +29,7 @@ __all__ = [
     "receipt_note",
     "refusals",
     "transparency",
+    "words",
     "yes_epsilon",
 ]
 
@@ -40,4 +41,12 @@ def refusals() -> dict[str, str]:
     """The sentences, in the active language, of the reasons the kind's
     script refuses a spec for, by code (its ``REFUSALS``); none without a
     script."""
+    return {}
+
+
+def words() -> dict[str, str]:
+    """The words, in the active language, that the page's script shows only
+    for a question of this kind (an invalid box, an instruction), by their
+    name in the page's messages; sent only when such a question is on the
+    page (surveys/respond/messages.py)."""
     return {}

@@ -4,15 +4,17 @@ survey's language: the script holds no text of its own.
 Placeholders in braces (``{number}``) are filled in by the script. The
 randomizer and the kinds' scripts say why they refuse a spec in English, the
 language the page's words are written in: a page in another language carries
-each reason's translation by its code. Counted
-sentences come as finished sentences per count, so each language's plural rules
-apply without any in the browser. The access messages (invitation, panel) come
-with the access settings, from :func:`surveys.access.selectors.respondent_access`.
+each reason's translation by its code. A counted sentence comes as its
+distinct plural forms and, for each count the page can need, which form it
+takes: the language's plural rule is applied here, by gettext, not in the
+browser. A kind's words come only with a question of that kind (its page
+role's ``words``). The access messages (invitation, panel) come with the
+access settings, from :func:`surveys.access.selectors.respondent_access`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -22,12 +24,18 @@ from surveys.kinds import kind_module
 
 
 def page_messages(
-    *, questions: int, kinds: Iterable[str] = (), features: Iterable[str] = ()
+    *,
+    questions: int,
+    kinds: Iterable[str] = (),
+    features: Iterable[str] = (),
+    preview: bool = False,
 ) -> dict[str, Any]:
     """The script's words for a page of ``questions`` questions of ``kinds``
     that uses ``features`` (:mod:`surveys.respond.page_modules`): a feature
-    the page does not load gets none of its words."""
+    the page does not load gets none of its words, and only the researcher's
+    ``preview`` gets the preview's."""
     features = set(features)
+    kinds = list(dict.fromkeys(kinds))
     return {
         # Nothing on a page in the language the scripts speak: the sentences
         # would repeat theirs.
@@ -37,22 +45,50 @@ def page_messages(
             else {"refusals": refusal_sentences(kinds)}
         ),
         **_question_messages(),
+        **_kind_words(kinds),
         **(_direct_messages() if "arms" in features else {}),
         **_receipt_messages(),
+        **(_preview_messages() if preview else {}),
         **_sending_messages(),
         **(_section_messages() if "pages" in features else {}),
-        "questionsLeft": {
-            str(count): ngettext(
+        "questionsLeft": counted_forms(
+            lambda count: ngettext(
                 "Please answer every question that is not optional (%(count)d "
                 "question left).",
                 "Please answer every question that is not optional (%(count)d "
                 "questions left).",
                 count,
-            )
-            % {"count": count}
-            for count in range(1, questions + 1)
-        },
+            ),
+            most=questions,
+        ),
     }
+
+
+def counted_forms(
+    sentence_for: Callable[[int], str], *, most: int
+) -> dict[str, list[Any]]:
+    """A counted sentence for the counts 1 to ``most``: its distinct forms in
+    the active language (``sentence_for(count)``, an ``ngettext`` with the
+    count as ``%(count)d``, sent as ``{count}``), and for each count (from 1)
+    the index of its form. Far shorter than a sentence per count, and the
+    language's own plural rule (gettext's) chooses, so the browser needs none."""
+    forms: list[str] = []
+    form: list[int] = []
+    for count in range(1, most + 1):
+        sentence = sentence_for(count).replace("%(count)d", "{count}")
+        if sentence not in forms:
+            forms.append(sentence)
+        form.append(forms.index(sentence))
+    return {"forms": forms, "form": form}
+
+
+def _kind_words(kinds: Iterable[str]) -> dict[str, str]:
+    """The words of the kinds shown (their page role's ``words``): a kind not
+    on the page sends none."""
+    words: dict[str, str] = {}
+    for kind in kinds:
+        words.update(kind_module(kind, "page").words())
+    return words
 
 
 def refusal_sentences(kinds: Iterable[str]) -> dict[str, str]:
@@ -98,24 +134,7 @@ def _question_messages() -> dict[str, str]:
             "{reason} Nothing has been sent. Please let the people running this "
             "survey know."
         ),
-        "countInvalid": gettext(
-            "Question {number} asks for a whole number from 0 to {max}."
-        ),
-        "numberInvalid": gettext(
-            "Question {number} asks for a number from {min} to {max}, as its box says."
-        ),
-        "textInvalid": gettext(
-            "Question {number} takes at most {max} characters, with no control "
-            "characters."
-        ),
-        "instructYes": gettext(
-            "Your device put you in group {group} and says: answer Yes."
-        ),
-        "instructTruth": gettext(
-            "Your device put you in group {group} and says: answer truthfully."
-        ),
         "noAnswer": gettext("Not answered"),
-        "nothingTicked": gettext("Nothing sent ticked"),
         "noAnswerNote": gettext(
             "Sent as it is, not randomized: the survey learns that you did not "
             "answer this question, though not what your answer would have been."
@@ -140,13 +159,19 @@ def _direct_messages() -> dict[str, str]:
     }
 
 
-def _receipt_messages() -> dict[str, str]:
+def _preview_messages() -> dict[str, str]:
+    """The receipt of the researcher's preview, where nothing is sent."""
     return {
         "previewIntro": gettext(
             "Preview: nothing was sent. A respondent's device would have sent these "
             "answers."
         ),
         "previewKept": gettext("Nothing is kept in this browser during a preview."),
+    }
+
+
+def _receipt_messages() -> dict[str, str]:
+    return {
         "kept": gettext(
             "This browser keeps the randomized answers above (never your own "
             "choices, and not answers to questions asked plainly) until {date}, so "

@@ -198,3 +198,11 @@ def transparency_questions(survey: Survey, language: str) -> list[dict[str, Any]
             }
         )
     return items
+
+
+def shared_notes(questions: list[dict[str, Any]]) -> list[str]:
+    """Each distinct receipt note of ``questions`` once, in order of first
+    use; a question's page data names its note by index (``note``). The
+    twenty-question survey repeats a handful of notes, 2.2 KB sent as
+    one per question."""
+    return list(dict.fromkeys(q["receipt_note"] for q in questions))

@@ -9,7 +9,6 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from surveys.access.selectors import (
@@ -19,6 +18,7 @@ from surveys.access.selectors import (
 )
 from surveys.languages import survey_texts
 from surveys.models import Survey
+from surveys.respond.compression import compress_page
 from surveys.respond.integrity import (
     CONDITIONS_SCRIPT,
     PAGE_SCRIPT,
@@ -34,6 +34,7 @@ from surveys.respond.selectors import (
     page_language,
     page_questions,
     published_survey,
+    shared_notes,
     summary_fragments,
     transparency_questions,
     whole_response,
@@ -68,6 +69,7 @@ def _render_survey_page(
     pages = page_sections(survey, questions, language)
     modules = page_modules(survey, questions=questions, pages=pages, practice=practice)
     scripts = kind_scripts(survey)
+    notes = shared_notes(questions)
     config = {
         "slug": survey.slug,
         # Sent back as Accept-Language, so a refusal speaks the page's language.
@@ -79,30 +81,35 @@ def _render_survey_page(
             questions=len(questions),
             kinds=[q.kind for q in survey.questions.all()],
             features=modules.imports,
+            preview=preview,
         ),
         "access": respondent_access(survey),
         "receipt": {
             "days": settings.RECEIPT_DAYS,
             "closesAt": survey.closes_at.isoformat() if survey.closes_at else None,
         },
+        # Each distinct receipt note once; a question names its own by index.
+        "receiptNotes": notes,
         "questions": [
             {
-                k: q[k]
-                # Not the text: the script never shows it, the page's HTML does.
-                for k in (
-                    "id",
-                    "kind",
-                    "options",
-                    "optional",
-                    "sensitive",
-                    "receipt_note",
-                    "spec",
-                    "spec_version",
-                    # Its kind's module (its place in "scripts").
-                    "script",
-                    # Display logic: shown only when plain answers meet it.
-                    "condition",
-                )
+                **{
+                    k: q[k]
+                    # Not the text: the script never shows it, the page's HTML does.
+                    for k in (
+                        "id",
+                        "kind",
+                        "options",
+                        "optional",
+                        "sensitive",
+                        "spec",
+                        "spec_version",
+                        # Its kind's module (its place in "scripts").
+                        "script",
+                        # Display logic: shown only when plain answers meet it.
+                        "condition",
+                    )
+                },
+                "note": notes.index(q["receipt_note"]),
             }
             for q in questions
         ],
@@ -146,13 +153,13 @@ def _render_survey_page(
     return render(request, "surveys/respond.html", context)
 
 
-# The respondent's pages are compressed: a phone on a slow connection
-# downloads a fifth of the HTML (docs/benchmarks.md, "Respondent page
-# weight"). BREACH needs a secret in the body next to text an attacker
-# chooses; these pages carry neither a CSRF token nor any credential (an
-# invitation or panel id stays in the address, read by the script), and
-# Django's compression adds random padding besides.
-@gzip_page
+# The respondent's pages are compressed (Brotli, else gzip): a phone on a
+# slow connection downloads a fifth of the HTML (docs/benchmarks.md,
+# "Respondent page weight"). BREACH needs a secret in the body next to text
+# an attacker chooses; these pages carry neither a CSRF token nor any
+# credential (an invitation or panel id stays in the address, read by the
+# script).
+@compress_page
 @require_GET
 def survey_page(
     request: HttpRequest, slug: str, lang: str | None = None
@@ -165,7 +172,7 @@ def survey_page(
     return response
 
 
-@gzip_page
+@compress_page
 @require_GET
 def transparency_page(
     request: HttpRequest, slug: str, lang: str | None = None

@@ -25,7 +25,7 @@
  * @returns {object} what the core asks of the pages
  */
 export default function sectionPages(core) {
-  const { config, form, byId, words, fill, say, sendButton, kindOf } = core;
+  const { config, form, byId, words, fill, counted, say, sendButton, kindOf } = core;
   const { reportFor, expiryFrom, NO_ANSWER } = core;
 
   const progressKey = `rr-progress:${config.slug}`;
@@ -255,7 +255,7 @@ export default function sectionPages(core) {
     }
     const missing = open.filter((q) => truths[q.id] === null && !q.optional);
     if (missing.length) {
-      say(words.questionsLeft[missing.length], true);
+      say(counted(words.questionsLeft, missing.length), true);
       form
         .querySelector(
           `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,

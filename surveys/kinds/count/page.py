@@ -5,10 +5,22 @@ surveys/kinds/base_page.py's)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from surveys.kinds import base
 
-__all__ = ["FRAGMENTS", "SCRIPT"]
+__all__ = ["FRAGMENTS", "SCRIPT", "words"]
 
 FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/count/answer.html"}
 # Randomized by the randomizer itself; its input is wired by the page script.
 SCRIPT = None
+
+
+def words() -> dict[str, str]:
+    """The script's words for this kind, sent only with such a question on
+    the page: the count box holds no whole number from 0 to its maximum."""
+    return {
+        "countInvalid": gettext(
+            "Question {number} asks for a whole number from 0 to {max}."
+        ),
+    }

@@ -24,6 +24,7 @@ __all__ = [
     "noted",
     "receipt_note",
     "transparency",
+    "words",
 ]
 
 FRAGMENTS = {
@@ -70,3 +71,14 @@ def transparency(
 def noted(design: Any) -> bool:
     """Every free-text question is not protected: the summaries say so."""
     return True
+
+
+def words() -> dict[str, str]:
+    """The script's words for this kind, sent only with such a question on
+    the page: the text box holds too long a text or a control character."""
+    return {
+        "textInvalid": gettext(
+            "Question {number} takes at most {max} characters, with no control "
+            "characters."
+        ),
+    }

@@ -32,6 +32,7 @@ __all__ = [
     "receipt_note",
     "transparency",
     "yes_epsilon",
+    "words",
 ]
 
 FRAGMENTS = {
@@ -139,5 +140,18 @@ def refusals() -> dict[str, str]:
         "statedYes": gettext(
             "its design states epsilon {stated} for a Yes, but its "
             "thresholds give {epsilon}"
+        ),
+    }
+
+
+def words() -> dict[str, str]:
+    """The script's words for this kind, sent only with such a question on
+    the page: the device's instruction, by the group it drew."""
+    return {
+        "instructYes": gettext(
+            "Your device put you in group {group} and says: answer Yes."
+        ),
+        "instructTruth": gettext(
+            "Your device put you in group {group} and says: answer truthfully."
         ),
     }

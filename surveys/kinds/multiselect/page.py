@@ -23,6 +23,7 @@ __all__ = [
     "item",
     "receipt_note",
     "transparency",
+    "words",
 ]
 
 FRAGMENTS = {
@@ -88,4 +89,12 @@ def refusals() -> dict[str, str]:
             "its design states epsilon {stated} for one item, but its "
             "thresholds give {epsilon}"
         ),
+    }
+
+
+def words() -> dict[str, str]:
+    """The script's words for this kind, sent only with such a question on
+    the page: the receipt's label for a report with no item ticked."""
+    return {
+        "nothingTicked": gettext("Nothing sent ticked"),
     }

@@ -21,6 +21,7 @@ __all__ = [
     "SCRIPT_ID",
     "SCRIPT_LABEL",
     "item",
+    "words",
 ]
 
 FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/numeric/answer.html"}
@@ -55,5 +56,15 @@ def refusals() -> dict[str, str]:
     return {
         "numberRandomized": gettext(
             "a number is asked plainly, but its spec randomizes it"
+        ),
+    }
+
+
+def words() -> dict[str, str]:
+    """The script's words for this kind, sent only with such a question on
+    the page: the number box holds no number in its range."""
+    return {
+        "numberInvalid": gettext(
+            "Question {number} asks for a number from {min} to {max}, as its box says."
         ),
     }

@@ -12,6 +12,7 @@ from django.utils import translation
 
 from surveys.access.services import invitations_create
 from surveys.builder.services import survey_close, survey_publish, survey_update
+from surveys.kinds import KINDS
 from surveys.models import Response
 from surveys.respond.messages import page_messages
 from tests.surveys.access.conftest import body, post
@@ -77,23 +78,53 @@ def test_the_page_script_gets_its_words_in_the_survey_language(client, draft_sur
     words = config["messages"]
     assert words["sending"] == "Enviando sus respuestas…"
     assert words["received"] == "Gracias. Hemos recibido sus respuestas."
-    # One finished sentence per count: the plural rules stay on the server.
-    assert set(words["questionsLeft"]) == {"1", "2", "3", "4"}
-    assert words["questionsLeft"]["1"].endswith("(queda 1 pregunta).")
-    assert words["questionsLeft"]["3"].endswith("(quedan 3 preguntas).")
-    assert config["questions"][0]["receipt_note"].startswith(
+    # Each plural form once, and which one each count takes: the plural
+    # rules stay on the server.
+    left = words["questionsLeft"]
+    assert len(left["forms"]) == 2
+    assert left["forms"][left["form"][0]].endswith("(queda {count} pregunta).")
+    assert left["forms"][left["form"][2]].endswith("(quedan {count} preguntas).")
+    assert left["form"] == [0, 1, 1, 1]
+    assert config["receiptNotes"][config["questions"][0]["note"]].startswith(
         "Aleatorizada en su dispositivo"
     )
 
 
 def test_every_message_the_script_uses_is_filled_in_english_too():
     with translation.override("en"):
-        words = page_messages(questions=2)
+        words = page_messages(questions=2, kinds=list(KINDS), preview=True)
     assert words["questionsLeft"] == {
-        "1": "Please answer every question that is not optional (1 question left).",
-        "2": "Please answer every question that is not optional (2 questions left).",
+        "forms": [
+            "Please answer every question that is not optional ({count} question "
+            "left).",
+            "Please answer every question that is not optional ({count} questions "
+            "left).",
+        ],
+        "form": [0, 1],
     }
     assert all(words.values())
+
+
+def test_only_the_preview_gets_the_preview_s_words():
+    with translation.override("es"):
+        public = page_messages(questions=1)
+        preview = page_messages(questions=1, preview=True)
+    assert "previewIntro" not in public
+    assert "previewKept" not in public
+    assert preview["previewIntro"].startswith("Vista previa")
+    assert preview["previewKept"]
+
+
+def test_a_kind_s_words_come_only_with_a_question_of_that_kind():
+    with translation.override("es"):
+        plain = page_messages(questions=1, kinds=["yes_no"])
+        typed = page_messages(questions=1, kinds=["yes_no", "numeric", "count"])
+    for name in ("numberInvalid", "countInvalid"):
+        assert name not in plain
+        assert typed[name].startswith("La pregunta {number}")
+    for name in ("textInvalid", "instructYes", "instructTruth", "nothingTicked"):
+        assert name not in plain
+        assert name not in typed
 
 
 def test_an_english_survey_stays_english(client, open_survey):

@@ -45,7 +45,10 @@ def test_the_page_sends_the_unary_spec_and_the_words_for_it(
     assert shown["spec"]["bit"]["k"] == 2
     assert shown["spec"]["m"] == 3
     assert "an item you did not tick is sent ticked 26.9%" in page
-    assert "each item you ticked was sent ticked 50%" in shown["receipt_note"]
+    assert (
+        "each item you ticked was sent ticked 50%"
+        in config["receiptNotes"][shown["note"]]
+    )
     assert config["messages"]["nothingTicked"] == "Nothing sent ticked"
 
 

@@ -65,7 +65,9 @@ def test_the_page_script_gets_spanish_words_and_options(client, bilingual):
         "Algunas veces",
         "A menudo",
     ]
-    assert config["questions"][0]["receipt_note"].startswith("Aleatorizada")
+    assert config["receiptNotes"][config["questions"][0]["note"]].startswith(
+        "Aleatorizada"
+    )
 
 
 def test_the_page_in_another_language_sends_no_referer_either(client, bilingual):
