@@ -388,9 +388,17 @@ function countTruths(truths) {
 
 // A kind that reads its own boxes (a number): each box's true answer, as the
 // kind reads it (undefined when it is not one the question takes).
+// Only the boxes of the kind's own questions: two kinds' boxes may share a
+// class (free text's and a sealed answer's), and a box read by the wrong kind
+// would send a sealed answer's words unsealed.
 function typedBoxes() {
+  const questionById = new Map(config.questions.map((q) => [String(q.id), q]));
   return kinds.flatMap((kind) =>
-    kind.boxes ? [...form.querySelectorAll(kind.boxes)].map((box) => [kind, box]) : [],
+    kind.boxes
+      ? [...form.querySelectorAll(kind.boxes)]
+          .filter((box) => kindOf(questionById.get(box.dataset.question) ?? {}) === kind)
+          .map((box) => [kind, box])
+      : [],
   );
 }
 

@@ -18,9 +18,10 @@ from django.db import connection
 from django.test import Client
 from playwright.sync_api import expect
 
+from surveys.builder.questions import question_create
 from surveys.builder.sections import section_create, section_set_questions
-from surveys.builder.services import survey_publish
-from surveys.models import Answer, Survey, TeamKey
+from surveys.builder.services import survey_create, survey_publish
+from surveys.models import Answer, Question, Survey, TeamKey
 from surveys.sealing.services import team_key_set
 from tests.browser.helpers import choose, page_path, send_button
 from tests.browser.test_accessibility import axe_source, violations
@@ -221,3 +222,48 @@ def test_a_page_left_keeps_only_the_envelope_on_the_device(visit, owner):
     assert all(SECRET not in (r.post_data or "") for r in respondent.requests)
     assert SECRET not in json.dumps(respondent.storage())
     assert Answer.objects.get(question=sealed).text == sent[sealed.pk]["value"]
+
+
+@pytest.mark.parametrize("free_text_first", [True, False])
+def test_free_text_beside_a_sealed_answer_never_reads_its_box(
+    visit, owner, free_text_first
+):
+    """Free text's boxes and a sealed answer's share a class: each kind reads
+    only its own questions' boxes, so the sealed words are sent sealed (and
+    the free text as typed) whichever kind the page loads first."""
+    draft = survey_create(owner=owner, title="Conduct at work")
+
+    def free_text() -> Question:
+        return question_create(
+            survey=draft,
+            text="Anything else you would like to add?",
+            kind="free_text",
+            design={"name": "direct"},
+            answer_format={"max_length": 200},
+            optional=True,
+        )
+
+    free = free_text() if free_text_first else None
+    sealed = question_create(
+        survey=draft,
+        text="What happened, in your own words?",
+        kind="sealed_text",
+        design={"name": "direct"},
+        answer_format={"max_length": 200},
+        optional=True,
+    )
+    free = free or free_text()
+    team_key_set(survey=draft, public_jwk=PUBLIC_JWK)
+    survey = survey_publish(survey=draft)
+    respondent = visit()
+    page = respondent.page
+    respondent.goto(page_path(survey))
+    page.locator(f'.sealed-answer[data-question="{sealed.pk}"] textarea').fill(SECRET)
+    page.locator(f'[data-question="{free.pk}"] textarea').fill("plain words")
+    send_button(page).click()
+    expect(page.locator("#receipt")).to_be_visible()
+    (posted,) = respondent.posts
+    sent = {a["question"]: a for a in posted.json()["answers"]}
+    assert sent[sealed.pk]["value"].startswith("v1.")
+    assert sent[free.pk]["value"] == "plain words"
+    assert all(SECRET not in (r.post_data or "") for r in respondent.requests)
