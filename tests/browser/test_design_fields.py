@@ -26,7 +26,7 @@ GROUP_HIDDEN = "() => document.querySelector('[data-group=\"design\"]').hidden"
 # Shown whatever the kind: the question's text and settings.
 ALWAYS = {"text", "kind", "optional", "direct_percent"}
 # Asked plainly: no design to choose, the design menu's group hidden.
-PLAIN = {"direct", "rating_scale", "numeric", "free_text"}
+PLAIN = {"direct", "rating_scale", "numeric", "free_text", "sealed_text"}
 NUMBER_FIELDS = {
     "number_minimum",
     "number_maximum",
@@ -46,7 +46,7 @@ def expected(kind: str, design: str, mode: str) -> set[str]:
         return {"design_name", "p1", "p2", "group_share"}
     if kind == "numeric":
         return NUMBER_FIELDS
-    if kind == "free_text":
+    if kind in ("free_text", "sealed_text"):
         return {"text_max_length"}
     if kind == "list_experiment":
         return {"options", "sensitive_item", "design_name", "treatment_share"}
