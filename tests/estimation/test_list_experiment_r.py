@@ -41,8 +41,12 @@ pytestmark = pytest.mark.skipif(MISSING is not None, reason=str(MISSING))
 
 
 def test_it_agrees_with_ictreg_and_ict_test(tmp_path):
+    # 3,000 respondents: ictreg's EM stops once an iteration gains less than
+    # 1e-8 in log-likelihood, which leaves its estimates short of the maximum
+    # by up to about 1.2e-4 at 1,200 (measured); at 3,000 the surface is
+    # steeper and the shortfall under 1e-4, the tolerance the issue asks for.
     rng = np.random.default_rng(2012)
-    n, items = 1200, 4
+    n, items = 3000, 4
     x = rng.normal(size=n)
     treat = (rng.random(n) < 0.5).astype(int)
     trait = rng.random(n) < 1 / (1 + np.exp(-(-0.4 + 0.7 * x)))
@@ -50,7 +54,10 @@ def test_it_agrees_with_ictreg_and_ict_test(tmp_path):
     data = tmp_path / "data.csv"
     data.write_text(
         "y,treat,x\n"
-        + "".join(f"{a},{b},{c!r}\n" for a, b, c in zip(y, treat, x, strict=True))
+        + "".join(
+            f"{a},{b},{c!r}\n"
+            for a, b, c in zip(y.tolist(), treat.tolist(), x.tolist(), strict=True)
+        )
     )
     run = subprocess.run(
         ["Rscript", str(SCRIPT), str(data), str(items)],
@@ -71,6 +78,9 @@ def test_it_agrees_with_ictreg_and_ict_test(tmp_path):
     assert result.ml.psi == pytest.approx(r["plain_psi1"], abs=1e-4)
     assert result.ml.psi_se == pytest.approx(r["plain_psi_se1"], abs=1e-4)
     assert result.ml.log_likelihood == pytest.approx(r["plain_llik1"], abs=1e-4)
+    # Newton finishes what EM leaves: never below R's likelihood, and above it
+    # by no more than EM's last steps could leave.
+    assert 0 <= result.ml.log_likelihood - r["plain_llik1"] < 1e-6
 
     fit = fit_ictreg(np.column_stack([np.ones(n), x]), treat, y, items)
     for i in range(2):
@@ -82,8 +92,13 @@ def test_it_agrees_with_ictreg_and_ict_test(tmp_path):
     control = np.bincount(y[treat == 0], minlength=items + 1)
     treated = np.bincount(y[treat == 1], minlength=items + 2)
     test = design_effect_test(control, treated, items)
+    # ict.test's table has J + 1 rows for each family: pi(Y_i(0) = j, Z_i = 1)
+    # for j = 0..J, then pi(Y_i(0) = j, Z_i = 0) for j = 0..J. The two rows
+    # that cannot be negative (j = J with Z = 1, j = 0 with Z = 0) are no test
+    # of a design effect; the 2J that are line up with ours.
+    rows = [*range(1, items + 1), *range(items + 3, 2 * items + 3)]
     ours = [*test.pi_1, *test.pi_0]
     ours_se = [*test.pi_1_se, *test.pi_0_se]
-    for i in range(2 * items):
-        assert ours[i] == pytest.approx(r[f"pi_est{i + 1}"], abs=5.1e-5)
-        assert ours_se[i] == pytest.approx(r[f"pi_se{i + 1}"], abs=5.1e-5)
+    for value, se, row in zip(ours, ours_se, rows, strict=True):
+        assert value == pytest.approx(r[f"pi_est{row}"], abs=5.1e-5)
+        assert se == pytest.approx(r[f"pi_se{row}"], abs=5.1e-5)
