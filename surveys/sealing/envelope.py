@@ -91,6 +91,19 @@ def most_ciphertext(max_length: int) -> int:
     return padded + TAG
 
 
+def b64url_length(size: int) -> int:
+    """The characters of ``size`` bytes in base64url without padding."""
+    return -(-4 * size // 3)
+
+
+def most_envelope(max_length: int) -> int:
+    """The characters (ASCII, so bytes) of the longest envelope an answer of
+    ``max_length`` characters makes: its version, four dots, and the parts
+    in base64url."""
+    parts = (EPHEMERAL, SALT, IV, most_ciphertext(max_length))
+    return len(VERSION) + len(parts) + sum(b64url_length(n) for n in parts)
+
+
 def check_envelope(value: Any, *, max_length: int) -> str:
     """An envelope of the form above for an answer of at most ``max_length``
     characters, returned as sent; FormRefused says what is wrong."""
