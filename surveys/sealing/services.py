@@ -53,21 +53,21 @@ def team_key_problem(survey: Survey) -> str | None:
     return None
 
 
-FROZEN = (
-    "The team key cannot be replaced or removed once the survey is published: "
-    "every sealed answer is encrypted for it, and answers sealed for a "
-    "replaced key could no longer be read. Change the passphrase instead, or "
-    "copy the survey to start again with a new key."
-)
-
-
 def _draft_for_key(survey: Survey) -> Survey:
     """The survey locked for a change of its key pair, which only a draft
     allows: a draft has no answers (``Survey.save`` refuses a draft with
     responses), so no answer is ever sealed for a key that is later lost."""
     survey = Survey.objects.select_for_update().get(pk=survey.pk)
     if not survey.is_draft:
-        raise TeamKeyRefused(gettext(FROZEN))
+        raise TeamKeyRefused(
+            gettext(
+                "The team key cannot be replaced or removed once the survey is "
+                "published: every sealed answer is encrypted for it, and answers "
+                "sealed for a replaced key could no longer be read. Change the "
+                "passphrase instead, or copy the survey to start again with a "
+                "new key."
+            )
+        )
     return survey
 
 
