@@ -1,7 +1,8 @@
 """The team key page (any member sees the key's fingerprint; an editor makes
-the key while the survey is a draft) and the sealed answers page (an analyst
-or above: the envelopes are answer rows), whose scripts do all the crypto in
-the researcher's browser (surveys/kinds/sealed/static/)."""
+the key pair while the survey is a draft, and changes the key file's
+passphrase or the server's copy of it at any time) and the sealed answers
+page (an analyst or above: the envelopes are answer rows), whose scripts do
+all the crypto in the researcher's browser (surveys/kinds/sealed/static/)."""
 
 from __future__ import annotations
 
