@@ -109,7 +109,7 @@ def check_envelope(value: Any, *, max_length: int) -> str:
     characters, returned as sent; FormRefused says what is wrong."""
     if not isinstance(value, str):
         raise FormRefused("value must be a sealed envelope (text)")
-    most = len(VERSION) + 4 + 4 * (-(-most_ciphertext(max_length) // 3)) + 200
+    most = most_envelope(max_length)
     if len(value) > most:
         raise FormRefused(
             f"the sealed envelope is {len(value)} characters; an answer of at "

@@ -14,7 +14,12 @@ from surveys.builder.questions import question_create
 from surveys.builder.services import SurveyStateError, survey_create, survey_publish
 from surveys.builder.submission_size import most_submission_bytes
 from surveys.models import AccessMode, Survey
-from surveys.sealing.envelope import check_envelope, most_ciphertext, most_envelope
+from surveys.sealing.envelope import (
+    FormRefused,
+    check_envelope,
+    most_ciphertext,
+    most_envelope,
+)
 from surveys.sealing.services import team_key_set
 from tests.surveys.sealed.data import PUBLIC_JWK, envelope
 
@@ -61,6 +66,12 @@ def test_the_longest_envelope_is_what_the_server_still_takes():
     # 500 characters of up to 4 bytes, padded to 2048, the tag: 2064 bytes.
     assert most_ciphertext(LIMIT) == 2064
     assert most_envelope(LIMIT) == 3 + 87 + 1 + 22 + 1 + 16 + 1 + 2752
+
+
+def test_an_envelope_one_character_longer_than_the_longest_is_refused():
+    longest = envelope(most_ciphertext(LIMIT) - 16)
+    with pytest.raises(FormRefused, match=f"makes at most {len(longest)}"):
+        check_envelope(longest + "A", max_length=LIMIT)
 
 
 def test_one_byte_over_the_limit_is_refused_naming_the_questions(owner, settings):

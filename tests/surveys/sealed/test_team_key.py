@@ -144,3 +144,19 @@ def test_a_draft_never_has_answers_sealed_for_a_replaced_key(owner):
     survey.status = Survey.Status.DRAFT
     with pytest.raises(FrozenDesignError):
         survey.save()
+
+
+def test_the_key_page_removes_a_drafts_key_and_refuses_an_unknown_action(client, owner):
+    survey = sealed_survey(owner, publish=False)
+    team_key_set(survey=survey, public_jwk=PUBLIC_JWK, actor=owner)
+    client.force_login(owner)
+    url = f"/surveys/{survey.pk}/team-key/"
+    assert 'id="remove-key-form"' in client.get(url).content.decode()
+    assert client.post(url, {"action": "rotate"}).status_code == 400
+    assert client.post(url, {"action": "remove"}).status_code == 302
+    assert not TeamKey.objects.filter(survey=survey).exists()
+    assert client.post(url, {"action": "remove"}).status_code == 400
+    assert [a for _n, a, _d in key_events(survey)] == [
+        "team_key.create",
+        "team_key.delete",
+    ]
