@@ -21,6 +21,7 @@ from surveys.sealing.envelope import (
     most_envelope,
 )
 from surveys.sealing.services import team_key_set
+from tests.api.conftest import token_client
 from tests.surveys.sealed.data import PUBLIC_JWK, envelope
 
 pytestmark = pytest.mark.django_db
@@ -122,3 +123,11 @@ def test_an_access_field_counts_too(owner):
     assert most_submission_bytes(survey, questions) == open_most + 16 + 32
     survey.access_mode = AccessMode.PANEL
     assert most_submission_bytes(survey, questions) == open_most + 17 + 800
+
+
+def test_the_api_refuses_to_publish_it_with_a_409(owner, settings):
+    survey = two_sealed(owner)
+    settings.SUBMISSION_MAX_BYTES = 4000
+    reply = token_client(owner).post(f"/api/v1/surveys/{survey.pk}/publish/")
+    assert reply.status_code == 409, reply.content
+    assert "over this site's limit of 4000 bytes" in reply.json()["error"]
