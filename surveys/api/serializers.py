@@ -250,7 +250,10 @@ class QuestionSerializer(serializers.ModelSerializer):
         "(below 30, 30 to below 45, ...), made for it. For free text (kind "
         'free_text, asked plainly and not protected): {"max_length": 500}, the '
         "most characters an answer may have, 1 to 2000 (500 when not given); "
-        "it has no options. {} for every other kind.",
+        "it has no options. For a sealed open answer (kind sealed_text, "
+        "encrypted in the respondent's browser for the team key; its value is "
+        'an envelope, never the text: docs/api.md): {"max_length": 500}, the '
+        "same. {} for every other kind.",
     )
     epsilon = serializers.SerializerMethodField()
     yes_epsilon = serializers.SerializerMethodField()

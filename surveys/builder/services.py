@@ -39,6 +39,7 @@ from surveys.builder.published import (
     published_change_problems,
 )
 from surveys.builder.section_copy import sections_copy
+from surveys.builder.submission_size import size_problems
 from surveys.builder.teaching import teaching_problems
 from surveys.kinds.base import yes_no_options
 from surveys.languages import translation_problems
@@ -375,7 +376,7 @@ def survey_publish(
     if not questions:
         raise SurveyStateError(gettext("Add at least one question before publishing."))
     designed = [(q.text, q.get_design()) for q in questions]
-    problems = limit_problems(designed)
+    problems = limit_problems(designed) + size_problems(survey, questions)
     if problems:
         raise SurveyStateError(" ".join(problems))
     unkeyed = team_key_problem(survey)

@@ -58,6 +58,7 @@ from surveys.builder.services import (
     SurveyStateError,
     UnconfirmedUnboundedError,
 )
+from surveys.builder.submission_size import size_problems
 from surveys.kinds import kind_module
 from surveys.languages import (
     chosen_languages,
@@ -285,6 +286,7 @@ def _publish_page(
         "total_text": total_epsilon_text([d for _q, d in questions]),
         "total_band": _band(privacy_band(total)),
         "problems": limit_problems(designed)
+        + size_problems(survey, [q for q, _d in questions])
         + translation_problems(survey, [q for q, _d in questions]),
         "confirmation": (
             confirmation_label(unbounded, no_guarantee_questions(designed))

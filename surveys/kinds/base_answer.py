@@ -19,6 +19,7 @@ __all__ = [
     "TAKES_VALUE",
     "clean_format",
     "format_options",
+    "most_value_bytes",
     "validated_value",
 ]
 
@@ -55,3 +56,11 @@ def validated_value(question: Any, value: Any) -> tuple[int, float | str]:
     """A kind without a typed answer takes no value (a kind with one returns
     its report and the value to store: a number, or a text)."""
     raise ValueRefused("this question takes no value, only a report")
+
+
+def most_value_bytes(answer_format: Mapping[str, Any]) -> int | None:
+    """The most bytes an answer's ``value`` takes in the submission's JSON,
+    quotes included, for the builder's worst-case submission size
+    (surveys/builder/submission_size.py). None: no value, or a number, which
+    that module's allowance for one answer covers."""
+    return None

@@ -91,12 +91,25 @@ def most_ciphertext(max_length: int) -> int:
     return padded + TAG
 
 
+def b64url_length(size: int) -> int:
+    """The characters of ``size`` bytes in base64url without padding."""
+    return -(-4 * size // 3)
+
+
+def most_envelope(max_length: int) -> int:
+    """The characters (ASCII, so bytes) of the longest envelope an answer of
+    ``max_length`` characters makes: its version, four dots, and the parts
+    in base64url."""
+    parts = (EPHEMERAL, SALT, IV, most_ciphertext(max_length))
+    return len(VERSION) + len(parts) + sum(b64url_length(n) for n in parts)
+
+
 def check_envelope(value: Any, *, max_length: int) -> str:
     """An envelope of the form above for an answer of at most ``max_length``
     characters, returned as sent; FormRefused says what is wrong."""
     if not isinstance(value, str):
         raise FormRefused("value must be a sealed envelope (text)")
-    most = len(VERSION) + 4 + 4 * (-(-most_ciphertext(max_length) // 3)) + 200
+    most = most_envelope(max_length)
     if len(value) > most:
         raise FormRefused(
             f"the sealed envelope is {len(value)} characters; an answer of at "

@@ -15,9 +15,10 @@ class TeamKey(models.Model):
 
     ``wrapped_private`` is the optional copy of the private key exactly as
     the browser wrapped it (PBKDF2 + AES-GCM under the researcher's
-    passphrase): the server checks its form only, and cannot open it. Set
-    while the survey is a draft; frozen once it is published, since every
-    answer is sealed for this key."""
+    passphrase): the server checks its form only, and cannot open it. The key
+    pair is set while the survey is a draft and frozen once it is published,
+    since every answer is sealed for it; the wrapped copy may be stored,
+    replaced (re-wrapped under a new passphrase) or removed at any time."""
 
     survey = models.OneToOneField(
         "surveys.Survey", on_delete=models.CASCADE, related_name="team_key"

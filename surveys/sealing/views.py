@@ -1,7 +1,8 @@
 """The team key page (any member sees the key's fingerprint; an editor makes
-the key while the survey is a draft) and the sealed answers page (an analyst
-or above: the envelopes are answer rows), whose scripts do all the crypto in
-the researcher's browser (surveys/kinds/sealed/static/)."""
+the key pair while the survey is a draft, and changes the key file's
+passphrase or the server's copy of it at any time) and the sealed answers
+page (an analyst or above: the envelopes are answer rows), whose scripts do
+all the crypto in the researcher's browser (surveys/kinds/sealed/static/)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from surveys.sealing.services import (
     TeamKeyRefused,
     needs_team_key,
     sealed_envelopes,
+    team_key_file_set,
+    team_key_remove,
     team_key_set,
 )
 from surveys.team.audit import Action, audit_record
@@ -31,33 +34,54 @@ from surveys.team.selectors import role_of
 @login_required
 @require_http_methods(["GET", "POST"])
 def team_key_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET: the key's fingerprint, and for an editor of a draft the form the
-    browser fills in. POST (an editor): the public key and, if chosen, the
-    wrapped key file, as the browser made them; 400 saying what is wrong."""
+    """GET: the key's fingerprint, and for an editor the forms the browser
+    fills in. POST (an editor), by ``action``: ``make`` the public key and,
+    if chosen, the wrapped key file, as the browser made them (a draft only);
+    ``key_file`` a re-wrapped key file of the same key, or none to remove the
+    server's copy (any state); ``remove`` the draft's key. A 400 says what is
+    wrong."""
     need = Need.EDIT if request.method == "POST" else Need.VIEW
     survey = survey_plain(request.user, pk, need)
     key = TeamKey.objects.filter(survey=survey).first()
-    if request.method == "POST":
-        try:
+    if request.method == "GET":
+        return _key_page(request, survey, key)
+    action = request.POST.get("action", "make")
+    try:
+        wrapped_text = request.POST.get("wrapped_private", "").strip()
+        wrapped = json.loads(wrapped_text) if wrapped_text else None
+        if action == "make":
             public_jwk = json.loads(request.POST.get("public_key", ""))
-            wrapped_text = request.POST.get("wrapped_private", "").strip()
-            wrapped = json.loads(wrapped_text) if wrapped_text else None
-        except json.JSONDecodeError:
-            return _key_page(
-                request, survey, key, gettext("The key is not valid JSON."), 400
-            )
-        try:
+    except json.JSONDecodeError:
+        return _key_page(
+            request, survey, key, gettext("The key is not valid JSON."), 400
+        )
+    try:
+        if action == "make":
             team_key_set(
                 survey=survey,
                 public_jwk=public_jwk,
                 wrapped_private=wrapped,
                 actor=request.user,
             )
-        except TeamKeyRefused as error:
-            return _key_page(request, survey, key, str(error), 400)
-        messages.success(request, gettext("The team key is saved."))
-        return redirect("surveys:team_key", pk=survey.pk)
-    return _key_page(request, survey, key)
+            done = gettext("The team key is saved.")
+        elif action == "key_file":
+            team_key_file_set(
+                survey=survey, wrapped_private=wrapped, actor=request.user
+            )
+            done = (
+                gettext("The server's copy of the key file is saved.")
+                if wrapped is not None
+                else gettext("The server's copy of the key file is removed.")
+            )
+        elif action == "remove":
+            team_key_remove(survey=survey, actor=request.user)
+            done = gettext("The team key is removed.")
+        else:
+            return HttpResponseBadRequest(gettext("Unknown action."))
+    except TeamKeyRefused as error:
+        return _key_page(request, survey, key, str(error), 400)
+    messages.success(request, done)
+    return redirect("surveys:team_key", pk=survey.pk)
 
 
 def _key_page(
@@ -72,6 +96,7 @@ def _key_page(
         "key": key,
         "fingerprint": grouped(key.fingerprint) if key else "",
         "may_set": survey.is_draft and allows(role_of(survey), Need.EDIT),
+        "may_rewrap": key is not None and allows(role_of(survey), Need.EDIT),
         "needed": needs_team_key(survey),
         "error": error,
     }

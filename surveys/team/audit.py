@@ -50,6 +50,14 @@ class Action(enum.StrEnum):
     SECTION_DELETE = "section.delete"
     SECTION_QUESTIONS = "section.questions"
     SECTIONS_REORDER = "sections.reorder"
+    # The team key of sealed open answers (surveys/sealing/): the key pair,
+    # and the server's copy of the key file (never its contents in the log).
+    TEAM_KEY_CREATE = "team_key.create"
+    TEAM_KEY_REPLACE = "team_key.replace"
+    TEAM_KEY_DELETE = "team_key.delete"
+    TEAM_KEY_FILE_STORE = "team_key.file_store"
+    TEAM_KEY_FILE_REPLACE = "team_key.file_replace"
+    TEAM_KEY_FILE_REMOVE = "team_key.file_remove"
     # A researcher's own account, not a survey's (``survey`` is None).
     TWO_FACTOR_ENABLE = "two_factor.enable"
     TWO_FACTOR_DISABLE = "two_factor.disable"

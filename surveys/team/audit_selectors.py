@@ -144,6 +144,45 @@ def _prune(d: dict[str, Any]) -> str:
     }
 
 
+def _key(d: dict[str, Any], field: str = "fingerprint") -> str:
+    """A fingerprint's first 16 hex digits, grouped as the pages show it."""
+    text = str(d.get(field) or "?")[:16]
+    return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+
+
+def _team_key_create(d: dict[str, Any]) -> str:
+    return gettext("made the team key %(key)s") % {"key": _key(d)}
+
+
+def _team_key_replace(d: dict[str, Any]) -> str:
+    return gettext("replaced the team key %(old)s with %(key)s") % {
+        "old": _key(d, "replaced"),
+        "key": _key(d),
+    }
+
+
+def _team_key_delete(d: dict[str, Any]) -> str:
+    return gettext("removed the team key %(key)s") % {"key": _key(d)}
+
+
+def _key_file_store(d: dict[str, Any]) -> str:
+    return gettext("kept the locked key file of team key %(key)s on the server") % {
+        "key": _key(d)
+    }
+
+
+def _key_file_replace(d: dict[str, Any]) -> str:
+    return gettext(
+        "replaced the server's locked key file of team key %(key)s (a new passphrase)"
+    ) % {"key": _key(d)}
+
+
+def _key_file_remove(d: dict[str, Any]) -> str:
+    return gettext("removed the server's locked key file of team key %(key)s") % {
+        "key": _key(d)
+    }
+
+
 def _translation(d: dict[str, Any]) -> str:
     language = d.get("language")
     if not language:
@@ -257,6 +296,12 @@ WORDED: dict[Action, Callable[[dict[str, Any]], str]] = {
     Action.MESSAGE_UPDATE: _message_update,
     Action.MAILING_START: _mailing_start,
     Action.SURVEY_CLOSE_AT_LIMIT: _close_at_limit,
+    Action.TEAM_KEY_CREATE: _team_key_create,
+    Action.TEAM_KEY_REPLACE: _team_key_replace,
+    Action.TEAM_KEY_DELETE: _team_key_delete,
+    Action.TEAM_KEY_FILE_STORE: _key_file_store,
+    Action.TEAM_KEY_FILE_REPLACE: _key_file_replace,
+    Action.TEAM_KEY_FILE_REMOVE: _key_file_remove,
 }
 
 

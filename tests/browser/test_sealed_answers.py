@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from surveys.builder.questions import question_create
 from surveys.builder.sections import section_create, section_set_questions
 from surveys.builder.services import survey_create, survey_publish
-from surveys.models import Answer, Question, Survey, TeamKey
+from surveys.models import Answer, AuditEvent, Question, Survey, TeamKey
 from surveys.sealing.services import team_key_set
 from tests.browser.helpers import choose, page_path, send_button
 from tests.browser.test_accessibility import axe_source, violations
@@ -267,3 +267,75 @@ def test_free_text_beside_a_sealed_answer_never_reads_its_box(
     assert sent[sealed.pk]["value"].startswith("v1.")
     assert sent[free.pk]["value"] == "plain words"
     assert all(SECRET not in (r.post_data or "") for r in respondent.requests)
+
+
+def test_the_passphrase_changes_in_the_browser_and_every_answer_still_opens(
+    visit, survey, owner, tmp_path: Path, axe_source
+):
+    """After publishing, the researcher's browser re-wraps the same key under
+    a new passphrase (neither passphrase sent) and replaces the server's
+    copy: the fingerprint is unchanged, the answer already given opens with
+    the new passphrase and no longer with the old one, and the change is one
+    audit event."""
+    researcher = log_in(visit, "owner")
+    page = researcher.page
+    researcher.goto(f"/surveys/{survey.pk}/team-key/")
+    page.get_by_label("Passphrase (at least 12 characters)").fill(PASSPHRASE)
+    page.get_by_label("The passphrase again").fill(PASSPHRASE)
+    page.locator("#keep-wrapped").check()
+    with page.expect_download():
+        page.get_by_role(
+            "button", name="Make the key and download the key file"
+        ).click()
+    page.get_by_role("button", name="Save the public key").click()
+    expect(page.locator("#key-fingerprint")).to_be_visible()
+    survey_publish(survey=survey)
+    before = TeamKey.objects.get(survey=survey)
+    yes_no, sealed = survey.questions.all()
+    respondent = visit()
+    respondent.goto(page_path(survey))
+    choose(respondent.page, yes_no, "No")
+    respondent.page.get_by_label("Your answer, in your own words").fill(SECRET)
+    send_button(respondent.page).click()
+    expect(respondent.page.locator("#receipt")).to_be_visible()
+
+    new = "indigo meadow forty quiet bells"
+    researcher.goto(f"/surveys/{survey.pk}/team-key/")
+    expect(page.locator("#team-key-form")).to_have_count(0)
+    assert violations(page, axe_source) == [], "the passphrase form"
+    page.get_by_label("The current passphrase").fill(PASSPHRASE)
+    page.get_by_label("The new passphrase (at least 12 characters)").fill(new)
+    page.get_by_label("The new passphrase again").fill(new)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Make the new key file and download it").click()
+    rewrapped_path = tmp_path / "team-key-new.json"
+    download.value.save_as(rewrapped_path)
+    rewrapped = json.loads(rewrapped_path.read_text())
+    page.get_by_role("button", name="Save the new key file on this server").click()
+    expect(page.locator("#key-fingerprint")).to_be_visible()
+    after = TeamKey.objects.get(survey=survey)
+    assert after.fingerprint == before.fingerprint == rewrapped["fingerprint"]
+    assert after.public_jwk == before.public_jwk
+    assert after.wrapped_private == rewrapped
+    assert rewrapped["salt"] != before.wrapped_private["salt"]
+    assert (
+        AuditEvent.objects.filter(survey=survey, action="team_key.file_replace").count()
+        == 1
+    )
+
+    researcher.goto(f"/surveys/{survey.pk}/questions/{sealed.pk}/sealed/")
+    page.get_by_label("Passphrase").fill(PASSPHRASE)
+    page.get_by_role("button", name="Open the answers").click()
+    expect(page.locator("#open-status")).to_have_text(
+        "The passphrase does not open this key."
+    )
+    page.get_by_label("Passphrase").fill(new)
+    page.get_by_role("button", name="Open the answers").click()
+    expect(page.locator("#open-status")).to_have_text(
+        "1 of 1 answers opened; 0 could not be read."
+    )
+    cells = page.locator("#sealed-table tbody tr td:nth-child(2)")
+    assert cells.all_inner_texts() == [SECRET]
+    for request in researcher.requests:
+        for secret in (PASSPHRASE, new, SECRET):
+            assert secret not in (request.post_data or ""), request.url

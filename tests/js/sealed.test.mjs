@@ -18,6 +18,7 @@ import {
   fromBase64url,
   generateTeamKey,
   openEnvelope,
+  rewrapTeamKey,
   toCsv,
   unwrapTeamKey,
 } from "../../surveys/kinds/sealed/static/keys.js";
@@ -130,6 +131,19 @@ describe("sealed answers", () => {
     const otherKey = await unwrapTeamKey(other.keyFile, "other", LOW);
     const envelope = await sealText(team.publicJwk, TEXT, WHERE);
     await assert.rejects(openEnvelope(otherKey, envelope, WHERE), AlteredError);
+  });
+
+  test("a new passphrase re-wraps the same key: old answers open, the old passphrase does not", async () => {
+    const envelope = await sealText(team.publicJwk, TEXT, WHERE);
+    const file = await rewrapTeamKey(team.keyFile, "correct horse battery staple", "a brand new passphrase", { ...FAST, ...LOW });
+    assert.equal(file.fingerprint, team.fingerprint);
+    assert.deepEqual(file.public_key, team.keyFile.public_key);
+    assert.notEqual(file.salt, team.keyFile.salt);
+    assert.notEqual(file.ciphertext, team.keyFile.ciphertext);
+    const reopened = await unwrapTeamKey(file, "a brand new passphrase", LOW);
+    assert.equal(await openEnvelope(reopened, envelope, WHERE), TEXT);
+    await assert.rejects(unwrapTeamKey(file, "correct horse battery staple", LOW), PassphraseError);
+    await assert.rejects(rewrapTeamKey(team.keyFile, "wrong", "new one", { ...FAST, ...LOW }), PassphraseError);
   });
 
   test("the real iteration count wraps and unwraps", async () => {

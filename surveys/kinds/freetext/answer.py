@@ -24,8 +24,17 @@ __all__ = [
     "MAX_LIMIT",
     "TAKES_VALUE",
     "clean_format",
+    "most_value_bytes",
     "validated_value",
 ]
+
+
+def most_value_bytes(answer_format: Any) -> int:
+    """The most a text at the limit takes in the submission's JSON: a
+    character (a code point, as the page counts) is at most 4 bytes of UTF-8,
+    or 2 escaped (a quote, a backslash, a tab, a line break), and two quotes."""
+    return 4 * int(answer_format["max_length"]) + 2
+
 
 # Control characters other than a tab and a newline: nothing a person types in
 # a text box, and each can break a file or a terminal that shows the text.

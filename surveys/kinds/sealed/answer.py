@@ -18,7 +18,7 @@ from surveys.kinds.base_text import (
     TAKES_VALUE,
     clean_format,
 )
-from surveys.sealing.envelope import FormRefused, check_envelope
+from surveys.sealing.envelope import FormRefused, check_envelope, most_envelope
 
 __all__ = [
     "ANSWERED",
@@ -26,8 +26,15 @@ __all__ = [
     "MAX_LIMIT",
     "TAKES_VALUE",
     "clean_format",
+    "most_value_bytes",
     "validated_value",
 ]
+
+
+def most_value_bytes(answer_format: Any) -> int:
+    """The longest envelope an answer at the limit makes, and its two quotes
+    (base64url and dots need no escaping in JSON)."""
+    return most_envelope(answer_format["max_length"]) + 2
 
 
 def validated_value(question: Any, value: Any) -> tuple[int, str]:

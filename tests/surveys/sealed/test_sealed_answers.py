@@ -156,7 +156,7 @@ def test_the_team_key_is_set_while_a_draft_and_frozen_once_published(owner):
     assert key.fingerprint == FINGERPRINT
     assert key.wrapped_private == blob
     survey_publish(survey=survey)
-    with pytest.raises(TeamKeyRefused, match="cannot change"):
+    with pytest.raises(TeamKeyRefused, match="cannot be replaced"):
         team_key_set(survey=survey, public_jwk=PUBLIC_JWK)
 
 

@@ -67,6 +67,25 @@ async function passphraseKey(passphrase, salt, iterations, usage) {
 
 const keyFileData = (fingerprint) => new TextEncoder().encode(`${KEY_FILE_KIND}/1|${fingerprint}`);
 
+/** The key file of a private key (PKCS#8) wrapped under `passphrase`. */
+async function wrapKeyFile(pkcs8, publicJwk, fingerprint, passphrase, iterations) {
+  if (!passphrase) throw new PassphraseError("a passphrase is needed");
+  const salt = random(SALT_BYTES);
+  const iv = random(IV_BYTES);
+  const wrapping = await passphraseKey(passphrase, salt, iterations, "encrypt");
+  const ciphertext = await subtle().encrypt({ name: "AES-GCM", iv, additionalData: keyFileData(fingerprint) }, wrapping, pkcs8);
+  return {
+    version: 1,
+    kind: KEY_FILE_KIND,
+    kdf: { name: "PBKDF2", hash: "SHA-256", iterations },
+    salt: toBase64url(salt),
+    iv: toBase64url(iv),
+    ciphertext: toBase64url(ciphertext),
+    fingerprint,
+    public_key: publicJwk,
+  };
+}
+
 /**
  * A new team key: its public half (JWK) and fingerprint for the server, and
  * the key file (the private half wrapped under `passphrase`) for the team.
@@ -77,30 +96,13 @@ export async function generateTeamKey(passphrase, { iterations = ITERATIONS } = 
   const { kty, crv, x, y } = await subtle().exportKey("jwk", pair.publicKey);
   const publicJwk = { kty, crv, x, y };
   const fingerprint = await fingerprintOf(publicJwk);
-  const salt = random(SALT_BYTES);
-  const iv = random(IV_BYTES);
-  const wrapping = await passphraseKey(passphrase, salt, iterations, "encrypt");
   const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey);
-  const ciphertext = await subtle().encrypt({ name: "AES-GCM", iv, additionalData: keyFileData(fingerprint) }, wrapping, pkcs8);
-  const keyFile = {
-    version: 1,
-    kind: KEY_FILE_KIND,
-    kdf: { name: "PBKDF2", hash: "SHA-256", iterations },
-    salt: toBase64url(salt),
-    iv: toBase64url(iv),
-    ciphertext: toBase64url(ciphertext),
-    fingerprint,
-    public_key: publicJwk,
-  };
+  const keyFile = await wrapKeyFile(pkcs8, publicJwk, fingerprint, passphrase, iterations);
   return { publicJwk, fingerprint, keyFile };
 }
 
-/**
- * The team's private key from its key file and passphrase, checked against
- * the file's public key. PassphraseError when it does not open, or when
- * its file asks for fewer iterations than `minIterations` (a weakened file).
- */
-export async function unwrapTeamKey(keyFile, passphrase, { minIterations = ITERATIONS } = {}) {
+/** The private key's PKCS#8 bytes from its key file, checked against the file's public key. */
+async function openKeyFile(keyFile, passphrase, minIterations) {
   let pkcs8;
   try {
     if (keyFile?.kind !== KEY_FILE_KIND || keyFile.version !== 1) throw new TypeError("not a key file");
@@ -122,7 +124,28 @@ export async function unwrapTeamKey(keyFile, passphrase, { minIterations = ITERA
   if (x !== keyFile.public_key.x || y !== keyFile.public_key.y || (await fingerprintOf(keyFile.public_key)) !== keyFile.fingerprint) {
     throw new PassphraseError("The key file does not match its public key");
   }
+  return pkcs8;
+}
+
+/**
+ * The team's private key from its key file and passphrase, checked against
+ * the file's public key. PassphraseError when it does not open, or when
+ * its file asks for fewer iterations than `minIterations` (a weakened file).
+ */
+export async function unwrapTeamKey(keyFile, passphrase, { minIterations = ITERATIONS } = {}) {
+  const pkcs8 = await openKeyFile(keyFile, passphrase, minIterations);
   return subtle().importKey("pkcs8", pkcs8, CURVE, false, ["deriveBits"]);
+}
+
+/**
+ * The same key in a new key file, locked by `newPassphrase` (a fresh salt
+ * and IV): the key pair, its fingerprint and every answer sealed for it stay
+ * the same. PassphraseError when `oldPassphrase` does not open `keyFile`.
+ */
+export async function rewrapTeamKey(keyFile, oldPassphrase, newPassphrase, { iterations = ITERATIONS, minIterations = ITERATIONS } = {}) {
+  const pkcs8 = await openKeyFile(keyFile, oldPassphrase, minIterations);
+  const { kty, crv, x, y } = keyFile.public_key;
+  return wrapKeyFile(pkcs8, { kty, crv, x, y }, keyFile.fingerprint, newPassphrase, iterations);
 }
 
 /**

@@ -1,12 +1,27 @@
 // The team key page (templates/surveys/team_key.html): makes the key pair in
 // this browser, downloads the key file (made here, as a Blob), and fills the
-// form with the public key and, if chosen, the same locked key file. The
-// passphrase and the private key are never put in the form.
-import { generateTeamKey, grouped } from "./keys.js";
+// form with the public key and, if chosen, the same locked key file; or
+// re-wraps the key file under a new passphrase the same way. Passphrases and
+// the private key are never put in a form.
+import { PassphraseError, generateTeamKey, grouped, rewrapTeamKey } from "./keys.js";
 
 const form = document.getElementById("team-key-form");
 const status = document.getElementById("key-status");
 const byId = (id) => document.getElementById(id);
+
+/** Whether a new passphrase is long enough and typed twice alike; else says why. */
+function newPassphrase(words, first, second, said) {
+  const passphrase = byId(first).value;
+  if ([...passphrase].length < 12) {
+    said.textContent = words.short;
+    return null;
+  }
+  if (passphrase !== byId(second).value) {
+    said.textContent = words.mismatch;
+    return null;
+  }
+  return passphrase;
+}
 
 function download(name, text) {
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
@@ -19,16 +34,9 @@ function download(name, text) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-byId("make-key").addEventListener("click", async () => {
-  const passphrase = byId("passphrase").value;
-  if ([...passphrase].length < 12) {
-    status.textContent = form.dataset.short;
-    return;
-  }
-  if (passphrase !== byId("passphrase-again").value) {
-    status.textContent = form.dataset.mismatch;
-    return;
-  }
+byId("make-key")?.addEventListener("click", async () => {
+  const passphrase = newPassphrase(form.dataset, "passphrase", "passphrase-again", status);
+  if (passphrase === null) return;
   status.textContent = form.dataset.making;
   byId("make-key").disabled = true;
   try {
@@ -47,5 +55,44 @@ byId("make-key").addEventListener("click", async () => {
     byId("passphrase").value = "";
     byId("passphrase-again").value = "";
     byId("make-key").disabled = false;
+  }
+});
+
+const rewrap = byId("rewrap-form");
+const rewrapStatus = byId("rewrap-status");
+
+async function chosenKeyFile(words) {
+  const source = rewrap.querySelector("input[name=source]:checked")?.value ?? "file";
+  if (source === "server") return JSON.parse(byId("kept-key-file").textContent);
+  const file = byId("rewrap-file").files[0];
+  if (!file) throw new Error(words.noFile);
+  try {
+    return JSON.parse(await file.text());
+  } catch {
+    throw new Error(words.otherKey);
+  }
+}
+
+byId("rewrap-key")?.addEventListener("click", async () => {
+  const words = rewrap.dataset;
+  const passphrase = newPassphrase(words, "new-passphrase", "new-passphrase-again", rewrapStatus);
+  if (passphrase === null) return;
+  rewrapStatus.textContent = words.making;
+  byId("rewrap-key").disabled = true;
+  try {
+    const old = await chosenKeyFile(words);
+    if (old?.fingerprint !== words.fingerprint) throw new Error(words.otherKey);
+    const keyFile = await rewrapTeamKey(old, byId("old-passphrase").value, passphrase);
+    const file = JSON.stringify(keyFile, null, 1);
+    download(`team-key-${words.slug}-${keyFile.fingerprint.slice(0, 8)}.json`, file);
+    const keep = byId("keep-rewrapped").checked;
+    byId("rewrapped-private").value = keep ? file : "";
+    byId("save-rewrapped").disabled = !keep;
+    rewrapStatus.textContent = keep ? words.madeKept : words.made;
+  } catch (error) {
+    rewrapStatus.textContent = error instanceof PassphraseError ? words.wrong : error.message;
+  } finally {
+    for (const id of ["old-passphrase", "new-passphrase", "new-passphrase-again"]) byId(id).value = "";
+    byId("rewrap-key").disabled = false;
   }
 });
