@@ -107,6 +107,9 @@ class FitView:
     covariates: tuple[tuple[str, str], ...]  # (question text, reference label)
     formula: str
     coefficients: tuple[CoefficientRow, ...]
+    # A list experiment's control items, beside its sensitive item's
+    # ``coefficients`` (estimation/kinds/listexperiment/model.py); else none.
+    control: tuple[CoefficientRow, ...]
     tests: tuple[TestRow, ...]
     model_test: TestRow | None
     predicted: tuple[PredictedRow, ...]
@@ -120,6 +123,12 @@ class FitView:
     def cautions(self) -> tuple[str, ...]:
         """Everything the panel must say about the fit, one caution per cause."""
         return fit_cautions(self.warnings, self.coefficients, self.predicted)
+
+    @property
+    def has_profile(self) -> bool:
+        """Whether the fit has profile-likelihood intervals (a logistic fit
+        does; a list experiment's model has Wald intervals only)."""
+        return any(row.profile is not None for row in self.coefficients)
 
     @property
     def chart(self) -> tuple[PredictedRow, ...]:
@@ -191,11 +200,12 @@ def _level_of(name: str, term: str | None) -> str:
 
 
 def coefficient_rows(
-    result: dict[str, Any], texts: dict[str, str]
+    result: dict[str, Any], texts: dict[str, str], key: str = "coefficients"
 ) -> tuple[CoefficientRow, ...]:
-    """Odds ratios by question and level; ``texts`` maps column names to texts."""
+    """Odds ratios by question and level; ``texts`` maps column names to texts;
+    ``key`` the result's list of coefficients."""
     rows = []
-    for c in result.get("coefficients", []):
+    for c in result.get(key, []):
         term = c.get("term")
         intercept = term is None
         label = (
@@ -297,6 +307,7 @@ def fit_view(
             ]
         ),
         coefficients=coefficient_rows(result, texts),
+        control=coefficient_rows(result, texts, "control_coefficients"),
         tests=tuple(
             _test_row(t, texts.get(t.get("term", ""), t.get("term", "")))
             for t in result.get("lr_tests", [])

@@ -30,6 +30,7 @@ from surveys.models import Question
 __all__ = [
     "COMPARER",
     "MODEL",
+    "MODEL_ROLE",
     "NO_EPSILON",
     "ListView",
     "list_row",
@@ -41,6 +42,9 @@ __all__ = [
 ]
 
 MODEL = "list_experiment"
+# An outcome of the Model panel: its sensitive item regressed on direct
+# questions by the core's model role (estimation/kinds/listexperiment/model.py).
+MODEL_ROLE = "outcome"
 SOLVER = {"method": "list_difference_in_means_and_ml", "converged": True}
 # What each saved parameter is, in words for the dashboard.
 PARAMETER_WORDS = {
