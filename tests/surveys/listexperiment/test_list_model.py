@@ -11,10 +11,13 @@ from django.urls import reverse
 from scipy.special import expit
 
 from estimation.kinds.listexperiment.regression import fit_ictreg
+from estimation.runs.fit_selectors import fit_export
 from estimation.runs.model_fits import model_fit_execute
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.respond.submissions import response_record
+from surveys.results import exports
+from surveys.results.bundle_scripts import r_script
 from tests.api.conftest import token_client
 
 pytestmark = pytest.mark.django_db
@@ -157,3 +160,23 @@ def test_the_results_page_offers_the_list_experiment_and_draws_its_fit(
     assert "Profile-likelihood interval" not in panel
     assert 'class="data model-tests"' not in panel
     assert "no design effect and no liars" in panel  # the model's caution
+
+
+def test_the_analysis_bundle_refits_the_model_with_ictreg(
+    survey, owner, django_capture_on_commit_callbacks
+):
+    simulate(survey, seed=7)
+    done = fitted(survey, owner, django_capture_on_commit_callbacks)
+    script = r_script(
+        exports.codebook(survey),
+        {"run": None, "questions": []},
+        fit_export(survey),
+    )
+    part = script[script.index(f"# Model fit {done['id']}") :]
+    assert 'list::ictreg(q1_y ~ q2 + q3, treat = "q1_treat", J = 3' in part
+    assert "model_data$q1_treat <- as.integer(model_data$q1 > 3)" in part
+    assert "RRlog" not in part
+    assert "glm(" not in part
+    intercept = done["result"]["coefficients"][0]["estimate"]
+    assert f"dashboard_coef <- c({intercept!r}" in part
+    assert "names(model_coef) <- names(model_se) <- names(dashboard_coef)" in part
