@@ -43,9 +43,19 @@ from estimation.kinds.listexperiment.regression import (
 
 # A predicted prevalence this close to 0 or 1 is the fit's limit there.
 BOUNDARY = 1e-6
+# The fit's own warnings, in English; a page in another language matches a
+# saved one against these (surveys/kinds/listexperiment/text.py).
 ASSUMPTIONS = (
     "The model rests on the list experiment's two assumptions, no design "
     "effect and no liars; the question's card tests the first."
+)
+NOT_CONVERGED = (
+    "The maximum-likelihood fit did not converge; its numbers are not reliable."
+)
+AT_BOUNDARY = (
+    "The fitted prevalence of the sensitive item goes to 0 or 1 for {count} "
+    "(ML at the boundary): their predicted prevalence is that limit, without "
+    "an interval."
 )
 
 
@@ -186,17 +196,11 @@ def _warnings(
 ) -> tuple[str, ...]:
     said = [ASSUMPTIONS]
     if not fit.converged:
-        said.append(
-            "The maximum-likelihood fit did not converge; its numbers are not reliable."
-        )
-    edge = [p for p in predicted if p.at_boundary]
+        said.append(NOT_CONVERGED)
+    edge = sum(1 for p in predicted if p.at_boundary)
     if edge:
-        count = "1 covariate pattern" if len(edge) == 1 else f"{len(edge)} patterns"
-        said.append(
-            f"The fitted prevalence of the sensitive item goes to 0 or 1 for "
-            f"{count} (ML at the boundary): their predicted prevalence is that "
-            "limit, without an interval."
-        )
+        count = "1 covariate pattern" if edge == 1 else f"{edge} covariate patterns"
+        said.append(AT_BOUNDARY.format(count=count))
     said.extend(c.note for c in coefficients if c.note)
     return tuple(said)
 

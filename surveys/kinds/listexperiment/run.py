@@ -30,7 +30,11 @@ from estimation.runs.dashboard import Answered, QuestionResult
 from estimation.runs.estimate_views import EstimateView, Notice
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.kinds.listexperiment.comparisons import COMPARER
-from surveys.kinds.listexperiment.text import NO_EPSILON, list_observer
+from surveys.kinds.listexperiment.text import (
+    NO_EPSILON,
+    ONE_LIST_EMPTY,
+    list_observer,
+)
 from surveys.models import Question
 
 __all__ = [
@@ -129,13 +133,7 @@ def list_row(
             "ceiling_share": result["ceiling_share"],
         }
     elif sum(reported):
-        warnings.append(
-            {
-                "code": "one_list_empty",
-                "message": "Only one of the two lists has answers: both are needed "
-                "to compare their mean counts.",
-            }
-        )
+        warnings.append({"code": "one_list_empty", "message": ONE_LIST_EMPTY})
     else:
         saved = None
     return {
@@ -216,7 +214,7 @@ class ListView:
     ceiling: int
     floor_share: float
     ceiling_share: float
-    cautions: tuple[dict[str, str], ...]
+    cautions: tuple[Notice, ...]
 
     @property
     def revealed(self) -> int:
@@ -265,7 +263,7 @@ def list_view(row: QuestionEstimate | None, items: int) -> ListView | None:
         ceiling=saved["ceiling"],
         floor_share=saved["floor_share"],
         ceiling_share=saved["ceiling_share"],
-        cautions=tuple(row.warnings) if row is not None else (),
+        cautions=_notices(row) if row is not None else (),
     )
 
 
