@@ -23,6 +23,7 @@ from estimation.runs.model_fits import (
     outcome_choices,
 )
 from estimation.runs.models import ModelFit
+from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
 
@@ -118,6 +119,9 @@ class FitView:
     boundary: bool
     converged: bool
     min_size: int
+    # What the outcome's kind says its model is, where it is not the panel's
+    # logistic regression (its ``text`` role's MODEL_DESCRIPTION).
+    description: str | None = None
 
     @property
     def cautions(self) -> tuple[str, ...]:
@@ -323,7 +327,18 @@ def fit_view(
         boundary=bool(result.get("boundary")),
         converged=bool(result.get("converged", True)),
         min_size=int(small.get("min_group_size", 0)),
+        description=_description(by_pk.get(fit.outcome_id)),
     )
+
+
+def _description(outcome: Question | None) -> str | None:
+    if outcome is None:
+        return None
+    try:
+        words = getattr(kind_module(outcome.kind, "text"), "MODEL_DESCRIPTION", None)
+    except ValueError:
+        return None
+    return None if words is None else str(words)
 
 
 def fit_progress(fit: ModelFit) -> dict[str, object]:

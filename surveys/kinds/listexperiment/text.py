@@ -35,6 +35,14 @@ from surveys.words import active_translator, count_text, decimal_text
 # What stands where other kinds print their epsilon.
 NO_EPSILON = gettext_lazy("no epsilon: a list experiment gives no local DP guarantee")
 
+# The Model panel's words for this kind's fit (estimation/runs/fit_selectors.py).
+MODEL_DESCRIPTION = gettext_lazy(
+    "Imai's (2011) maximum-likelihood regression of the list experiment, the "
+    "model of ictreg in R's list package: the odds ratios are those of the "
+    "sensitive item being true, with Wald intervals; the control items' own "
+    "regression is beside them."
+)
+
 # A run's warning where one list has answers and the other none.
 ONE_LIST_EMPTY = (
     "Only one of the two lists has answers: both are needed to compare their "

@@ -160,6 +160,7 @@ def test_the_results_page_offers_the_list_experiment_and_draws_its_fit(
     assert "Profile-likelihood interval" not in panel
     assert 'class="data model-tests"' not in panel
     assert "no design effect and no liars" in panel  # the model's caution
+    assert "(2011) maximum-likelihood regression of the list experiment" in panel
 
 
 def test_the_analysis_bundle_refits_the_model_with_ictreg(
