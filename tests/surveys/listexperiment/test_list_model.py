@@ -181,3 +181,20 @@ def test_the_analysis_bundle_refits_the_model_with_ictreg(
     intercept = done["result"]["coefficients"][0]["estimate"]
     assert f"dashboard_coef <- c({intercept!r}" in part
     assert "names(model_coef) <- names(model_se) <- names(dashboard_coef)" in part
+
+
+def test_a_spanish_page_says_the_list_model_in_spanish(
+    survey, owner, client, django_capture_on_commit_callbacks
+):
+    simulate(survey, seed=8)
+    fitted(survey, owner, django_capture_on_commit_callbacks)
+    client.force_login(owner)
+    client.post("/accounts/language/", {"language": "es", "next": "/"})
+    page = client.get(reverse("surveys:results", args=[survey.pk])).content.decode()
+    panel = page[page.index('id="model-result"') :]
+    panel = panel[: panel.index("</section>")]
+    assert "La regresión de máxima verosimilitud de Imai (2011)" in panel
+    assert "El modelo se basa en los dos supuestos del experimento de lista" in panel
+    assert "Elementos de control: razones de odds" in panel
+    assert "no liars" not in panel
+    assert "Control items" not in panel
