@@ -23,6 +23,7 @@ from estimation.runs.model_fits import (
     outcome_choices,
 )
 from estimation.runs.models import ModelFit
+from surveys.kinds import kind_module
 from surveys.models import Question, Survey
 from surveys.team.selectors import surveys_visible_to
 
@@ -107,6 +108,9 @@ class FitView:
     covariates: tuple[tuple[str, str], ...]  # (question text, reference label)
     formula: str
     coefficients: tuple[CoefficientRow, ...]
+    # A list experiment's control items, beside its sensitive item's
+    # ``coefficients`` (estimation/kinds/listexperiment/model.py); else none.
+    control: tuple[CoefficientRow, ...]
     tests: tuple[TestRow, ...]
     model_test: TestRow | None
     predicted: tuple[PredictedRow, ...]
@@ -115,11 +119,20 @@ class FitView:
     boundary: bool
     converged: bool
     min_size: int
+    # What the outcome's kind says its model is, where it is not the panel's
+    # logistic regression (its ``text`` role's MODEL_DESCRIPTION).
+    description: str | None = None
 
     @property
     def cautions(self) -> tuple[str, ...]:
         """Everything the panel must say about the fit, one caution per cause."""
         return fit_cautions(self.warnings, self.coefficients, self.predicted)
+
+    @property
+    def has_profile(self) -> bool:
+        """Whether the fit has profile-likelihood intervals (a logistic fit
+        does; a list experiment's model has Wald intervals only)."""
+        return any(row.profile is not None for row in self.coefficients)
 
     @property
     def chart(self) -> tuple[PredictedRow, ...]:
@@ -191,11 +204,12 @@ def _level_of(name: str, term: str | None) -> str:
 
 
 def coefficient_rows(
-    result: dict[str, Any], texts: dict[str, str]
+    result: dict[str, Any], texts: dict[str, str], key: str = "coefficients"
 ) -> tuple[CoefficientRow, ...]:
-    """Odds ratios by question and level; ``texts`` maps column names to texts."""
+    """Odds ratios by question and level; ``texts`` maps column names to texts;
+    ``key`` the result's list of coefficients."""
     rows = []
-    for c in result.get("coefficients", []):
+    for c in result.get(key, []):
         term = c.get("term")
         intercept = term is None
         label = (
@@ -297,6 +311,7 @@ def fit_view(
             ]
         ),
         coefficients=coefficient_rows(result, texts),
+        control=coefficient_rows(result, texts, "control_coefficients"),
         tests=tuple(
             _test_row(t, texts.get(t.get("term", ""), t.get("term", "")))
             for t in result.get("lr_tests", [])
@@ -312,7 +327,18 @@ def fit_view(
         boundary=bool(result.get("boundary")),
         converged=bool(result.get("converged", True)),
         min_size=int(small.get("min_group_size", 0)),
+        description=_description(by_pk.get(fit.outcome_id)),
     )
+
+
+def _description(outcome: Question | None) -> str | None:
+    if outcome is None:
+        return None
+    try:
+        words = getattr(kind_module(outcome.kind, "text"), "MODEL_DESCRIPTION", None)
+    except ValueError:
+        return None
+    return None if words is None else str(words)
 
 
 def fit_progress(fit: ModelFit) -> dict[str, object]:

@@ -1,5 +1,8 @@
 """Model fits: a logistic regression of a randomized yes/no question on the
 survey's direct questions, counted in SQL, fitted by the pure core, saved.
+An outcome whose kind has a model role of its own in the core (a list
+experiment: Imai's regression) is fitted by it, from the same counts of each
+of its report codes per covariate pattern.
 
 The counts come from one GROUP BY over the outcome's answers: each answer row
 carries its response's stratum (surveys/respond/strata.py), which holds every
@@ -26,6 +29,7 @@ from django.utils.translation import gettext
 
 from estimation.inference.covariates import Covariate
 from estimation.inference.regression import Factor, Numeric, fit_logistic
+from estimation.kinds import design_role
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs.models import ModelFit
 from surveys.kinds import kind_module
@@ -227,10 +231,10 @@ def _level(value: Any) -> float:
 
 @dataclass(frozen=True)
 class PatternCounts:
-    """Reported No/Yes per covariate pattern, and the answers left out."""
+    """Reports per covariate pattern, and the answers left out."""
 
     patterns: np.ndarray  # (m, covariates) level codes, sorted
-    reports: np.ndarray  # (m, 2) reported No, Yes
+    reports: np.ndarray  # (m, codes): reported No, Yes; or each report code
     dropped: int  # answers with a covariate unanswered
 
     @property
@@ -243,6 +247,7 @@ def patterns_from_rows(
     sizes: Sequence[int],
     chosen: Sequence[int],
     options: Sequence[int],
+    width: int = 2,
 ) -> PatternCounts:
     """Aggregate ``(report, stratum, count)`` rows to covariate patterns.
 
@@ -250,8 +255,9 @@ def patterns_from_rows(
     ``chosen`` the covariates' indices among them, ``options`` their numbers
     of options: a level at or beyond it is an optional question's "no
     answer", and its answers are dropped (the model has no such level).
+    ``width`` is the number of report codes the outcome's design has.
     """
-    table: dict[tuple[int, ...], list[int]] = defaultdict(lambda: [0, 0])
+    table: dict[tuple[int, ...], list[int]] = defaultdict(lambda: [0] * width)
     dropped = 0
     for report, stratum, count in rows:
         levels = stratum_decode(stratum, sizes)
@@ -263,9 +269,14 @@ def patterns_from_rows(
     keys = sorted(table)
     return PatternCounts(
         patterns=np.array(keys, dtype=np.int64).reshape(len(keys), len(chosen)),
-        reports=np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, 2),
+        reports=np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, width),
         dropped=dropped,
     )
+
+
+def report_width(outcome: Question) -> int:
+    """The outcome's report codes: No and Yes, or a list experiment's 2J + 3."""
+    return int(outcome.get_design().code_count())
 
 
 def model_counts(
@@ -279,7 +290,7 @@ def model_counts(
     rows = (
         # Randomized reports only: a validation arm's direct answers (codes
         # 2 and 3) are not reports of the design the model inverts.
-        Answer.objects.filter(question=outcome, report__lt=len(outcome.options))
+        Answer.objects.filter(question=outcome, report__lt=report_width(outcome))
         .values_list("report", "stratum")
         .annotate(count=Count("id"))
         .order_by()
@@ -289,6 +300,7 @@ def model_counts(
         [stratum_size(len(q.options), q.optional) for q in direct],
         [index[q.pk] for q in covariates],
         [len(q.options) for q in covariates],
+        report_width(outcome),
     )
 
 
@@ -307,14 +319,15 @@ def _counts_with_values(
         )
         for i, q in enumerate(covariates)
     }
+    width = report_width(outcome)
     rows = (
-        Answer.objects.filter(question=outcome)
+        Answer.objects.filter(question=outcome, report__lt=width)
         .annotate(**values)
         .values_list("report", *values)
         .annotate(count=Count("id"))
         .order_by()
     )
-    table: dict[tuple[float, ...], list[int]] = defaultdict(lambda: [0, 0])
+    table: dict[tuple[float, ...], list[int]] = defaultdict(lambda: [0] * width)
     dropped = 0
     for report, *pattern, count in rows:
         if any(value is None for value in pattern):
@@ -330,7 +343,7 @@ def _counts_with_values(
         patterns=np.array(keys, dtype=np.float64 if typed else np.int64).reshape(
             len(keys), len(covariates)
         ),
-        reports=np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, 2),
+        reports=np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, width),
         dropped=dropped,
     )
 
@@ -457,8 +470,11 @@ def _compute(fit: ModelFit) -> tuple[dict[str, Any], PatternCounts, int]:
             "No answers to the outcome with every covariate answered yet: "
             "nothing to fit."
         )
-    result = fit_logistic(
-        design=fit.outcome.get_design(),
+    design = fit.outcome.get_design()
+    own = design_role(design, "model")
+    fitter = fit_logistic if own is None else own.fit_model
+    result = fitter(
+        design=design,
         factors=factors_of(survey, covariates),
         patterns=counts.patterns,
         reports=counts.reports,

@@ -36,7 +36,10 @@ class CovariateSerializer(serializers.Serializer):
 
 class ModelFitRequestSerializer(serializers.Serializer):
     outcome = serializers.IntegerField(
-        help_text="A randomized yes/no question's id: the outcome."
+        help_text=(
+            "The outcome: a randomized yes/no question's id, or a list "
+            "experiment's (its sensitive item is modelled)."
+        )
     )
     covariates = CovariateSerializer(
         many=True,
@@ -64,7 +67,10 @@ class ModelFitSerializer(serializers.ModelSerializer):
             "log-odds against each covariate's reference level), lr_tests and "
             "model_test (chi2, df, p_value), predicted (pattern, n, prevalence, "
             "ci) for patterns with at least small_cells.min_group_size answers. "
-            "Covariates are named by their answers-export column (q1 .. qN)."
+            "Covariates are named by their answers-export column (q1 .. qN). "
+            "A list experiment's fit (model ictreg_ml) has its sensitive item's "
+            "coefficients as coefficients, its control items' as "
+            "control_coefficients, and no lr_tests or model_test."
         ),
     )
 

@@ -13,6 +13,7 @@ from surveys.respond.report_labels import code_rows as reported_labels
 from surveys.respond.report_labels import never_relabelled as relabels
 from surveys.respond.report_labels import option_codes as report_codes
 from surveys.results.bundle_scripts import r_by_design as r_question
+from surveys.results.bundle_scripts import r_model_fit as r_model_fit
 from surveys.results.codebook import NO_EPSILON_NOTE as EPSILON_NOTE
 from surveys.results.codebook import TEXT_MEANING as TEXT_MEANING
 from surveys.results.codebook import matrix_entry as codebook_entry
@@ -28,6 +29,7 @@ __all__ = [
     "estimated",
     "export_columns",
     "matrix_extra",
+    "r_model_fit",
     "r_packages",
     "r_question",
     "relabels",

@@ -320,38 +320,10 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
     about 3e-5 in the coefficients, the tolerance of its optimizer), so its
     coefficients and standard errors are the dashboard's when the answers are
     those the fit saw: the script says so to stated tolerances, and names a
-    fit with a NaN or infinite coefficient as failed.
+    fit with a NaN or infinite coefficient as failed. (A kind whose model is
+    another has its own, in its ``exports`` role.)
     """
-    result, outcome = fit["result"], entry["column"]
-    covariates = result["covariates"]
-    columns = [outcome] + [c["name"] for c in covariates]
-    complete = " & ".join(f"!is.na(answers${c})" for c in columns)
-    lines = [
-        f"\n# Model fit {fit['id']} on the dashboard: logistic regression of "
-        f"{outcome} (question {entry['number']}) on "
-        f"{', '.join(c['name'] for c in covariates)}, fitted on {fit['n']} answers.",
-        "# With more answers in answers.csv since, the numbers differ accordingly.",
-        f"model_data <- answers[{complete}, ]",
-    ]
-    ours: list[tuple[str, Any, Any]] = []
-    for covariate in covariates:
-        if covariate.get("numeric"):
-            continue  # a count asked plainly: one slope, the column as it is
-        name, levels = covariate["name"], covariate["levels"]
-        reference = levels[covariate["reference"]]
-        lines.append(
-            f"model_data${name} <- relevel(droplevels(factor(model_data${name}, "
-            f"levels = 0:{len(levels) - 1}, labels = "
-            f"c({', '.join(r_string(v) for v in levels)}))), ref = {r_string(reference)})"
-        )
-    for coefficient in result["coefficients"]:
-        if coefficient["term"] is None:
-            name = "(Intercept)"
-        else:
-            # R names a dummy column by the factor and the level, unseparated.
-            name = coefficient["name"].replace("=", "", 1)
-        ours.append((name, coefficient["estimate"], coefficient["std_error"]))
-    formula = f"{outcome} ~ {' + '.join(c['name'] for c in covariates)}"
+    lines, formula = model_data_lines(entry, fit, "logistic regression")
     model = entry["r_packages"]["RRreg"] if entry["r_packages"] else None
     if model is None:
         lines.append(
@@ -365,31 +337,83 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
             f'model = "{model["model"]}", p = {r_value(model["p"])}, LR.test = FALSE)',
             "model_se <- sqrt(diag(fit_model$vcov))",
         ]
+    lines.append("model_coef <- coef(fit_model)")
+    lines += model_agreement_lines(fit["result"]["coefficients"], 1e-4)
+    return "\n".join(lines) + "\n"
+
+
+def model_data_lines(
+    entry: dict[str, Any], fit: dict[str, Any], model: str
+) -> tuple[list[str], str]:
+    """R that keeps the answers the fit saw in ``model_data``, each factor
+    with the fit's levels and reference; and the fit's formula."""
+    result, outcome = fit["result"], entry["column"]
+    covariates = result["covariates"]
+    columns = [outcome] + [c["name"] for c in covariates]
+    complete = " & ".join(f"!is.na(answers${c})" for c in columns)
+    lines = [
+        f"\n# Model fit {fit['id']} on the dashboard: {model} of "
+        f"{outcome} (question {entry['number']}) on "
+        f"{', '.join(c['name'] for c in covariates)}, fitted on {fit['n']} answers.",
+        "# With more answers in answers.csv since, the numbers differ accordingly.",
+        f"model_data <- answers[{complete}, ]",
+    ]
+    for covariate in covariates:
+        if covariate.get("numeric"):
+            continue  # a count asked plainly: one slope, the column as it is
+        name, levels = covariate["name"], covariate["levels"]
+        reference = levels[covariate["reference"]]
+        lines.append(
+            f"model_data${name} <- relevel(droplevels(factor(model_data${name}, "
+            f"levels = 0:{len(levels) - 1}, labels = "
+            f"c({', '.join(r_string(v) for v in levels)}))), ref = {r_string(reference)})"
+        )
+    formula = f"{outcome} ~ {' + '.join(c['name'] for c in covariates)}"
+    return lines, formula
+
+
+def model_agreement_lines(
+    coefficients: list[dict[str, Any]], tolerance: float, by_position: bool = False
+) -> list[str]:
+    """R comparing ``model_coef`` and ``model_se`` (named as R names them, or
+    ``by_position`` in the dashboard's order) with the dashboard's
+    ``coefficients``, to ``tolerance`` per standard error and 2% in the
+    standard errors; a NaN or infinite one is a failed fit."""
+    ours: list[tuple[str, Any, Any]] = []
+    for coefficient in coefficients:
+        if coefficient["term"] is None:
+            name = "(Intercept)"
+        else:
+            # R names a dummy column by the factor and the level, unseparated.
+            name = coefficient["name"].replace("=", "", 1)
+        ours.append((name, coefficient["estimate"], coefficient["std_error"]))
     names = ", ".join(r_string(n) for n, _, _ in ours)
-    lines += [
+    named = f"names(dashboard_coef) <- names(dashboard_se) <- c({names})"
+    if by_position:
+        named += "\nnames(model_coef) <- names(model_se) <- names(dashboard_coef)"
+    return [
         f"dashboard_coef <- c({', '.join(_r_number(v) for _, v, _ in ours)})",
         f"dashboard_se <- c({', '.join(_r_number(v) for _, _, v in ours)})",
-        f"names(dashboard_coef) <- names(dashboard_se) <- c({names})",
-        "shown <- names(coef(fit_model))",
-        "if (!all(is.finite(c(coef(fit_model), model_se[shown])))) {",
+        named,
+        "shown <- names(model_coef)",
+        "if (!all(is.finite(c(model_coef, model_se[shown])))) {",
         '  cat("The model fit FAILED in R (a coefficient or standard error is NaN '
         'or infinite): not estimates.\\n")',
         "} else {",
         '  cat(sprintf("%s: R %.8f (SE %.8f); dashboard %.8f (SE %.8f)\\n", shown,',
-        "      coef(fit_model), model_se[shown], dashboard_coef[shown], "
+        "      model_coef, model_se[shown], dashboard_coef[shown], "
         'dashboard_se[shown]), sep = "")',
         "  # The optimizer stops on the log-likelihood's relative change: the",
-        "  # coefficients agree to about 1e-4 per unit of standard error, and the",
+        "  # coefficients agree to a small share of their standard error, and the",
         "  # standard errors (the same likelihood's Hessian: no n - 1 here) to 2%.",
         "  unit <- pmax(1, dashboard_se[shown])",
-        '  agree("model coefficients (per standard error)", coef(fit_model) / unit,',
-        "        dashboard_coef[shown] / unit, tolerance = 1e-4)",
+        '  agree("model coefficients (per standard error)", model_coef / unit,',
+        f"        dashboard_coef[shown] / unit, tolerance = {tolerance:g})",
         '  agree("model standard errors (ratio)", model_se[shown] / '
         "dashboard_se[shown],",
         "        rep(1, length(shown)), tolerance = 0.02)",
         "}",
     ]
-    return "\n".join(lines) + "\n"
 
 
 def r_general(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
@@ -456,7 +480,9 @@ def r_script(
         parts.append(exports.r_question(entry, question))
     if model_fit is not None:
         entries = {e["column"]: e for e in book["questions"]}
-        parts.append(r_model_fit(entries[model_fit["outcome"]], model_fit))
+        entry = entries[model_fit["outcome"]]
+        exports = kind_module(entry["kind"], "exports")
+        parts.append(exports.r_model_fit(entry, model_fit))
     return "".join(parts)
 
 

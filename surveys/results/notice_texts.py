@@ -10,6 +10,8 @@ the English message quotes (“Yes”). The numbers the English message carries
 from __future__ import annotations
 
 import re
+import string
+from functools import cache
 from typing import Any
 
 from django.utils import translation
@@ -17,6 +19,8 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from estimation import contract
 from estimation.inference import regression_cautions as fit
+from surveys.kinds import KINDS, kind_module
+from surveys.words import number_text
 
 # contract.CAUTION_WORDS, marked for translation; a test keeps them equal.
 CAUTION_WORDS = {
@@ -108,8 +112,13 @@ def notice_in_language(notice: Any) -> str:
     caution as the page's language says it; English, and what has no code
     here, as written."""
     message = str(getattr(notice, "message", notice))
+    if _in_english():
+        return message
+    own = kind_text_in_language(message)
+    if own is not None:
+        return own
     sentence = NOTICE_WORDS.get(str(getattr(notice, "code", "")))
-    if sentence is None or _in_english():
+    if sentence is None:
         return message
     quoted = ", ".join(dict.fromkeys(_QUOTED.findall(message)))
     return gettext(sentence).replace("{names}", quoted or f"“{gettext('Yes')}”")
@@ -169,10 +178,50 @@ _PATTERNS = re.compile(r"^(\d+) covariate patterns?$")
 
 
 def _pattern(template: str) -> re.Pattern[str]:
+    """``template``'s English with each ``{name}`` matching any value."""
     escaped = re.escape(template)
-    for name in ("terms", "count"):
+    names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    for name in names:
         escaped = escaped.replace(re.escape("{" + name + "}"), f"(?P<{name}>.+?)")
     return re.compile(f"^{escaped}$", re.S)
+
+
+@cache
+def _kind_texts() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Every kind's own notices and fit warnings (its ``text`` role's
+    ``NOTICE_TEXTS``: the English template each is written from, and the
+    words to translate), as patterns to match a saved English text."""
+    found = []
+    for kind in KINDS:
+        try:
+            role = kind_module(kind, "text")
+        except ValueError:
+            continue
+        for english, said in getattr(role, "NOTICE_TEXTS", ()):
+            found.append((_pattern(english), said))
+    return tuple(found)
+
+
+def kind_text_in_language(text: str) -> str | None:
+    """A kind's notice or fit warning (written in English from one of its
+    templates) in the active language, with the values it carries written as
+    the language writes numbers; None when no kind wrote it."""
+    for pattern, said in _kind_texts():
+        found = pattern.match(text)
+        if found is None:
+            continue
+        values = found.groupdict()
+        counted = _PATTERNS.match(values.get("count") or "")
+        if counted is not None:
+            n = int(counted.group(1))
+            values["count"] = ngettext(
+                "%(n)s covariate pattern", "%(n)s covariate patterns", n
+            ) % {"n": n}
+        return gettext(said) % {
+            name: value if name == "count" else number_text(value)
+            for name, value in values.items()
+        }
+    return None
 
 
 _FIT_PATTERNS = tuple((_pattern(english), said) for english, said in FIT_CAUTIONS)
@@ -183,6 +232,9 @@ def fit_caution_in_language(caution: str) -> str:
     does not know (the core's own warnings), as written."""
     if _in_english():
         return caution
+    own = kind_text_in_language(caution)
+    if own is not None:
+        return own
     for pattern, said in _FIT_PATTERNS:
         found = pattern.match(caution)
         if found is None:

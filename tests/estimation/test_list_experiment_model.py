@@ -52,7 +52,7 @@ def test_the_model_role_fits_the_regression_of_the_respondents():
     assert [c.estimate for c in fit.sensitive] == pytest.approx(direct.delta, abs=1e-8)
     assert [c.std_error for c in fit.control] == pytest.approx(direct.psi_se, abs=1e-8)
     assert fit.sensitive[1].name == fit.control[1].name
-    assert fit.to_dict()["sensitive"][1]["term"] == "group"
+    assert fit.to_dict()["coefficients"][1]["term"] == "group"
 
 
 def test_the_model_role_refuses_reports_of_the_wrong_width():

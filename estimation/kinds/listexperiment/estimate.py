@@ -63,6 +63,37 @@ DESIGN_EFFECT = "design_effect"
 FLOOR_CEILING = "floor_ceiling"
 ML_NOT_CONVERGED = "ml_not_converged"
 
+# Each notice's English, by its code: a page in another language matches a
+# saved notice against its template and says it in its own words with the
+# same values (surveys/kinds/listexperiment/text.py).
+NOTICE_TEMPLATES = {
+    FEW_IN_ARM: (
+        "Only {control} respondents saw the short list and {treatment} the long "
+        "one. With fewer than {least} in either group the interval and the "
+        "design-effect test are not to be trusted; collect more responses."
+    ),
+    DESIGN_EFFECT: (
+        "The answers suggest a design effect (p = {p}): adding the sensitive "
+        "statement seems to have changed how respondents counted the other "
+        "statements, so the estimates may be biased."
+    ),
+    FLOOR_CEILING: (
+        "{share} of those who saw the long list said that none or all of the "
+        "statements apply, which gives their answer to the sensitive statement "
+        "away. Respondents who notice this may not answer truthfully; a list "
+        "with fewer rare or fewer common statements avoids it."
+    ),
+    BEYOND_DESIGN: (
+        "The difference between the two lists' mean counts is {points} "
+        "percentage points, outside 0-100%: the estimate is kept within 0-100%. "
+        "With few responses this can happen by chance; it can also mean a "
+        "design effect or untruthful answers."
+    ),
+    ML_NOT_CONVERGED: (
+        "The maximum-likelihood estimate did not converge; use the difference in means."
+    ),
+}
+
 
 @dataclass(frozen=True)
 class DifferenceInMeans:
@@ -321,58 +352,37 @@ def _notices(
     revealed: int,
 ) -> tuple[Notice, ...]:
     said = []
+    words = NOTICE_TEMPLATES
     if min(n_control, n_treatment) < MIN_PER_ARM:
         said.append(
             Notice(
                 FEW_IN_ARM,
-                f"Only {n_control:,} respondents saw the short list and "
-                f"{n_treatment:,} the long one. With fewer than {MIN_PER_ARM} in "
-                "either group the interval and the design-effect test are not to "
-                "be trusted; collect more responses.",
+                words[FEW_IN_ARM].format(
+                    control=f"{n_control:,}",
+                    treatment=f"{n_treatment:,}",
+                    least=MIN_PER_ARM,
+                ),
             )
         )
     if test.detected:
         said.append(
-            Notice(
-                DESIGN_EFFECT,
-                "The answers suggest a design effect (p = "
-                f"{test.p_value:.3f}): adding the sensitive statement seems to "
-                "have changed how respondents counted the other statements, so "
-                "the estimates may be biased.",
-            )
+            Notice(DESIGN_EFFECT, words[DESIGN_EFFECT].format(p=f"{test.p_value:.3f}"))
         )
     share = revealed / n_treatment if n_treatment else 0.0
     if n_treatment and share > FLOOR_CEILING_SHARE:
         said.append(
-            Notice(
-                FLOOR_CEILING,
-                f"{percent(share)} of those who saw the long list said that none "
-                "or all of the statements apply, which gives their answer to the "
-                "sensitive statement away. Respondents who notice this may not "
-                "answer truthfully; a list with fewer rare or fewer common "
-                "statements avoids it.",
-            )
+            Notice(FLOOR_CEILING, words[FLOOR_CEILING].format(share=percent(share)))
         )
     clipped = dim.clipped or (ml is not None and ml.at_boundary)
     if clipped:
         said.append(
             Notice(
                 BEYOND_DESIGN,
-                "The difference between the two lists' mean counts is "
-                f"{100 * dim.raw_estimate:.1f} percentage points, outside 0-100%: "
-                "the estimate is kept within 0-100%. With few responses this can "
-                "happen by chance; it can also mean a design effect or untruthful "
-                "answers.",
+                words[BEYOND_DESIGN].format(points=f"{100 * dim.raw_estimate:.1f}"),
             )
         )
     if ml is not None and not ml.converged and not ml.at_boundary:
-        said.append(
-            Notice(
-                ML_NOT_CONVERGED,
-                "The maximum-likelihood estimate did not converge; use the "
-                "difference in means.",
-            )
-        )
+        said.append(Notice(ML_NOT_CONVERGED, words[ML_NOT_CONVERGED]))
     return tuple(said)
 
 

@@ -17,7 +17,12 @@ from surveys.kinds.base import yes_no_options
 from surveys.kinds.listexperiment.builder import split_items
 from surveys.kinds.listexperiment.text import NO_EPSILON
 from surveys.models import Question
-from surveys.results.bundle_scripts import _comment, _r_number
+from surveys.results.bundle_scripts import (
+    _comment,
+    _r_number,
+    model_agreement_lines,
+    model_data_lines,
+)
 from surveys.results.codebook import (
     Split,
     _entry_head,
@@ -31,6 +36,7 @@ __all__ = [
     "codebook_entry",
     "estimated",
     "export_columns",
+    "r_model_fit",
     "r_question",
     "relabels",
     "report_codes",
@@ -170,6 +176,36 @@ def r_list(entry: dict[str, Any], saved: dict[str, Any] | None) -> str:
 
 # The analysis bundle's R for one question of this kind.
 r_question = r_list
+
+
+def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
+    """The dashboard's latest model fit of a list experiment refitted with
+    ``list::ictreg(method = "ml")``, the model the dashboard fits (Imai 2011),
+    its sensitive item's coefficients compared with the dashboard's. ictreg's
+    optimizer stops sooner than ours: the coefficients are compared to 1e-3
+    of their standard error. Without the list package, the script says so."""
+    column, items = entry["column"], entry["design"]["items"]
+    lines, formula = model_data_lines(
+        entry, fit, "Imai's regression of the sensitive item"
+    )
+    covariates = formula.split(" ~ ", 1)[1]
+    lines += [
+        f"model_data${column}_treat <- as.integer(model_data${column} > {items})",
+        f"model_data${column}_y <- model_data${column} - {items + 1} * "
+        f"model_data${column}_treat",
+        'if (!requireNamespace("list", quietly = TRUE)) {',
+        '  cat("The list package is not installed: the model fit is not checked.\\n")',
+        "} else {",
+        f"  fit_model <- list::ictreg({column}_y ~ {covariates}, "
+        f'treat = "{column}_treat", J = {items}, data = model_data, method = "ml")',
+        "  model_coef <- fit_model$par.treat",
+        "  model_se <- fit_model$se.treat",
+    ]
+    agreement = model_agreement_lines(
+        fit["result"]["coefficients"], 1e-3, by_position=True
+    )
+    lines += [f"  {line}" for line in agreement] + ["}"]
+    return "\n".join(lines) + "\n"
 
 
 def estimated(row: QuestionEstimate | None) -> bool:

@@ -18,18 +18,29 @@ from typing import Any, cast
 
 from django.utils.translation import gettext, gettext_noop
 
-from estimation.contract import SHARE, read
+from estimation.contract import HARDLY_INFORMED_FLAG, SHARE, read
 from estimation.kinds.listexperiment.designs import ListExperiment
-from estimation.kinds.listexperiment.estimate import estimate
+from estimation.kinds.listexperiment.estimate import (
+    DESIGN_EFFECT,
+    FLOOR_CEILING,
+    estimate,
+)
+from estimation.runs.breakdowns import Breakdown, Subgroup, group_labels
 from estimation.runs.dashboard import Answered, QuestionResult
+from estimation.runs.estimate_views import EstimateView, Notice
 from estimation.runs.models import EstimateRun, OptionEstimate, QuestionEstimate
 from surveys.kinds.listexperiment.comparisons import COMPARER
-from surveys.kinds.listexperiment.text import NO_EPSILON, list_observer
+from surveys.kinds.listexperiment.text import (
+    NO_EPSILON,
+    ONE_LIST_EMPTY,
+    list_observer,
+)
 from surveys.models import Question
 
 __all__ = [
     "COMPARER",
     "MODEL",
+    "MODEL_ROLE",
     "NO_EPSILON",
     "ListView",
     "list_row",
@@ -41,12 +52,19 @@ __all__ = [
 ]
 
 MODEL = "list_experiment"
+# An outcome of the Model panel: its sensitive item regressed on direct
+# questions by the core's model role (estimation/kinds/listexperiment/model.py).
+MODEL_ROLE = "outcome"
 SOLVER = {"method": "list_difference_in_means_and_ml", "converged": True}
 # What each saved parameter is, in words for the dashboard.
 PARAMETER_WORDS = {
     "dim": gettext_noop("difference in means"),
     "ml": gettext_noop("maximum likelihood (Imai 2011)"),
 }
+# Their short names, for a breakdown's columns and its chart's panels.
+PARAMETER_SYMBOLS = {"dim": gettext_noop("DiM"), "ml": gettext_noop("ML")}
+# Notices a subgroup's row says prominently: its answers may be biased.
+PROMINENT = frozenset({DESIGN_EFFECT, FLOOR_CEILING})
 
 
 def _parameters(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -115,13 +133,7 @@ def list_row(
             "ceiling_share": result["ceiling_share"],
         }
     elif sum(reported):
-        warnings.append(
-            {
-                "code": "one_list_empty",
-                "message": "Only one of the two lists has answers: both are needed "
-                "to compare their mean counts.",
-            }
-        )
+        warnings.append({"code": "one_list_empty", "message": ONE_LIST_EMPTY})
     else:
         saved = None
     return {
@@ -160,6 +172,7 @@ def save_row(run: EstimateRun, row: dict[str, Any]) -> list[OptionEstimate]:
 @dataclass(frozen=True)
 class Estimator:
     name: str
+    symbol: str
     meaning: str
     estimate: float | None
     std_error: float | None
@@ -176,6 +189,10 @@ class Estimator:
             std_error=self.std_error,
             bounds=SHARE,
         ).flags
+
+    @property
+    def hardly_informed(self) -> bool:
+        return HARDLY_INFORMED_FLAG in self.flags
 
 
 @dataclass(frozen=True)
@@ -197,7 +214,7 @@ class ListView:
     ceiling: int
     floor_share: float
     ceiling_share: float
-    cautions: tuple[dict[str, str], ...]
+    cautions: tuple[Notice, ...]
 
     @property
     def revealed(self) -> int:
@@ -207,6 +224,12 @@ class ListView:
     @property
     def revealed_share(self) -> float:
         return self.floor_share + self.ceiling_share
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """Every flag of its estimators: a subgroup's row carries a caution
+        for them as other kinds' rows do for their options."""
+        return tuple(sorted({f for p in self.parameters for f in p.flags}))
 
 
 def list_view(row: QuestionEstimate | None, items: int) -> ListView | None:
@@ -221,6 +244,7 @@ def list_view(row: QuestionEstimate | None, items: int) -> ListView | None:
         parameters=tuple(
             Estimator(
                 name=p["name"],
+                symbol=gettext(PARAMETER_SYMBOLS[p["name"]]),
                 meaning=gettext(PARAMETER_WORDS[p["name"]]),
                 estimate=p["estimate"],
                 std_error=p["std_error"],
@@ -239,7 +263,7 @@ def list_view(row: QuestionEstimate | None, items: int) -> ListView | None:
         ceiling=saved["ceiling"],
         floor_share=saved["floor_share"],
         ceiling_share=saved["ceiling_share"],
-        cautions=tuple(row.warnings) if row is not None else (),
+        cautions=_notices(row) if row is not None else (),
     )
 
 
@@ -247,6 +271,56 @@ def list_view(row: QuestionEstimate | None, items: int) -> ListView | None:
 UNESTIMATED_WHY = gettext_noop(
     "both lists need answers before their mean counts can be compared"
 )
+
+
+@dataclass(frozen=True)
+class GroupEstimate(EstimateView):
+    """A subgroup's estimate as its breakdown holds it: its responses, its
+    notices and its ``2J + 3`` report counts, which its groups are compared
+    by (surveys/kinds/listexperiment/comparisons.py)."""
+
+    reported: tuple[int, ...] = ()
+
+
+def _notices(row: QuestionEstimate) -> tuple[Notice, ...]:
+    return tuple(
+        Notice(
+            code=str(w.get("code", "")),
+            message=str(w.get("message", "")),
+            prominent=w.get("code") in PROMINENT,
+        )
+        for w in row.warnings or ()
+    )
+
+
+def list_breakdown(
+    by: Question, rows: dict[int, QuestionEstimate], min_size: int, items: int
+) -> Breakdown:
+    """A list experiment within each answer to ``by``, with the small-cell
+    rule of every breakdown (:func:`~estimation.runs.breakdowns.breakdown`);
+    a group large enough is shown even without an estimate (one list
+    unanswered)."""
+    shown, hidden = [], 0
+    for option, label in enumerate(group_labels(by)):
+        row = rows.get(option)
+        if row is None or row.n == 0 or row.n < min_size:
+            hidden += 1
+            continue
+        saved = row.compliance or {}
+        shown.append(
+            Subgroup(
+                label=label,
+                estimate=GroupEstimate(
+                    n=row.n,
+                    options=(),
+                    warnings=_notices(row),
+                    reported=tuple(saved.get("reported", ())),
+                ),
+                code=option,
+                compliance=list_view(row, items),
+            )
+        )
+    return Breakdown(by=by, shown=tuple(shown), hidden=hidden, min_size=min_size)
 
 
 def question_result(
@@ -260,16 +334,27 @@ def question_result(
     answered: Answered | None,
 ) -> QuestionResult:
     """The dashboard's result: both estimators overall, the design-effect
-    test and the floor and ceiling. Subgroups are saved (and exported) but
-    not drawn on the card yet."""
+    test and the floor and ceiling; and both estimators in each subgroup of
+    the direct questions (``group_breakdowns`` draws each direct question's
+    groups and compares them by their differences in means)."""
     items = len(question.options) - 1
+    compliance = list_view(overall, items)
+    breakdowns = (
+        group_breakdowns(
+            shown_for=lambda group, by_option: list_breakdown(
+                group, by_option, min_size, items
+            ),
+        )
+        if compliance is not None
+        else []
+    )
     return QuestionResult(
         question=question,
         estimate=None,
-        breakdowns=(),
+        breakdowns=tuple(breakdowns),
         plan=None,
         answered=answered,
-        compliance=list_view(overall, items),
+        compliance=compliance,
         unestimated_why=UNESTIMATED_WHY,
     )
 

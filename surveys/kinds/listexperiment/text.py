@@ -15,9 +15,18 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
+from estimation.contract import BEYOND_DESIGN
+from estimation.kinds.listexperiment import model
 from estimation.kinds.listexperiment.designs import ListExperiment
+from estimation.kinds.listexperiment.estimate import (
+    DESIGN_EFFECT,
+    FEW_IN_ARM,
+    FLOOR_CEILING,
+    ML_NOT_CONVERGED,
+    NOTICE_TEMPLATES,
+)
 from estimation.planner import DEFAULT_PREVALENCE, expected_precision
 from estimation.words import percent
 from surveys.builder.design_text import LEVEL
@@ -25,6 +34,99 @@ from surveys.words import active_translator, count_text, decimal_text
 
 # What stands where other kinds print their epsilon.
 NO_EPSILON = gettext_lazy("no epsilon: a list experiment gives no local DP guarantee")
+
+# The Model panel's words for this kind's fit (estimation/runs/fit_selectors.py).
+MODEL_DESCRIPTION = gettext_lazy(
+    "Imai's (2011) maximum-likelihood regression of the list experiment, the "
+    "model of ictreg in R's list package: the odds ratios are those of the "
+    "sensitive item being true, with Wald intervals; the control items' own "
+    "regression is beside them."
+)
+
+# A run's warning where one list has answers and the other none.
+ONE_LIST_EMPTY = (
+    "Only one of the two lists has answers: both are needed to compare their "
+    "mean counts."
+)
+
+# The core's notices and the model's warnings by the English template each is
+# written from (estimation/kinds/listexperiment/estimate.py and model.py),
+# with the words a page in another language says instead; the values in
+# braces are carried over (surveys/results/notice_texts.py reads these through
+# the registry). A test keeps them matching.
+NOTICE_TEXTS: tuple[tuple[str, str], ...] = (
+    (
+        NOTICE_TEMPLATES[FEW_IN_ARM],
+        gettext_noop(
+            "Only %(control)s respondents saw the short list and %(treatment)s "
+            "the long one. With fewer than %(least)s in either group the interval "
+            "and the design-effect test are not to be trusted; collect more "
+            "responses."
+        ),
+    ),
+    (
+        NOTICE_TEMPLATES[DESIGN_EFFECT],
+        gettext_noop(
+            "The answers suggest a design effect (p = %(p)s): adding the "
+            "sensitive statement seems to have changed how respondents counted "
+            "the other statements, so the estimates may be biased."
+        ),
+    ),
+    (
+        NOTICE_TEMPLATES[FLOOR_CEILING],
+        gettext_noop(
+            "%(share)s of those who saw the long list said that none or all of "
+            "the statements apply, which gives their answer to the sensitive "
+            "statement away. Respondents who notice this may not answer "
+            "truthfully; a list with fewer rare or fewer common statements "
+            "avoids it."
+        ),
+    ),
+    (
+        NOTICE_TEMPLATES[BEYOND_DESIGN],
+        gettext_noop(
+            "The difference between the two lists' mean counts is %(points)s "
+            "percentage points, outside 0–100%%: the estimate is kept within "
+            "0–100%%. With few responses this can happen by chance; it can also "
+            "mean a design effect or untruthful answers."
+        ),
+    ),
+    (
+        NOTICE_TEMPLATES[ML_NOT_CONVERGED],
+        gettext_noop(
+            "The maximum-likelihood estimate did not converge; use the "
+            "difference in means."
+        ),
+    ),
+    (
+        ONE_LIST_EMPTY,
+        gettext_noop(
+            "Only one of the two lists has answers: both are needed to compare "
+            "their mean counts."
+        ),
+    ),
+    (
+        model.ASSUMPTIONS,
+        gettext_noop(
+            "The model rests on the list experiment's two assumptions, no design "
+            "effect and no liars; the question's card tests the first."
+        ),
+    ),
+    (
+        model.NOT_CONVERGED,
+        gettext_noop(
+            "The maximum-likelihood fit did not converge; its numbers are not reliable."
+        ),
+    ),
+    (
+        model.AT_BOUNDARY,
+        gettext_noop(
+            "The fitted prevalence of the sensitive item goes to 0 or 1 for "
+            "%(count)s (ML at the boundary): their predicted prevalence is that "
+            "limit, without an interval."
+        ),
+    ),
+)
 
 
 def list_sentence(design: ListExperiment) -> str:
