@@ -193,11 +193,20 @@ def r_model_fit(entry: dict[str, Any], fit: dict[str, Any]) -> str:
         f"model_data${column}_treat <- as.integer(model_data${column} > {items})",
         f"model_data${column}_y <- model_data${column} - {items + 1} * "
         f"model_data${column}_treat",
+        # ictreg writes its own formulas from the model matrix's column
+        # names, which a level such as "35-54" breaks: the covariates go in
+        # as numbered dummy columns, in the dashboard's order.
+        f"model_x <- model.matrix(~ {covariates}, data = model_data)[, -1, drop = FALSE]",
+        'colnames(model_x) <- paste0("x", seq_len(ncol(model_x)))',
+        f"model_list <- data.frame(y = model_data${column}_y, "
+        f"treat = model_data${column}_treat, model_x)",
+        'model_formula <- as.formula(paste("y ~", if (ncol(model_x)) '
+        'paste(colnames(model_x), collapse = " + ") else "1"))',
         'if (!requireNamespace("list", quietly = TRUE)) {',
         '  cat("The list package is not installed: the model fit is not checked.\\n")',
         "} else {",
-        f"  fit_model <- list::ictreg({column}_y ~ {covariates}, "
-        f'treat = "{column}_treat", J = {items}, data = model_data, method = "ml")',
+        "  fit_model <- list::ictreg(model_formula, "
+        f'treat = "treat", J = {items}, data = model_list, method = "ml")',
         "  model_coef <- fit_model$par.treat",
         "  model_se <- fit_model$se.treat",
     ]

@@ -5,6 +5,10 @@ fit_ictreg on the respondents and against the simulation's parameters."""
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 from django.urls import reverse
@@ -13,12 +17,15 @@ from scipy.special import expit
 from estimation.kinds.listexperiment.regression import fit_ictreg
 from estimation.runs.fit_selectors import fit_export
 from estimation.runs.model_fits import model_fit_execute
+from estimation.runs.scheduling import estimate_run_request
+from estimation.runs.services import estimate_run_execute
 from surveys.builder.questions import question_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.respond.submissions import response_record
-from surveys.results import exports
+from surveys.results import bundle, exports
 from surveys.results.bundle_scripts import r_script
 from tests.api.conftest import token_client
+from tests.surveys.results.test_bundle import unpack
 
 pytestmark = pytest.mark.django_db
 J = 3
@@ -174,7 +181,8 @@ def test_the_analysis_bundle_refits_the_model_with_ictreg(
         fit_export(survey),
     )
     part = script[script.index(f"# Model fit {done['id']}") :]
-    assert 'list::ictreg(q1_y ~ q2 + q3, treat = "q1_treat", J = 3' in part
+    assert "model.matrix(~ q2 + q3, data = model_data)" in part
+    assert 'list::ictreg(model_formula, treat = "treat", J = 3' in part
     assert "model_data$q1_treat <- as.integer(model_data$q1 > 3)" in part
     assert "RRlog" not in part
     assert "glm(" not in part
@@ -198,3 +206,49 @@ def test_a_spanish_page_says_the_list_model_in_spanish(
     assert "Elementos de control: razones de odds" in panel
     assert "no liars" not in panel
     assert "Control items" not in panel
+
+
+def _r_list_missing() -> str | None:
+    if shutil.which("Rscript") is None:
+        return "Rscript is not installed"
+    probe = subprocess.run(
+        ["Rscript", "-e", "quit(status = !requireNamespace('list', quietly = TRUE))"],
+        capture_output=True,
+        check=False,
+    )
+    return None if probe.returncode == 0 else "the R package 'list' is not installed"
+
+
+def test_the_bundles_r_script_agrees_with_the_dashboard_in_r(
+    survey, owner, django_capture_on_commit_callbacks, tmp_path
+):
+    """The bundle's analysis.R run in R: its difference in means is the
+    dashboard's, and list::ictreg's refit agrees with the saved fit to the
+    script's own tolerances (it prints DIFFERS where not)."""
+    missing = _r_list_missing()
+    if missing:
+        pytest.skip(missing)
+    simulate(survey, seed=9)
+    estimate_run_execute(run_id=estimate_run_request(survey=survey).pk)
+    fitted(survey, owner, django_capture_on_commit_callbacks)
+    _, folder = unpack(survey, b"".join(bundle.bundle_zip(survey)), tmp_path)
+    done = subprocess.run(
+        ["Rscript", "analysis.R"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "DIFFER" not in done.stdout, done.stdout
+    assert "FAILED" not in done.stdout, done.stdout
+    line = re.search(
+        r"^q1: difference in means (\S+) dashboard (\S+)", done.stdout, re.M
+    )
+    assert line is not None, done.stdout
+    assert float(line.group(1)) == pytest.approx(float(line.group(2)), abs=1e-6)
+    rows = re.findall(
+        r"^.+: R \S+ \(SE \S+\); dashboard \S+ \(SE \S+\)$", done.stdout, re.M
+    )
+    assert len(rows) == 4, done.stdout
+    assert "model coefficients (per standard error): agree with" in done.stdout
