@@ -16,15 +16,7 @@
 // and the page preloads each with its integrity, so every script is fetched
 // in one wave from the HTML.
 import * as randomizer from "./rr.js";
-import {
-  SpecRefused,
-  checkAnySpec,
-  directCode,
-  expandSpec,
-  newRespondentKey,
-  procedureRunner,
-  randomize,
-} from "./rr.js";
+import { SpecRefused, checkAnySpec, newRespondentKey, procedureRunner, randomize } from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -56,13 +48,19 @@ const NO_ANSWER = "none";
 // the items ticked travel as one bit mask), and may run a procedure in which
 // the respondent produces the report (a crosswise pairing; a device
 // instruction's group and answer). A question names its kind's script by
-// its place in config.scripts. The page's features are imported at the same
-// time, from the URLs the server listed.
+// its place in config.scripts. The page's features, and the randomizer's
+// parts its specs use (thresholds as a base and a rule, the validation arm),
+// are imported at the same time, from the URLs the server listed.
 const loaded = async (url) => (await import(url)).default;
-const [kindModules, featureModules] = await Promise.all([
+const named = (urls) => Promise.all(Object.entries(urls ?? {}).map(async ([name, url]) => [name, await loaded(url)]));
+const [kindModules, featureModules, partModules] = await Promise.all([
   Promise.all((config.scripts ?? []).map(loaded)),
-  Promise.all(Object.entries(config.modules ?? {}).map(async ([name, url]) => [name, await loaded(url)])),
+  named(config.modules),
+  named(config.parts),
 ]);
+// Each part is given the randomizer, as the kinds are (rr-arm.js gives it
+// the arm's check).
+const parts = Object.fromEntries(partModules.map(([name, make]) => [name, make(randomizer)]));
 const kindsByScript = kindModules.map((make) => make(randomizer));
 const kinds = [...kindsByScript];
 const kindOf = (question) => kindsByScript[question.script] ?? {};
@@ -80,6 +78,7 @@ const core = {
   say,
   sendButton,
   randomizer,
+  parts,
   kinds,
   kindOf,
   truths: () => typedTruths(chosenTruths()),
@@ -183,7 +182,8 @@ function checkQuestions() {
       const answers = shownAnswers(question);
       // Thresholds sent as a base and a rule are written out first, and the
       // check below reads every row of them, as of thresholds sent in full.
-      question.spec = expandSpec(question.spec);
+      // Without the rule's part, such a spec has no thresholds: refused.
+      question.spec = parts.rule?.expandSpec(question.spec) ?? question.spec;
       // A procedure passes only the check of a kind this page loaded.
       const check = kindOf(question).check ?? checkAnySpec;
       kind = check(question.spec, answers, kinds);
@@ -283,7 +283,7 @@ function isDirect(question, answer) {
 // The report sent for one true answer: as given (its direct code) when the
 // question is asked directly of this respondent, else randomized.
 function reportFor(question, truth) {
-  if (question.arm === "direct") return directCode(truth, question.options.length);
+  if (question.arm === "direct") return parts.arm.directCode(truth, question.options.length);
   // A report the respondent produced is sent as given: nothing is drawn.
   if (question.procedure) return procedureRunner(question.procedure, kinds).report(question, truth);
   const report = kindOf(question).report ?? randomize;
