@@ -123,9 +123,10 @@ def _render_survey_page(
         # modules of the features the page uses (surveys/respond/page_modules.py).
         "scripts": [script.file.url for script in scripts.values()],
         "modules": modules.imports,
-        # The randomizer's parts the specs use (rr-rule.js, rr-arm.js).
-        "parts": modules.parts,
     }
+    if modules.parts:
+        # The randomizer's parts the specs use (rr-rule.js, rr-arm.js).
+        config["parts"] = modules.parts
     if "access" in modules.imports:
         # Where an invitation or panel id is checked when the page opens.
         config["accessUrl"] = reverse("api:access_check", args=[survey.slug])
