@@ -100,7 +100,7 @@ def arm_spec(direct_percent: int) -> dict[str, Any] | None:
 
 
 def assign_arm(arm: Mapping[str, Any] | None, u: int) -> str:
-    """The browser's rule (``assignArm`` in static/js/rr.js) for a uniform
+    """The browser's rule (``assignArm`` in static/js/rr-arm.js) for a uniform
     draw ``u`` in ``[0, denominator)``: ``"direct"`` below ``direct_below``."""
     if arm is None:
         return "randomized"

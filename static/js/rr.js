@@ -7,6 +7,10 @@
 // computes are those of the code that runs here. No DOM access, so the page
 // (survey.js) and Node's test runner share one module.
 //
+// Two mechanisms only some pages use live in modules of their own, loaded
+// only by those pages (surveys/respond/page_modules.py): thresholds sent as
+// a base and a rule (rr-rule.js) and the validation arm (rr-arm.js).
+//
 // Randomness comes only from a source function, by default the platform's
 // cryptographic generator: anyone able to reconstruct a predictable
 // generator's state could undo the noise and recover the true answers. Tests
@@ -295,89 +299,12 @@ export function isPlain(spec) {
   return rowCounts(spec).every((row, t) => row[t] === spec.denominator);
 }
 
-/**
- * The spec with its thresholds written out, when the page sent them as a base
- * and a rule (surveys/respond/page_specs.py): the count of reporting r for truth t
- * is near[|r - t| - 1] for an inner option r, ends[t - 1] for the first and
- * ends[k - 2 - t] for the last, and the diagonal takes what is left of the
- * denominator. Only the expansion is checked here; the thresholds it gives
- * then pass the whole check (checkSpec: every row, the epsilon) like any
- * others, so a base can state no more than full thresholds could.
- *
- * @param {object} spec a client spec, with thresholds or thresholds_rule
- * @returns {object} the spec with thresholds (the same object when it had them)
- * @throws {SpecRefused} when the base cannot be expanded
- */
-export function expandSpec(spec) {
-  const rule = spec?.thresholds_rule;
-  if (rule === undefined) return spec;
-  const { k, denominator } = spec;
-  const counts = (list, length) =>
-    Array.isArray(list) &&
-    list.length === length &&
-    list.every((value) => Number.isInteger(value) && value >= 0);
-  let problem = null;
-  if (spec.thresholds !== undefined) problem = "both thresholds and a rule";
-  else if (!Number.isInteger(k) || k < 2) problem = `k must be an integer of at least 2, got ${show(k)}`;
-  else if (!Number.isInteger(denominator)) problem = `denominator must be an integer, got ${show(denominator)}`;
-  else if (!counts(rule?.near, k - 2)) problem = `near must be ${k - 2} counts`;
-  else if (!counts(rule?.ends, k - 1)) problem = `ends must be ${k - 1} counts`;
-  if (problem !== null) {
-    throw refusal(REFUSALS, "unreadable", { problem: `malformed thresholds rule: ${problem}` });
-  }
-  const { near, ends } = rule;
-  const thresholds = [];
-  for (let t = 0; t < k; t++) {
-    const row = new Array(k);
-    let others = 0;
-    for (let r = 0; r < k; r++) {
-      if (r === t) continue;
-      row[r] = r === 0 ? ends[t - 1] : r === k - 1 ? ends[k - 2 - t] : near[Math.abs(r - t) - 1];
-      others += row[r];
-    }
-    row[t] = denominator - others;
-    let bound = 0;
-    thresholds.push(row.map((count) => (bound += count)));
-  }
-  const { thresholds_rule: _, ...rest } = spec;
-  return { ...rest, thresholds };
-}
-
-// What is malformed in a validation arm, or null when it is well formed.
-function armProblem(arm, bits = 32) {
-  if (arm === null || typeof arm !== "object" || arm.format !== 1) {
-    return `expected format 1, got ${show(arm?.format)}`;
-  }
-  const { denominator, direct_below: below } = arm;
-  if (!Number.isInteger(denominator) || denominator < 1 || denominator > 2 ** bits) {
-    return `denominator ${show(denominator)}`;
-  }
-  if (!Number.isInteger(below) || below < 0 || below > denominator) {
-    return `direct_below ${show(below)}`;
-  }
-  return null;
-}
-
-// Whether a well-formed arm asks more than MAX_DIRECT_PERCENT directly; in
-// integers on both sides, so exact at the limit.
-const armTooLarge = (arm) => arm.direct_below * 100 > MAX_DIRECT_PERCENT * arm.denominator;
-
-/**
- * Checks a validation arm (a spec's direct_arm) before it is drawn with: well
- * formed, and asking at most MAX_DIRECT_PERCENT of respondents directly.
- *
- * @param {object} arm the spec's direct_arm
- * @throws {SpecRefused} for a malformed arm or one above the limit
- */
-export function checkArm(arm) {
-  const problem = armProblem(arm);
-  if (problem !== null) {
-    throw refusal(REFUSALS, "unreadableArm", { problem });
-  }
-  if (armTooLarge(arm)) {
-    const share = Math.ceil((100 * arm.direct_below) / arm.denominator);
-    throw refusal(REFUSALS, "armTooLarge", { share, limit: MAX_DIRECT_PERCENT });
-  }
+// A validation arm's check, given by its own module (rr-arm.js) when a page
+// with an arm imports it; until then a spec with an arm is refused. The
+// first check given stays: nothing loaded later can replace it.
+let armCheck = null;
+export function addArmCheck(check) {
+  armCheck ??= check;
 }
 
 // The stated epsilon (the server's words) must be the thresholds' own: a
@@ -401,7 +328,10 @@ export function tooLoose(epsilon, reasons = REFUSALS, code = "tooLoose") {
 // Everything but the procedure: the arm, the thresholds (every row), the
 // number of answers the page shows, the cap, and the stated epsilon.
 export function checkMechanism(spec, answers) {
-  if (spec?.direct_arm != null) checkArm(spec.direct_arm);
+  if (spec?.direct_arm != null) {
+    if (armCheck === null) throw refusal(REFUSALS, "unreadableArm", { problem: "direct_arm" });
+    armCheck(spec.direct_arm);
+  }
   let epsilon;
   let plain;
   try {
@@ -497,40 +427,4 @@ function producedWith(design, kinds) {
     }
   }
   return undefined;
-}
-
-/**
- * Which way one question is asked of this respondent when it has a validation
- * arm (estimation/inference/validation.py): directly with probability
- * direct_below / denominator, else randomized. Drawn once, before the question
- * is shown, so the page can say which way it is asked before the answer; the
- * draw is independent of the respondent and of every answer.
- *
- * @param {{format: 1, denominator: number, direct_below: number}} arm the
- *   spec's direct_arm
- * @param {() => number} [source] uniform integers; crypto by default
- * @param {number} [bits=32] uniform bits per source value (tests enumerate 8)
- * @returns {"direct" | "randomized"}
- * @throws {TypeError} on a malformed arm spec, or one above MAX_DIRECT_PERCENT
- */
-export function assignArm(arm, source = defaultSource, bits = 32) {
-  const problem = armProblem(arm, bits);
-  if (problem !== null) throw new TypeError(`malformed direct arm: ${problem}`);
-  if (armTooLarge(arm)) throw new TypeError(`direct arm above ${MAX_DIRECT_PERCENT}%`);
-  return uniformBelow(arm.denominator, source, bits) < arm.direct_below ? "direct" : "randomized";
-}
-
-/**
- * The code a direct answer is sent as: the option's plus k, so the server
- * keeps it apart from the randomized reports (codes 0..k-1).
- *
- * @param {number} truth option index, in [0, k)
- * @param {number} k the question's number of options
- * @returns {number}
- */
-export function directCode(truth, k) {
-  if (!Number.isInteger(k) || k < 2 || !Number.isInteger(truth) || truth < 0 || truth >= k) {
-    throw new RangeError(`truth must be an option index from 0 to ${k - 1}, got ${show(truth)}`);
-  }
-  return k + truth;
 }

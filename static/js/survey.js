@@ -16,15 +16,7 @@
 // and the page preloads each with its integrity, so every script is fetched
 // in one wave from the HTML.
 import * as randomizer from "./rr.js";
-import {
-  SpecRefused,
-  checkAnySpec,
-  directCode,
-  expandSpec,
-  newRespondentKey,
-  procedureRunner,
-  randomize,
-} from "./rr.js";
+import { SpecRefused, checkAnySpec, newRespondentKey, procedureRunner, randomize } from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const config = JSON.parse(document.getElementById("survey-config").textContent);
@@ -56,13 +48,19 @@ const NO_ANSWER = "none";
 // the items ticked travel as one bit mask), and may run a procedure in which
 // the respondent produces the report (a crosswise pairing; a device
 // instruction's group and answer). A question names its kind's script by
-// its place in config.scripts. The page's features are imported at the same
-// time, from the URLs the server listed.
+// its place in config.scripts. The page's features, and the randomizer's
+// parts its specs use (thresholds as a base and a rule, the validation arm),
+// are imported at the same time, from the URLs the server listed.
 const loaded = async (url) => (await import(url)).default;
-const [kindModules, featureModules] = await Promise.all([
+const named = (urls) => Promise.all(Object.entries(urls ?? {}).map(async ([name, url]) => [name, await loaded(url)]));
+const [kindModules, featureModules, partModules] = await Promise.all([
   Promise.all((config.scripts ?? []).map(loaded)),
-  Promise.all(Object.entries(config.modules ?? {}).map(async ([name, url]) => [name, await loaded(url)])),
+  named(config.modules),
+  named(config.parts),
 ]);
+// Each part is given the randomizer, as the kinds are (rr-arm.js gives it
+// the arm's check).
+const parts = Object.fromEntries(partModules.map(([name, make]) => [name, make(randomizer)]));
 const kindsByScript = kindModules.map((make) => make(randomizer));
 const kinds = [...kindsByScript];
 const kindOf = (question) => kindsByScript[question.script] ?? {};
@@ -80,9 +78,10 @@ const core = {
   say,
   sendButton,
   randomizer,
+  parts,
   kinds,
   kindOf,
-  truths: () => typedTruths(countTruths(chosenTruths())),
+  truths: () => typedTruths(chosenTruths()),
   sealTruths: (truths, questions) => sealTruths(truths, questions),
   reportFor,
   expiryFrom,
@@ -159,13 +158,14 @@ function say(message, isError = false) {
 // -- the page's own check of what the server sent -----------------------------
 
 // How many answers the page shows for a question: its boxes, its options
-// (not "Prefer not to answer"), or the counts 0 to its maximum. A spec must
-// have exactly that many, or some answer could not be sent or some report
-// could not be shown.
+// (not "Prefer not to answer"), or as its kind counts its box's (a count:
+// 0 to its maximum). A spec must have exactly that many, or some answer
+// could not be sent or some report could not be shown.
 function shownAnswers(question) {
   const id = CSS.escape(String(question.id));
-  const count = form.querySelector(`.count-answer[data-question="${id}"]`);
-  if (count) return Number(count.dataset.max) + 1;
+  const { boxes, answersShown } = kindOf(question);
+  const box = answersShown && form.querySelector(`${boxes}[data-question="${id}"]`);
+  if (box) return answersShown(box);
   const group = form.querySelector(`.options[data-question="${id}"]`);
   return group?.querySelectorAll("[role=radio]:not([data-option=none]), [role=checkbox]").length ?? 0;
 }
@@ -182,7 +182,8 @@ function checkQuestions() {
       const answers = shownAnswers(question);
       // Thresholds sent as a base and a rule are written out first, and the
       // check below reads every row of them, as of thresholds sent in full.
-      question.spec = expandSpec(question.spec);
+      // Without the rule's part, such a spec has no thresholds: refused.
+      question.spec = parts.rule?.expandSpec(question.spec) ?? question.spec;
       // A procedure passes only the check of a kind this page loaded.
       const check = kindOf(question).check ?? checkAnySpec;
       kind = check(question.spec, answers, kinds);
@@ -282,7 +283,7 @@ function isDirect(question, answer) {
 // The report sent for one true answer: as given (its direct code) when the
 // question is asked directly of this respondent, else randomized.
 function reportFor(question, truth) {
-  if (question.arm === "direct") return directCode(truth, question.options.length);
+  if (question.arm === "direct") return parts.arm.directCode(truth, question.options.length);
   // A report the respondent produced is sent as given: nothing is drawn.
   if (question.procedure) return procedureRunner(question.procedure, kinds).report(question, truth);
   const report = kindOf(question).report ?? randomize;
@@ -359,36 +360,9 @@ function chosenTruths() {
   return truths;
 }
 
-// A count question's true answer: a number input with no name, in no form.
-// Returns the count, NO_ANSWER, null (left empty) or undefined (not a whole
-// number from 0 to the maximum).
-function countTruth(box) {
-  if (box.querySelector("[data-no-answer]")?.checked) return NO_ANSWER;
-  const text = box.querySelector("input[type=number]").value.trim();
-  if (text === "") return null;
-  const count = Number(text);
-  const max = Number(box.dataset.max);
-  return Number.isInteger(count) && count >= 0 && count <= max ? count : undefined;
-}
-
-function wireCount(box) {
-  const input = box.querySelector("input[type=number]");
-  const none = box.querySelector("[data-no-answer]");
-  none?.addEventListener("change", () => {
-    input.disabled = none.checked;
-  });
-}
-
-function countTruths(truths) {
-  for (const box of form.querySelectorAll(".count-answer")) {
-    truths[box.dataset.question] = countTruth(box);
-  }
-  return truths;
-}
-
-// A kind that reads its own boxes (a number): each box's true answer, as the
-// kind reads it (undefined when it is not one the question takes).
-// Only the boxes of the kind's own questions: two kinds' boxes may share a
+// A kind that reads its own boxes (a count, a number, a text): each box's
+// true answer, as the kind reads it (undefined when it is not one the
+// question takes). Only the boxes of the kind's own questions: two kinds' boxes may share a
 // class (free text's and a sealed answer's), and a box read by the wrong kind
 // would send a sealed answer's words unsealed.
 function typedBoxes() {
@@ -431,11 +405,6 @@ function forgetTruths() {
     option.setAttribute("aria-checked", "false");
   }
   for (const line of form.querySelectorAll(".instruction")) line.replaceChildren();
-  for (const input of form.querySelectorAll(".count-answer input")) {
-    if (input.type === "checkbox") input.checked = false;
-    else input.value = "";
-    input.disabled = false;
-  }
 }
 
 // -- the receipt -----------------------------------------------------------------
@@ -616,7 +585,7 @@ async function onSend() {
 // told what is missing) when some answer is not one the question takes, or
 // one could not be sealed.
 async function pageAnswers() {
-  const truths = typedTruths(countTruths(chosenTruths()));
+  const truths = typedTruths(chosenTruths());
   features.displayLogic?.apply();
   // A question not shown is not answered: nothing is checked, drawn or sent for it.
   for (const q of config.questions) if (q.hidden) delete truths[q.id];
@@ -628,17 +597,11 @@ async function pageAnswers() {
     box.querySelector("input, textarea").focus();
     return null;
   }
-  if (invalid >= 0) {
-    const box = form.querySelector(`.count-answer[data-question="${config.questions[invalid].id}"]`);
-    say(fill(words.countInvalid, { number: invalid + 1, max: box.dataset.max }), true);
-    box.querySelector("input, textarea").focus();
-    return null;
-  }
   const missing = config.questions.filter((q) => !q.hidden && truths[q.id] === null && !q.optional);
   if (missing.length) {
     say(counted(words.questionsLeft, missing.length), true);
     const group = form.querySelector(
-      `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, .number-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,
+      `[data-question="${missing[0].id}"] :is([tabindex="0"], input, textarea)`,
     );
     group?.focus();
     return null;
@@ -695,7 +658,6 @@ function start() {
   features.pages?.arrange();
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
   for (const group of form.querySelectorAll(".options[role=group]")) wireChecklist(group);
-  for (const box of form.querySelectorAll(".count-answer")) wireCount(box);
   features.displayLogic?.wire();
   for (const [kind, box] of typedBoxes()) kind.wire(box);
   sendButton.addEventListener("click", onSend);

@@ -27,6 +27,15 @@ from surveys.kinds import kind_module
 # question of that kind.
 RANDOMIZER = "js/rr.js"
 PAGE_SCRIPT = "js/survey.js"
+# The randomizer's parts only some specs use, by the name the page script
+# gives them (its config's "parts"): each is given rr.js when loaded, as the
+# kinds' modules are, and is listed with it on the transparency page.
+RANDOMIZER_PARTS: dict[str, str] = {
+    # Thresholds sent as a base and a rule (surveys/respond/page_specs.py).
+    "rule": "js/rr-rule.js",
+    # A validation arm: its check, its draw, a direct answer's code.
+    "arm": "js/rr-arm.js",
+}
 # The page script's display logic (which questions a respondent is shown),
 # imported by it and preloaded with its integrity like the randomizer.
 CONDITIONS_SCRIPT = "js/conditions.js"

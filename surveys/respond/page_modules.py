@@ -10,6 +10,11 @@ from; the page lists each module in its config (imported by the page script)
 and preloads every file with its integrity, so that all of them are fetched
 in one wave from the HTML. The page script checks that every feature its data
 needs was listed (``missingFeature``) and stops otherwise.
+
+The randomizer's parts (``RANDOMIZER_PARTS``: thresholds as a base and a
+rule, the validation arm) are chosen here the same way, from the specs, and
+listed in the config's ``parts``; a spec that needs a part the page did not
+load is refused by the page before anything is drawn.
 """
 
 from __future__ import annotations
@@ -19,7 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from surveys.models import Survey
-from surveys.respond.integrity import CONDITIONS_SCRIPT, Integrity, integrity
+from surveys.respond.integrity import (
+    CONDITIONS_SCRIPT,
+    RANDOMIZER_PARTS,
+    Integrity,
+    integrity,
+)
 
 # Each feature's module, by the name the page script asks it by, and any
 # module it imports itself (preloaded with it).
@@ -41,9 +51,11 @@ FEATURE_SCRIPTS: dict[str, tuple[str, ...]] = {
 @dataclass(frozen=True)
 class PageModules:
     """The features a page uses: ``imports`` (name to URL) for its config,
+    ``parts`` (the randomizer's parts, name to URL) for its config, and
     ``files`` (every file to preload, with its integrity) for its head."""
 
     imports: dict[str, str]
+    parts: dict[str, str]
     files: tuple[Integrity, ...]
 
 
@@ -83,10 +95,32 @@ def page_modules(
     """The modules of the features the page uses (:func:`page_features`)."""
     names = page_features(survey, questions=questions, pages=pages, practice=practice)
     files = {path: integrity(path) for name in names for path in FEATURE_SCRIPTS[name]}
+    parts = {
+        name: integrity(RANDOMIZER_PARTS[name]) for name in page_parts(questions, names)
+    }
     return PageModules(
         imports={name: files[FEATURE_SCRIPTS[name][0]].url for name in names},
-        files=tuple(files.values()),
+        parts={name: file.url for name, file in parts.items()},
+        files=(*files.values(), *parts.values()),
     )
+
+
+def page_parts(
+    questions: Sequence[dict[str, Any]], features: Sequence[str]
+) -> list[str]:
+    """The names of the randomizer's parts the page's specs use: the rule of
+    thresholds sent as a base and a rule, and the validation arm's (with the
+    feature that draws the arms)."""
+    uses = {
+        "rule": any("thresholds_rule" in q["spec"] for q in questions),
+        "arm": "arms" in features,
+    }
+    return [name for name in RANDOMIZER_PARTS if uses[name]]
+
+
+def all_randomizer_parts() -> tuple[Integrity, ...]:
+    """Every part of the randomizer, for the transparency page."""
+    return tuple(integrity(path) for path in RANDOMIZER_PARTS.values())
 
 
 def all_feature_files() -> tuple[Integrity, ...]:

@@ -12,7 +12,7 @@ uniform-plus-diagonal design (all off-diagonal counts equal).
 The page therefore receives ``near`` (the inner counts by distance 1..k-2) and
 ``ends`` (the end counts by distance 1..k-1) under ``thresholds_rule`` instead
 of ``thresholds``: ``2k - 3`` integers instead of ``k**2``. The browser
-expands them by the same rule (``expandSpec`` in ``static/js/rr.js``) and then
+expands them by the same rule (``expandSpec`` in ``static/js/rr-rule.js``) and then
 runs its whole check, the epsilon from every row included, on the expanded
 thresholds before anything is drawn. A spec is written this way only when the
 expansion gives back its thresholds exactly, so the page randomizes with the

@@ -20,7 +20,7 @@ from surveys.languages import (
     respondent_languages,
 )
 from surveys.models import Survey
-from surveys.respond.integrity import kind_scripts
+from surveys.respond.integrity import RANDOMIZER_PARTS, integrity, kind_scripts
 from surveys.respond.page_specs import page_spec
 from surveys.words import active_translator, band_name
 
@@ -94,19 +94,38 @@ def page_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
     the place of the browser module that handles each, if any, in the list of
     :func:`surveys.respond.integrity.kind_scripts` (for the page, not the API).
     Each spec's thresholds travel as a base and a rule where they fit one
-    (:mod:`surveys.respond.page_specs`); the page expands and checks them."""
+    (:mod:`surveys.respond.page_specs`) and the rules save the page more than
+    the randomizer's part that expands them weighs (:func:`page_rules`); the
+    page expands and checks them."""
     # A kind's module by its place in the page's list of them (the config's
     # "scripts"): each URL is sent once, not once per question.
     scripts = list(kind_scripts(survey))
+    items = respondent_questions(survey, language)
+    specs = page_rules([item["spec"] for item in items])
     return [
         {
             **item,
-            "spec": page_spec(item["spec"]),
+            "spec": spec,
             "fragments": kind_module(item["kind"], "page").FRAGMENTS,
             "script": scripts.index(item["kind"]) if item["kind"] in scripts else None,
         }
-        for item in respondent_questions(survey, language)
+        for item, spec in zip(items, specs, strict=True)
     ]
+
+
+def page_rules(specs: list[Any]) -> list[Any]:
+    """The page's specs with their thresholds as a base and a rule, when
+    that saves more bytes than the rule's part of the randomizer
+    (``rr-rule.js``, as served) costs the page to load; else as they are.
+    A multiple choice of four or five answers saves a hundred bytes or two,
+    a count of 0 to 20 five kilobytes: a page of small ones is lighter with
+    their thresholds written out."""
+    compact = [page_spec(spec) for spec in specs]
+    saved = sum(
+        len(json.dumps(spec)) - len(json.dumps(small))
+        for spec, small in zip(specs, compact, strict=True)
+    )
+    return compact if saved > integrity(RANDOMIZER_PARTS["rule"]).size else specs
 
 
 def whole_response(questions: Iterable[Any]) -> dict[str, Any] | None:

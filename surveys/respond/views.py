@@ -27,7 +27,11 @@ from surveys.respond.integrity import (
     kind_scripts,
 )
 from surveys.respond.messages import page_messages
-from surveys.respond.page_modules import all_feature_files, page_modules
+from surveys.respond.page_modules import (
+    all_feature_files,
+    all_randomizer_parts,
+    page_modules,
+)
 from surveys.respond.pages import page_sections
 from surveys.respond.practice import practice_round
 from surveys.respond.selectors import (
@@ -120,6 +124,9 @@ def _render_survey_page(
         "scripts": [script.file.url for script in scripts.values()],
         "modules": modules.imports,
     }
+    if modules.parts:
+        # The randomizer's parts the specs use (rr-rule.js, rr-arm.js).
+        config["parts"] = modules.parts
     if "access" in modules.imports:
         # Where an invitation or panel id is checked when the page opens.
         config["accessUrl"] = reverse("api:access_check", args=[survey.slug])
@@ -201,6 +208,7 @@ def _render_transparency_page(
         "overview": whole_response(survey.questions.all()),
         "fragments": summary_fragments(survey.questions.all()),
         "randomizer": integrity(RANDOMIZER),
+        "randomizer_parts": all_randomizer_parts(),
         "page_script": integrity(PAGE_SCRIPT),
         "conditions_script": integrity(CONDITIONS_SCRIPT),
         "page_modules": all_feature_files(),

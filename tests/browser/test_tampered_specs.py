@@ -223,7 +223,9 @@ CASES: list[tuple[str, str, Callable[[Spec], Spec], str]] = [
     ("procedure", "crosswise", drop_procedure, "not randomized by this device"),
     ("procedure", "yes_no", instructed_label, "cannot run the procedure"),
     ("arm share", "armed", everyone_direct, "ask 100% of respondents directly"),
-    ("arm share", "yes_no", arm_above_limit, "above the limit of 50%"),
+    ("arm share", "armed", arm_above_limit, "above the limit of 50%"),
+    # On a page without the arm's part of the randomizer, any arm is refused.
+    ("arm share", "yes_no", arm_above_limit, "unreadable validation arm"),
     ("arm share", "armed", arm_of_nothing, "unreadable validation arm"),
     ("arm share", "armed", fractional_arm, "unreadable validation arm"),
     ("arm share", "crosswise", arm_on_crosswise, "cannot be asked directly"),

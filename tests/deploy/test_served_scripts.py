@@ -151,3 +151,25 @@ def test_the_transparency_pages_command_reproduces_the_served_randomizer(
         printed == hashlib.sha256(served(settings, collected["js/rr.js"])).hexdigest()
     )
     assert f'id="randomizer-sha256">{printed}<' in transparency
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("part", ["static/js/rr-rule.js", "static/js/rr-arm.js"])
+def test_the_same_command_reproduces_each_served_part_of_the_randomizer(
+    collected, settings, client, open_survey, part
+):
+    """A part some pages load (its integrity listed on the transparency page)
+    is served as its source stripped, imports and all: it imports nothing, so
+    the page's command, run on its own file, prints what is served."""
+    transparency = client.get(f"/s/{open_survey.slug}/transparency/").content.decode()
+    assert f"<code>{part}</code>" in transparency
+    printed = subprocess.run(
+        [sys.executable, "-I", "config/static_minify.py", part, "--sha256"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    name = collected[part.removeprefix("static/")]
+    assert printed == hashlib.sha256(served(settings, name)).hexdigest()
+    assert f'<code class="hash">{printed}</code>' in transparency

@@ -3,7 +3,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { assignArm, directCode, uniformBelow } from "../../static/js/rr.js";
+import validationArm from "../../static/js/rr-arm.js";
+import * as rr from "../../static/js/rr.js";
+
+const { uniformBelow } = rr;
+const { assignArm, directCode } = validationArm(rr);
 
 const arm = (below, denominator = 100) => ({ format: 1, denominator, direct_below: below });
 const constant = (value) => () => value;

@@ -6,7 +6,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { SpecRefused, checkSpec, expandSpec, specEpsilon } from "../../static/js/rr.js";
+import thresholdsRule from "../../static/js/rr-rule.js";
+import * as rr from "../../static/js/rr.js";
+
+const { SpecRefused, checkSpec, specEpsilon } = rr;
+const { expandSpec } = thresholdsRule(rr);
 
 const read = (name) => JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8"));
 const DESIGNS = read("designs.json");

@@ -400,9 +400,33 @@ describe("defaults and helpers", () => {
 
 
 
-  test("rr.js never uses a non-cryptographic generator", () => {
-    const source = readFileSync(RR_URL, "utf8");
-    assert.ok(!source.includes("Math.random"), "rr.js must draw only from its source");
+  test("rr.js and its parts never use a non-cryptographic generator", () => {
+    for (const url of [RR_URL, new URL("rr-arm.js", RR_URL), new URL("rr-rule.js", RR_URL)]) {
+      const source = readFileSync(url, "utf8");
+      assert.ok(!source.includes("Math.random"), `${url} must draw only from its source`);
+    }
+  });
+});
+
+// -- the parts some pages load (rr-arm.js, rr-rule.js), left unloaded here ----
+
+describe("without the randomizer's parts", () => {
+  const warner = CASES.find((c) => c.name === "warner").client_spec;
+
+  test("a spec with a validation arm is refused, never drawn with unchecked", () => {
+    const arm = { format: 1, denominator: 100, direct_below: 10 };
+    assert.equal(checkSpec(warner), "randomized");
+    assert.throws(() => checkSpec({ ...warner, direct_arm: arm }), (error) => {
+      assert.ok(error instanceof SpecRefused);
+      assert.equal(error.code, "unreadableArm");
+      return true;
+    });
+  });
+
+  test("a spec sent as a base and a rule has no thresholds: refused", () => {
+    const { thresholds: _, ...rest } = warner;
+    const ruled = { ...rest, thresholds_rule: { near: [], ends: [1] } };
+    assert.throws(() => checkSpec(ruled), SpecRefused);
   });
 });
 

@@ -8,7 +8,9 @@
  */
 export default function validationArms(core) {
   const { config, words, byId } = core;
-  const { assignArm } = core.randomizer;
+  // The randomizer's part for validation arms (static/js/rr-arm.js), listed
+  // by the server with this module.
+  const { assignArm } = core.parts.arm;
 
   function markDirect(question) {
     const how = byId(`q${question.id}-how`);

@@ -180,11 +180,8 @@ export default function sectionPages(core) {
     for (const option of form.querySelectorAll(`[data-question="${id}"] [role=radio], [data-question="${id}"] [role=checkbox]`)) {
       option.setAttribute("aria-checked", "false");
     }
-    for (const input of form.querySelectorAll(`.count-answer[data-question="${id}"] input`)) {
-      if (input.type === "checkbox") input.checked = false;
-      else input.value = "";
-      input.disabled = false;
-    }
+    const { boxes, forget } = kindOf(question);
+    if (boxes) for (const box of form.querySelectorAll(`${boxes}[data-question="${id}"]`)) forget(box);
     for (const part of answerParts(question)) part.hidden = true;
     const note = byId(`q${question.id}-answered`);
     note.querySelector("p").textContent = isRandomized(question)
@@ -200,7 +197,7 @@ export default function sectionPages(core) {
     for (const part of answerParts(question)) part.hidden = false;
     byId(`q${question.id}-answered`).hidden = true;
     const first = form.querySelector(
-      `[data-question="${CSS.escape(String(question.id))}"] [tabindex="0"], .count-answer[data-question="${CSS.escape(String(question.id))}"] input`,
+      `[data-question="${CSS.escape(String(question.id))}"] :is([tabindex="0"], input)`,
     );
     first?.focus();
   }
@@ -246,19 +243,12 @@ export default function sectionPages(core) {
       box.querySelector("input, textarea").focus();
       return false;
     }
-    if (invalid) {
-      const box = form.querySelector(`.count-answer[data-question="${invalid.id}"]`);
-      const number = box.closest("section.question").querySelector(".q-number").textContent;
-      say(fill(words.countInvalid, { number, max: box.dataset.max }), true);
-      box.querySelector("input, textarea").focus();
-      return false;
-    }
     const missing = open.filter((q) => truths[q.id] === null && !q.optional);
     if (missing.length) {
       say(counted(words.questionsLeft, missing.length), true);
       form
         .querySelector(
-          `[data-question="${missing[0].id}"] [tabindex="0"], .count-answer[data-question="${missing[0].id}"] input, [data-question="${missing[0].id}"] textarea`,
+          `[data-question="${missing[0].id}"] :is([tabindex="0"], input, textarea)`,
         )
         ?.focus();
       return false;

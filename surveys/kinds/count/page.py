@@ -5,15 +5,18 @@ surveys/kinds/base_page.py's)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from surveys.kinds import base
 
-__all__ = ["FRAGMENTS", "SCRIPT", "words"]
+__all__ = ["FRAGMENTS", "SCRIPT", "SCRIPT_ID", "SCRIPT_LABEL", "words"]
 
 FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/count/answer.html"}
-# Randomized by the randomizer itself; its input is wired by the page script.
-SCRIPT = None
+# Randomized by the randomizer itself; the box is read by the kind's own
+# module, so that a page without a count loads none of its code.
+SCRIPT = "js/kinds/count/page.js"
+SCRIPT_LABEL = gettext_lazy("Counts' script:")
+SCRIPT_ID = "count-script"
 
 
 def words() -> dict[str, str]:

@@ -12,7 +12,8 @@ import pytest
 from surveys.builder.questions import question_create
 from surveys.builder.sections import section_create
 from surveys.builder.services import survey_publish, survey_update
-from surveys.respond.integrity import CONDITIONS_SCRIPT, integrity
+from surveys.models import Question
+from surveys.respond.integrity import CONDITIONS_SCRIPT, RANDOMIZER_PARTS, integrity
 from surveys.respond.page_modules import FEATURE_SCRIPTS
 from tests.surveys.display_logic.data import WARNER, shown_if_yes
 
@@ -39,6 +40,13 @@ def test_a_page_without_features_loads_none_of_their_modules(client, open_survey
     config, preloads = page_of(client, open_survey)
     assert config["modules"] == {}
     assert not feature_urls() & set(preloads)
+    # Nor the randomizer's part for an arm; the rule's only with a spec that
+    # travels as a base and a rule.
+    arm = integrity(RANDOMIZER_PARTS["arm"]).url
+    assert "arm" not in config.get("parts", {})
+    assert arm not in preloads
+    ruled = any("thresholds_rule" in q["spec"] for q in config["questions"])
+    assert ("rule" in config.get("parts", {})) == ruled
     # Nor the words only a feature shows.
     assert "pageOf" not in config["messages"]
     assert "directText" not in config["messages"]
@@ -120,9 +128,30 @@ def test_a_validation_arm_loads_its_module_and_its_words(client, draft_survey):
     assert set(config["modules"]) == {"arms"}
     assert_loads(config, preloads, "arms", *FEATURE_SCRIPTS["arms"])
     assert "directText" in config["messages"]
+    # With the randomizer's part that checks and draws an arm, preloaded too.
+    arm = integrity(RANDOMIZER_PARTS["arm"])
+    assert config["parts"]["arm"] == arm.url
+    assert preloads[arm.url] == arm.sri
+
+
+def test_a_spec_sent_as_a_base_and_a_rule_loads_the_rules_part(client, draft_survey):
+    question_create(
+        survey=draft_survey,
+        text="How many times did you drive after drinking last year?",
+        kind=Question.Kind.COUNT,
+        options=["0", "20"],
+        design={"name": "geometric", "m": 20, "epsilon": 1.0},
+    )
+    config, preloads = page_of(client, survey_publish(survey=draft_survey))
+    assert "thresholds_rule" in config["questions"][-1]["spec"]
+    rule = integrity(RANDOMIZER_PARTS["rule"])
+    assert config["parts"]["rule"] == rule.url
+    assert preloads[rule.url] == rule.sri
 
 
 def test_the_transparency_page_lists_every_feature_module(client, open_survey):
     page = client.get(f"/s/{open_survey.slug}/transparency/").content.decode()
     for paths in FEATURE_SCRIPTS.values():
         assert integrity(paths[0]).sha256 in page
+    for path in RANDOMIZER_PARTS.values():
+        assert integrity(path).sha256 in page

@@ -140,3 +140,18 @@ def test_it_sends_a_count_s_rule_on_the_page_and_its_thresholds_in_the_api(
     )
     public = client.get(reverse("api:public", args=[survey.slug])).json()
     assert public["questions"][0]["spec"]["thresholds"] == stored["thresholds"]
+
+
+def test_a_page_of_small_specs_keeps_their_thresholds_rather_than_load_the_rules_part():
+    """A multiple choice of five answers saves fewer bytes as a rule than the
+    rule's part of the randomizer weighs; with a count of 0 to 20 on the same
+    page the rules pay for it, and every spec that fits one travels as one."""
+    from surveys.respond.selectors import page_rules
+
+    small = design_from_dict({"name": "krr", "k": 5, "epsilon": 1.0}).client_spec()
+    count = design_from_dict(
+        {"name": "geometric", "m": 20, "epsilon": 1.0}
+    ).client_spec()
+    assert RULE_KEY in page_spec(small)
+    assert page_rules([small]) == [small]
+    assert page_rules([small, count]) == [page_spec(small), page_spec(count)]
