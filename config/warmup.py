@@ -14,23 +14,28 @@ connection: the figures there say how much.
 
 It opens no database connection and leaves none open: a worker's requests
 run on gunicorn's threads, and Django's connections belong to the thread
-that opened them.
+that opened them. It does open the cache's connection to Redis, which the
+process's threads share (config/cache.py).
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connections
 from django.forms.renderers import BaseRenderer, get_default_renderer
 from django.template import engines
 from django.template.backends.django import DjangoTemplates
 from django.urls import get_resolver
 from django.utils import formats, translation
+
+logger = logging.getLogger(__name__)
 
 # The suffixes of the files the project's loaders serve as templates.
 TEMPLATE_SUFFIXES = (".html", ".txt", ".xml")
@@ -72,6 +77,7 @@ def warm_up() -> dict[str, float]:
         ("languages", _languages),
         ("templates", _templates),
         ("form_templates", _form_templates),
+        ("cache", _cache_connections),
     ):
         started = time.perf_counter()
         count = work()
@@ -131,6 +137,26 @@ def _form_templates() -> int:
             renderer.get_template(path.relative_to(folder).as_posix())
             compiled += 1
     return compiled
+
+
+def _cache_connections() -> int:
+    """Open each shared cache's connection (Redis: the first request's round
+    trip to it paid for the connection). A cache that cannot be reached is
+    left to the requests, which work without it."""
+    opened = 0
+    for alias in settings.CACHES:
+        connect = getattr(caches[alias], "connect", None)
+        if connect is None:  # a process's own memory: nothing to open
+            continue
+        try:
+            connect()
+        except Exception:  # the cache only spares work; the worker serves
+            logger.warning(
+                "cache %s not reached while warming up", alias, exc_info=True
+            )
+            continue
+        opened += 1
+    return opened
 
 
 def _ours(folder: Path, root: Path) -> bool:
