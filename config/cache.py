@@ -5,6 +5,14 @@ every operation, and building one fills a table of some 170 reply callbacks:
 on the submission path that cost more CPU than the work. A client is
 thread-safe and holds no connection of its own, so one per pool is enough.
 
+Django also keeps one cache object per thread, each with its own pool, so a
+connection opened on one thread was never reused by another: a gunicorn
+worker's requests run on its threads, and its first request paid for
+opening one (about 20 ms of a fresh worker's first results view,
+docs/benchmarks.md). The pools and clients are the process's instead (a
+pool is thread-safe and reopens its connections after a fork), so the
+worker's warm-up (config/warmup.py) can open the connection its requests use.
+
 The rate limiter's count (:meth:`RedisCache.count`) is the one cache
 operation on the submission path. It skips redis-py's pool and pipeline
 machinery (taking a connection from the pool checks its socket every time)
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from typing import Any
 
 import redis
@@ -30,16 +39,37 @@ return n
 COUNT_SHA = hashlib.sha1(COUNT_SCRIPT.encode(), usedforsecurity=False).hexdigest()
 
 
+# The process's pools by server and options, and a client for each pool;
+# pools are never dropped, so a pool's id names it.
+_POOLS: dict[tuple[str, str], Any] = {}
+_CLIENTS: dict[int, Any] = {}
+_LOCK = threading.Lock()
+
+
 class ReusingRedisCacheClient(django_redis.RedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
+    def _get_connection_pool(self, write: bool) -> Any:
+        index = self._get_connection_pool_index(write)
+        pool = self._pools.get(index)
+        if pool is None:
+            server = self._servers[index]
+            named = (server, repr(sorted(self._pool_options.items())))
+            with _LOCK:
+                pool = _POOLS.get(named)
+                if pool is None:
+                    pool = _POOLS[named] = self._pool_class.from_url(
+                        server, **self._pool_options
+                    )
+            self._pools[index] = pool
+        return pool
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
+        client = _CLIENTS.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            with _LOCK:
+                client = _CLIENTS.get(id(pool))
+                if client is None:
+                    client = _CLIENTS[id(pool)] = self._client(connection_pool=pool)
         return client
 
 
@@ -52,6 +82,11 @@ class RedisCache(django_redis.RedisCache):
         super().__init__(server, params)
         self._class = ReusingRedisCacheClient
         self._counter: tuple[int, redis.Connection] | None = None
+
+    def connect(self) -> None:
+        """Open a connection of the pool the cache reads from, and leave it
+        there for the next read (the worker's warm-up)."""
+        self._cache.get_client().ping()
 
     def count(self, key: str, timeout: int) -> int:
         """Add one to the integer at ``key`` and return it; a key it creates

@@ -14,23 +14,31 @@ connection: the figures there say how much.
 
 It opens no database connection and leaves none open: a worker's requests
 run on gunicorn's threads, and Django's connections belong to the thread
-that opened them.
+that opened them. It does open the cache's connection to Redis, which the
+process's threads share (config/cache.py).
 """
 
 from __future__ import annotations
 
 import gc
+import logging
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connections
 from django.forms.renderers import BaseRenderer, get_default_renderer
 from django.template import engines
 from django.template.backends.django import DjangoTemplates
-from django.urls import get_resolver
+from django.urls import URLResolver, get_resolver, get_script_prefix
+from django.urls.resolvers import get_ns_resolver
 from django.utils import formats, translation
+
+logger = logging.getLogger(__name__)
 
 # The suffixes of the files the project's loaders serve as templates.
 TEMPLATE_SUFFIXES = (".html", ".txt", ".xml")
@@ -72,6 +80,7 @@ def warm_up() -> dict[str, float]:
         ("languages", _languages),
         ("templates", _templates),
         ("form_templates", _form_templates),
+        ("cache", _cache_connections),
     ):
         started = time.perf_counter()
         count = work()
@@ -84,14 +93,39 @@ def warm_up() -> dict[str, float]:
 
 
 def _urls() -> int:
-    """Import every view (and what the views import), and fill the reverse
-    table, which Django keeps per active language."""
+    """Import every view (and what the views import), fill the reverse
+    tables, which Django keeps per active language, and compile the pattern
+    each reversal checks its URL against: ``reverse`` compiles it on first
+    use of each name (through ``re``'s own cache), 21 of them on a results
+    page, about a tenth of a fresh worker's first view there
+    (docs/benchmarks.md)."""
     resolver = get_resolver()
     patterns = len(resolver.url_patterns)
+    prefix = re.escape(get_script_prefix())
     for code, _ in settings.LANGUAGES:
         with translation.override(code):
-            resolver.reverse_dict  # noqa: B018 (fills it for this language)
+            for pattern in set(_reversal_patterns(resolver, "", {})):
+                re.compile(f"^{prefix}{pattern}")
     return patterns
+
+
+def _reversal_patterns(
+    resolver: URLResolver, ns_pattern: str, ns_converters: dict[str, Any]
+) -> Iterator[str]:
+    """The patterns ``reverse`` checks URLs against, through the resolvers it
+    builds for each namespace (django.urls.base.reverse)."""
+    table = (
+        get_ns_resolver(ns_pattern, resolver, tuple(ns_converters.items()))
+        if ns_pattern
+        else resolver
+    ).reverse_dict
+    for key in list(table):
+        for _possibility, pattern, _defaults, _converters in table.getlist(key):
+            yield pattern
+    for extra, inner in resolver.namespace_dict.values():
+        yield from _reversal_patterns(
+            inner, ns_pattern + extra, {**ns_converters, **inner.pattern.converters}
+        )
 
 
 def _languages() -> int:
@@ -131,6 +165,26 @@ def _form_templates() -> int:
             renderer.get_template(path.relative_to(folder).as_posix())
             compiled += 1
     return compiled
+
+
+def _cache_connections() -> int:
+    """Open each shared cache's connection (Redis: the first request's round
+    trip to it paid for the connection). A cache that cannot be reached is
+    left to the requests, which work without it."""
+    opened = 0
+    for alias in settings.CACHES:
+        connect = getattr(caches[alias], "connect", None)
+        if connect is None:  # a process's own memory: nothing to open
+            continue
+        try:
+            connect()
+        except Exception:  # the cache only spares work; the worker serves
+            logger.warning(
+                "cache %s not reached while warming up", alias, exc_info=True
+            )
+            continue
+        opened += 1
+    return opened
 
 
 def _ours(folder: Path, root: Path) -> bool:

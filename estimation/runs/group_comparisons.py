@@ -11,10 +11,11 @@ else (its items, its mean, a parameter) through its run role's ``COMPARER``
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
 from estimation.contract import DIFFERENCE, Bounds, read
@@ -170,6 +171,15 @@ class GroupComparison:
     @property
     def versus_field(self) -> str:
         return f"vs-{self.key}"
+
+    @cached_property
+    def digest(self) -> str:
+        """A name for what it holds, the same in every process: the shared
+        drawings of it are named by it (surveys/results/fragments.py). Kept
+        with the comparison, and shared with it when a run's saved
+        comparisons are (estimation/runs/saved_comparisons.py), so a fresh
+        process does not write out the whole comparison to name it."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()
 
 
 class Comparer:

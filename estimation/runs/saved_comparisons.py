@@ -16,6 +16,12 @@ Python wrote it (``jsonb`` would turn ``-0.0`` into ``0`` and refuses an
 unbounded ratio's ``Infinity``), so what is read equals what was computed.
 Tuples and the frozen dataclasses a comparison is made of are tagged, and a
 dataclass is rebuilt only from this project's modules.
+
+Rebuilding them from the text (some four thousand values for ten questions)
+was a fresh web process's largest cost on its first view of a run's page, so
+what one process decoded is shared decoded too (:class:`Decoded`, kept in the
+site's cache by estimation/runs/selectors.py), with the fields each of its
+classes had: a process whose classes differ decodes the text instead.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import logging
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from estimation.runs.group_comparisons import GroupComparison
@@ -75,22 +82,56 @@ def encode(value: Any) -> Any:
     raise TypeError(f"cannot save a {type(value).__name__} with a comparison")
 
 
-def decode(data: Any) -> Any:
+def decode(data: Any, classes: set[str] | None = None) -> Any:
+    """The value :func:`encode` wrote; the dataclasses rebuilt are named in
+    ``classes`` when given."""
     if isinstance(data, list):
-        return [decode(item) for item in data]
+        return [decode(item, classes) for item in data]
     if not isinstance(data, dict):
         return data
     if "$tuple" in data:
-        return tuple(decode(item) for item in data["$tuple"])
+        return tuple(decode(item, classes) for item in data["$tuple"])
     if "$dict" in data:
-        return {k: decode(v) for k, v in data["$dict"].items()}
+        return {k: decode(v, classes) for k, v in data["$dict"].items()}
     module, _, name = data["$dataclass"].partition(":")
     if not module.startswith(MODULES):
         raise ValueError(f"a saved comparison names {module}")
     kind = getattr(importlib.import_module(module), name)
     if not dataclasses.is_dataclass(kind):
         raise ValueError(f"{module}:{name} is not a dataclass")
-    return kind(**{k: decode(v) for k, v in data["fields"].items()})
+    if classes is not None:
+        classes.add(data["$dataclass"])
+    return kind(**{k: decode(v, classes) for k, v in data["fields"].items()})
+
+
+@lru_cache(maxsize=256)
+def class_fields(named: str) -> tuple[str, ...] | None:
+    """The field names of the dataclass ``module:name`` in this process;
+    None when there is no such dataclass (here)."""
+    module, _, name = named.partition(":")
+    if not module.startswith(MODULES):
+        return None
+    try:
+        kind = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A run's comparisons as one process decoded them, and the fields each
+    class they are made of had there (``layout``). Shared decoded, they are
+    used only where :meth:`current` (every class still has those fields), as
+    decoding the text would have checked."""
+
+    comparisons: dict[str, SavedComparison]
+    layout: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def current(self) -> bool:
+        return all(class_fields(named) == fields for named, fields in self.layout)
 
 
 def comparisons_text(saved: Mapping[str, SavedComparison]) -> str:
@@ -108,17 +149,38 @@ def comparisons_text(saved: Mapping[str, SavedComparison]) -> str:
 def comparisons_read(text: str) -> dict[str, SavedComparison]:
     """The comparisons saved with a run; none when there are none or they
     cannot be read (the page then computes them, as before)."""
+    return comparisons_decoded(text).comparisons
+
+
+def comparisons_decoded(text: str) -> Decoded:
+    """:func:`comparisons_read`, with the layout of the classes rebuilt."""
     if not text:
-        return {}
+        return Decoded(comparisons={}, layout=())
+    classes: set[str] = set()
     try:
         data = json.loads(text)
         if data.get("format") != FORMAT:
-            return {}
-        found = {key: decode(entry) for key, entry in data["comparisons"].items()}
+            return Decoded(comparisons={}, layout=())
+        found = {
+            key: decode(entry, classes) for key, entry in data["comparisons"].items()
+        }
     except (ValueError, TypeError, KeyError, AttributeError, ImportError):
         logger.warning("a run's saved comparisons are unreadable", exc_info=True)
-        return {}
-    return {k: v for k, v in found.items() if isinstance(v, SavedComparison)}
+        return Decoded(comparisons={}, layout=())
+    layout = tuple((named, class_fields(named) or ()) for named in sorted(classes))
+    for entry in found.values():
+        if isinstance(entry, SavedComparison):
+            entry.comparison.digest  # noqa: B018 (named once, shared with it)
+    return Decoded(
+        comparisons={k: v for k, v in found.items() if isinstance(v, SavedComparison)},
+        layout=layout,
+    )
 
 
-__all__ = ["SavedComparison", "comparisons_read", "comparisons_text"]
+__all__ = [
+    "Decoded",
+    "SavedComparison",
+    "comparisons_decoded",
+    "comparisons_read",
+    "comparisons_text",
+]

@@ -25,7 +25,11 @@ from estimation.runs.models import (
     QuestionEstimate,
     RunComparisons,
 )
-from estimation.runs.saved_comparisons import SavedComparison, comparisons_read
+from estimation.runs.saved_comparisons import (
+    Decoded,
+    SavedComparison,
+    comparisons_decoded,
+)
 from surveys.models import Survey
 from surveys.team.selectors import surveys_visible_to
 
@@ -127,20 +131,27 @@ def _shared_name(what: str, run_id: int, finished_at: datetime.datetime) -> str:
 
 def _shared(named: tuple[str, int, datetime.datetime], read: Callable[[], Any]) -> Any:
     """What ``read()`` returns, kept in the site's cache under ``named``."""
-    name = _shared_name(*named)
-    try:
-        found = cache.get(name)
-    except Exception:  # the cache only spares a query: read instead
-        logger.warning("a run's %s not read from the cache", named[0], exc_info=True)
-        found = None
+    found = _cache_get(named)
     if found is not None:
         return found
     value = read()
+    _cache_set(named, value)
+    return value
+
+
+def _cache_get(named: tuple[str, int, datetime.datetime]) -> Any:
     try:
-        cache.set(name, value, SHARED_SECONDS)
+        return cache.get(_shared_name(*named))
+    except Exception:  # the cache only spares work: read instead
+        logger.warning("a run's %s not read from the cache", named[0], exc_info=True)
+        return None
+
+
+def _cache_set(named: tuple[str, int, datetime.datetime], value: Any) -> None:
+    try:
+        cache.set(_shared_name(*named), value, SHARED_SECONDS)
     except Exception:
         logger.warning("a run's %s not shared", named[0], exc_info=True)
-    return value
 
 
 def run_comparisons(run: EstimateRun) -> Mapping[str, SavedComparison]:
@@ -155,8 +166,14 @@ def run_comparisons(run: EstimateRun) -> Mapping[str, SavedComparison]:
 def _finished_comparisons(
     run_id: int, finished_at: datetime.datetime
 ) -> Mapping[str, SavedComparison]:
-    # The text is shared, not the decoded comparisons: decoding checks it
-    # against this release's classes.
+    # Decoding the text was most of what a fresh process's first view read
+    # (estimation/runs/saved_comparisons.py): the first process to decode
+    # shares what it decoded, which another reads (unpickles) for a small
+    # part of it, while its classes have the fields they had there.
+    named = ("decoded-comparisons", run_id, finished_at)
+    found = _cache_get(named)
+    if isinstance(found, Decoded) and found.current():
+        return found.comparisons
     text = _shared(
         ("comparisons", run_id, finished_at),
         lambda: (
@@ -168,7 +185,10 @@ def _finished_comparisons(
             or ""
         ),
     )
-    return comparisons_read(text)
+    decoded = comparisons_decoded(text)
+    if decoded.comparisons:
+        _cache_set(named, decoded)
+    return decoded.comparisons
 
 
 def run_for_reader(user: Any, survey_pk: int, run_id: int) -> EstimateRun:

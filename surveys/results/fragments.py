@@ -16,7 +16,8 @@ each fragment: the run (its id and finish time: a finished run never
 changes), the language, the target the comparison forms keep, and a digest of
 the code and templates that draw them and of the translations, so a release
 never serves what an older one drew. Inside it each fragment is named by a
-digest of the arguments it was drawn from. Without a shared cache (no
+digest of the arguments it was drawn from (a comparison by its own digest,
+computed once and shared with the run's comparisons). Without a shared cache (no
 ``REDIS_URL``: one process's memory) it only spares the same process.
 """
 
@@ -31,6 +32,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.utils.safestring import SafeString, mark_safe
+
+from estimation.runs.group_comparisons import GroupComparison
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +98,7 @@ class RunFragments:
             if name not in drawn:
                 drawn[name] = self._new[name] = str(html)
             return html
-        name = hashlib.sha256(repr(arguments).encode()).hexdigest()
+        name = fragment_name(arguments)
         drawn = self._known()
         shared = drawn.get(name)
         if shared is not None:
@@ -123,6 +126,17 @@ class RunFragments:
         except Exception:  # the cache only spares work: the page stands
             logger.warning("results fragments not shared", exc_info=True)
         self._new = {}
+
+
+def fragment_name(arguments: tuple[Any, ...]) -> str:
+    """A digest of the arguments a fragment is drawn from, the same in every
+    process. A comparison is named by its own digest: writing out the forty
+    comparisons of a page was a fifth of a fresh process's first view."""
+    parts = (
+        f"#{part.digest}" if isinstance(part, GroupComparison) else repr(part)
+        for part in arguments
+    )
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 # The fragments this process drew or read, by their arguments (compared by
@@ -157,4 +171,4 @@ def run_fragments(
     return RunFragments(run, language, target)
 
 
-__all__ = ["RunFragments", "drawn_by", "run_fragments"]
+__all__ = ["RunFragments", "drawn_by", "fragment_name", "run_fragments"]

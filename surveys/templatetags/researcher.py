@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -263,6 +264,12 @@ def breakdown_svg(
     title and a description for screen readers; the table beside it stays
     the full account."""
     chart_id = "-".join(["chart", *(str(p) for p in id_parts)])
+    if getattr(group, "comparison", None) is not None and dataclasses.is_dataclass(
+        group
+    ):
+        # Not drawn by the chart: kept out of its key, which is written out
+        # to name the chart (surveys/results/fragments.py).
+        group = dataclasses.replace(group, comparison=None)  # type: ignore[type-var]
     key = (group, overall, level, title, chart_id, translation.get_language())
     try:
         hash(key)

@@ -18,6 +18,7 @@ from django.forms.renderers import get_default_renderer
 from django.template import engines
 from django.template.base import Template
 from django.urls import get_resolver, reverse
+from django.utils import translation
 
 from config.warmup import warm_up, worker_ready
 from estimation.runs.models import EstimateRun
@@ -117,3 +118,13 @@ def test_gunicorn_runs_the_warm_up_after_loading_the_application(cold_templates)
     assert "surveys/results.html" in cached_names()
     assert logged
     assert logged[0].startswith("worker ready in ")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_after_the_warm_up_reversing_a_url_compiles_nothing(language):
+    warm_up()
+    refuse = mock.Mock(side_effect=AssertionError("compiled on first use"))
+    with translation.override(language), mock.patch("re._compiler.compile", refuse):
+        assert reverse("surveys:results", args=[1])
+        assert reverse("surveys:run_progress", args=[1, 2])
+        assert reverse("surveys:list")

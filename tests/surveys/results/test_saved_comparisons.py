@@ -53,7 +53,7 @@ def fresh_process() -> None:
 def forget_shared(run: EstimateRun) -> None:
     """Forget what the cache shares of ``run`` (its rows and comparisons),
     for a test that changes what a finished run saved."""
-    for what in ("rows", "comparisons"):
+    for what in ("rows", "comparisons", "decoded-comparisons"):
         cache.delete(selectors._shared_name(what, run.pk, run.finished_at))
 
 

@@ -4,6 +4,9 @@ rows, comparisons and drawing from the cache instead of the database."""
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+from dataclasses import replace
 from unittest import mock
 
 import pytest
@@ -16,7 +19,8 @@ from django.urls import reverse
 from estimation.inference.intervals import DEFAULT_METHOD
 from estimation.results import DEFAULT_LEVEL
 from estimation.runs import selectors
-from estimation.runs.models import EstimateRun
+from estimation.runs.models import EstimateRun, RunComparisons
+from estimation.runs.saved_comparisons import Decoded, comparisons_read
 from estimation.runs.tasks import estimate_survey
 from surveys.results import fragments
 from surveys.templatetags import researcher
@@ -131,3 +135,51 @@ def test_the_rows_and_comparisons_are_shared_through_the_cache(survey):
     with CaptureQueriesContext(connection) as queries:
         assert list(row.options.all())
     assert len(queries) == 0
+
+
+def test_a_fresh_process_reads_the_comparisons_decoded_not_their_text(survey):
+    run = run_by_worker(survey)
+    text = RunComparisons.objects.get(run=run).text
+    fresh_process()
+    refuse = mock.Mock(side_effect=AssertionError("decoded again"))
+    with mock.patch.object(selectors, "comparisons_decoded", refuse):
+        shared = selectors.run_comparisons(run)
+    assert shared == comparisons_read(text)
+    # Each comparison's name for its drawings came with it, not written out.
+    for entry in shared.values():
+        assert "digest" in vars(entry.comparison)
+
+
+def test_comparisons_decoded_by_other_classes_are_decoded_again(survey):
+    run = run_by_worker(survey)
+    named = ("decoded-comparisons", run.pk, run.finished_at)
+    shared = selectors._cache_get(named)
+    assert isinstance(shared, Decoded)
+    assert shared.current()
+    # As a release whose classes have other fields would find it.
+    (first, fields), *rest = shared.layout
+    other = replace(shared, comparisons={}, layout=((first, (*fields, "new")), *rest))
+    assert not other.current()
+    selectors._cache_set(named, other)
+    fresh_process()
+    comparisons = selectors.run_comparisons(run)
+    assert comparisons
+    assert comparisons == comparisons_read(RunComparisons.objects.get(run=run).text)
+    assert selectors._cache_get(named).current()
+
+
+def test_a_comparisons_drawings_are_named_by_its_digest_in_every_process(survey):
+    run = run_by_worker(survey)
+    comparison = next(iter(selectors.run_comparisons(run).values())).comparison
+    again = pickle.loads(pickle.dumps(comparison))  # noqa: S301 (our own value)
+    assert again == comparison
+    assert (
+        again.digest
+        == comparison.digest
+        == (hashlib.sha256(repr(comparison).encode()).hexdigest())
+    )
+    arguments = ("comparison", comparison, None, "en")
+    with mock.patch.object(type(comparison), "__repr__", side_effect=AssertionError):
+        name = fragments.fragment_name(arguments)
+    assert name == fragments.fragment_name(("comparison", again, None, "en"))
+    assert name != fragments.fragment_name(("comparison", comparison, None, "es"))
