@@ -202,6 +202,18 @@ def _kind_texts() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple(found)
 
 
+def _with_count_said(values: dict[str, str]) -> dict[str, str]:
+    """A caution's values with its "N covariate patterns", if it has one, said
+    in the active language with its plural."""
+    counted = _PATTERNS.match(values.get("count") or "")
+    if counted is not None:
+        n = int(counted.group(1))
+        values["count"] = ngettext(
+            "%(n)s covariate pattern", "%(n)s covariate patterns", n
+        ) % {"n": n}
+    return values
+
+
 def kind_text_in_language(text: str) -> str | None:
     """A kind's notice or fit warning (written in English from one of its
     templates) in the active language, with the values it carries written as
@@ -210,13 +222,7 @@ def kind_text_in_language(text: str) -> str | None:
         found = pattern.match(text)
         if found is None:
             continue
-        values = found.groupdict()
-        counted = _PATTERNS.match(values.get("count") or "")
-        if counted is not None:
-            n = int(counted.group(1))
-            values["count"] = ngettext(
-                "%(n)s covariate pattern", "%(n)s covariate patterns", n
-            ) % {"n": n}
+        values = _with_count_said(found.groupdict())
         return gettext(said) % {
             name: value if name == "count" else number_text(value)
             for name, value in values.items()
@@ -239,12 +245,6 @@ def fit_caution_in_language(caution: str) -> str:
         found = pattern.match(caution)
         if found is None:
             continue
-        values = found.groupdict()
-        counted = _PATTERNS.match(values.get("count") or "")
-        if counted is not None:
-            n = int(counted.group(1))
-            values["count"] = ngettext(
-                "%(n)s covariate pattern", "%(n)s covariate patterns", n
-            ) % {"n": n}
+        values = _with_count_said(found.groupdict())
         return gettext(said) % values
     return caution
