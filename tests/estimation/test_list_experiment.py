@@ -12,6 +12,8 @@ from scipy.special import expit
 
 from estimation.contract import BEYOND_DESIGN
 from estimation.kinds import DESIGN_KINDS, any_design_from_dict, design_role
+from estimation.kinds.listexperiment import design_effect
+from estimation.kinds.listexperiment.design_effect import design_effect_test
 from estimation.kinds.listexperiment.designs import ListExperiment, split_counts
 from estimation.kinds.listexperiment.estimate import (
     DESIGN_EFFECT,
@@ -396,3 +398,58 @@ def test_the_platforms_planner_finds_the_kinds_planning():
 
     design = ListExperiment(items=4)
     assert precision_sample_size(design, 0.05, 0.2) == sample_size(0.05, 0.2, 4)
+
+
+# A weight drawn from WEIGHT_DRAWS draws is within three of its Monte Carlo
+# standard deviations (at most sqrt(1/4 / WEIGHT_DRAWS)) of the truth.
+WEIGHT_TOLERANCE = 3 * math.sqrt(0.25 / design_effect.WEIGHT_DRAWS)
+
+
+@pytest.mark.parametrize("rho", [-0.6, 0.0, 0.45, 0.9])
+def test_chi_bar_weights_of_two_shares_are_the_closed_form(rho):
+    """Two shares: no component at zero when both are positive
+    (1/4 + asin(rho) / (2 pi)), one half of the time exactly one, both when
+    V^-1 Z is negative (acos(rho) / (2 pi))."""
+    cov = np.array([[1.0, rho], [rho, 1.0]]) * 0.01
+    weights = design_effect.zero_count_weights(cov)
+    both = math.acos(rho) / (2 * math.pi)
+    assert weights == pytest.approx([0.5 - both, 0.5, both], abs=WEIGHT_TOLERANCE)
+
+
+def test_chi_bar_weights_of_three_shares_start_at_the_orthant_probability():
+    cov = np.array([[1.0, 0.3, -0.2], [0.3, 1.0, 0.5], [-0.2, 0.5, 1.0]])
+    weights = design_effect.zero_count_weights(cov)
+    rhos = (0.3, -0.2, 0.5)
+    positive = (2 * math.pi - sum(math.acos(r) for r in rhos)) / (4 * math.pi)
+    assert weights[0] == pytest.approx(positive, abs=WEIGHT_TOLERANCE)
+    # By duality, all three at zero is the orthant probability of V^-1.
+    inverse = np.linalg.inv(cov)
+    d = np.sqrt(np.diag(inverse))
+    dual = inverse / np.outer(d, d)
+    duals = (dual[0, 1], dual[0, 2], dual[1, 2])
+    zero = (2 * math.pi - sum(math.acos(r) for r in duals)) / (4 * math.pi)
+    assert weights[3] == pytest.approx(zero, abs=WEIGHT_TOLERANCE)
+    assert weights.sum() == pytest.approx(1.0)
+
+
+def test_the_faces_and_the_projection_per_draw_give_the_same_weights(monkeypatch):
+    """Above EXACT_FACES shares each draw is projected by NNLS: on the same
+    draws both ways must count the same zeros."""
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(5, 5))
+    cov = a @ a.T + 0.5 * np.eye(5)
+    faces = design_effect.zero_count_weights(cov)
+    monkeypatch.setattr(design_effect, "EXACT_FACES", 0)
+    projected = design_effect.zero_count_weights(cov)
+    assert projected == pytest.approx(faces, abs=2 / design_effect.WEIGHT_DRAWS)
+
+
+def test_the_design_effect_test_rejects_outright_a_certain_negative_share():
+    """Every control respondent says 4, every treatment respondent 0: the
+    share of trait holders with no true statements is -1 with no sampling
+    error."""
+    test = design_effect_test(
+        np.array([0, 0, 0, 0, 50]), np.array([50, 0, 0, 0, 0, 0]), 4
+    )
+    assert test.p_value == 0.0
+    assert test.detected

@@ -9,6 +9,7 @@ plain Bonferroni bound (docs/methodology.md); the type shares and their
 standard errors are compared, to the four decimals ``ict.test`` prints.
 """
 
+import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,8 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from estimation.kinds.listexperiment.design_effect import (
+    WEIGHT_DRAWS,
+    design_effect_test,
+)
 from estimation.kinds.listexperiment.designs import ListExperiment
-from estimation.kinds.listexperiment.estimate import design_effect_test, estimate
+from estimation.kinds.listexperiment.estimate import estimate
 from estimation.kinds.listexperiment.regression import fit_ictreg
 
 SCRIPT = Path(__file__).parent / "reference" / "list_ictreg.R"
@@ -102,3 +107,40 @@ def test_it_agrees_with_ictreg_and_ict_test(tmp_path):
     for value, se, row in zip(ours, ours_se, rows, strict=True):
         assert value == pytest.approx(r[f"pi_est{row}"], abs=5.1e-5)
         assert se == pytest.approx(r[f"pi_se{row}"], abs=5.1e-5)
+
+
+P_SCRIPT = Path(__file__).parent / "reference" / "list_ict_test.R"
+# The p-value is 2 sum_k w_k P(chi2_k >= lambda) with the weights w_k drawn
+# (design_effect.WEIGHT_DRAWS); its Monte Carlo standard deviation is at most
+# 2 * sqrt(1/4 / WEIGHT_DRAWS), and ict.test's weights for three shares or
+# fewer are exact: three of those standard deviations.
+P_TOLERANCE = 3 * 2 * math.sqrt(0.25 / WEIGHT_DRAWS)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("items", [2, 3])
+def test_its_likelihood_ratio_p_value_is_ict_tests(tmp_path, seed, items):
+    """Without moment selection (where ``ict.test`` scales the t-statistics
+    differently, docs/methodology.md), the same statistic and weights: the
+    control statements less often true in the longer list, a design effect of
+    15 points, so the p-values run from about 0 to 0.9."""
+    rng = np.random.default_rng([seed, items])
+    n = 1000
+    treat = (rng.random(n) < 0.5).astype(int)
+    trait = rng.random(n) < 0.3
+    y = rng.binomial(items, np.where(treat == 1, 0.25, 0.4)) + treat * trait
+    data = tmp_path / "data.csv"
+    data.write_text(
+        "y,treat\n"
+        + "".join(f"{a},{b}\n" for a, b in zip(y.tolist(), treat.tolist(), strict=True))
+    )
+    run = subprocess.run(
+        ["Rscript", str(P_SCRIPT), str(data), str(items)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    control = np.bincount(y[treat == 0], minlength=items + 1)
+    treated = np.bincount(y[treat == 1], minlength=items + 2)
+    ours = design_effect_test(control, treated, items, moment_selection=False)
+    assert ours.p_value == pytest.approx(float(run.stdout), abs=P_TOLERANCE)

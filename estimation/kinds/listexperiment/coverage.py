@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from estimation.kinds.listexperiment.design_effect import design_effect_test
 from estimation.kinds.listexperiment.designs import ListExperiment
 from estimation.kinds.listexperiment.estimate import (
-    design_effect_test,
     difference_in_means,
     maximum_likelihood,
 )

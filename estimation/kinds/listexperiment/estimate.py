@@ -14,16 +14,10 @@
   its standard error comes from the observed information by the delta method,
   and its interval is the Wald interval for ``delta_0`` mapped back, which stays
   inside [0, 1].
-- **The design-effect test** (Blair and Imai 2012): with ``F_T``, ``F_C`` the
-  two groups' distribution functions, the shares of the respondent types
-  ``pi(y, 1) = F_C(y) - F_T(y)`` (``y = 0..J-1``) and
-  ``pi(y, 0) = F_T(y) - F_C(y - 1)`` (``y = 1..J``) are all non-negative when
-  there is no design effect. Each is tested one-sided against zero with the
-  standard error of ``list::ict.test`` and the smallest p-value is multiplied
-  by the number of tests (Bonferroni). ``ict.test`` combines each family of
-  ``J`` by a likelihood-ratio test with moment selection before its
-  Bonferroni step over the two families; the test here is simpler and more
-  conservative (its size is at most the nominal level).
+- **The design-effect test** (Blair and Imai 2012): the shares of the
+  respondent types are all non-negative when there is no design effect; each
+  family is tested by a likelihood ratio with moment selection, and the two
+  by Bonferroni (:mod:`estimation.kinds.listexperiment.design_effect`).
 - **Floor and ceiling**: treatment respondents who report 0 or J + 1 have given
   their sensitive answer away (No or Yes); their counts and shares are reported.
 """
@@ -37,10 +31,14 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit, ndtr, ndtri
+from scipy.special import expit, ndtri
 
 from estimation.contract import BEYOND_DESIGN
 from estimation.inference.intervals import validate_level
+from estimation.kinds.listexperiment.design_effect import (
+    DesignEffectTest,
+    design_effect_test,
+)
 from estimation.kinds.listexperiment.designs import ListExperiment, split_counts
 from estimation.kinds.listexperiment.regression import IctregFit, fit_ictreg
 from estimation.results import Notice
@@ -49,8 +47,6 @@ from estimation.words import percent
 # Fewer respondents than this in either group: the normal interval is not to be
 # trusted (and the design-effect test has little power).
 MIN_PER_ARM = 30
-# The design-effect test's level.
-DESIGN_EFFECT_ALPHA = 0.05
 # More treatment respondents than this at the floor or the ceiling, together:
 # the sensitive answers of many are exposed, and respondents who notice may
 # answer differently (Glynn 2013; Blair and Imai 2012).
@@ -132,25 +128,6 @@ class MaximumLikelihood:
     at_boundary: bool
     em_iterations: int
     newton_iterations: int
-
-
-@dataclass(frozen=True)
-class DesignEffectTest:
-    """Blair and Imai's type shares and the Bonferroni-corrected p-value.
-
-    ``pi_1[y]`` is ``pi(y, 1)`` for ``y = 0..J-1`` and ``pi_0[y - 1]`` is
-    ``pi(y, 0)`` for ``y = 1..J``, each with its standard error."""
-
-    pi_1: tuple[float, ...]
-    pi_1_se: tuple[float, ...]
-    pi_0: tuple[float, ...]
-    pi_0_se: tuple[float, ...]
-    p_value: float
-    alpha: float
-
-    @property
-    def detected(self) -> bool:
-        return self.p_value < self.alpha
 
 
 @dataclass(frozen=True)
@@ -298,47 +275,6 @@ def maximum_likelihood(
             newton_iterations=fit.newton_iterations,
         ),
         fit,
-    )
-
-
-def design_effect_test(
-    control: NDArray[np.int64],
-    treatment: NDArray[np.int64],
-    items: int,
-    alpha: float = DESIGN_EFFECT_ALPHA,
-) -> DesignEffectTest:
-    """Blair and Imai's (2012) test of no design effect (see the module's docstring)."""
-    n_c, n_t = int(control.sum()), int(treatment.sum())
-    # Distribution functions at 0..J+1 (F_C(J) = 1 = F_T(J + 1)).
-    f_c = np.cumsum(np.append(control, 0)) / n_c
-    f_t = np.cumsum(treatment) / n_t
-    y1 = np.arange(items)  # y = 0..J-1
-    y0 = np.arange(1, items + 1)  # y = 1..J
-    pi_1 = f_c[y1] - f_t[y1]
-    pi_0 = f_t[y0] - f_c[y0 - 1]
-
-    def se(ft: NDArray[np.float64], fc: NDArray[np.float64]) -> NDArray[np.float64]:
-        return np.sqrt(ft * (1 - ft) / n_t + fc * (1 - fc) / n_c)
-
-    se_1 = se(f_t[y1], f_c[y1])
-    se_0 = se(f_t[y0], f_c[y0 - 1])
-    estimates = np.concatenate([pi_1, pi_0])
-    errors = np.concatenate([se_1, se_0])
-    # A type share estimated with no sampling error (every respondent on one
-    # side) is tested only when it is negative: then its p-value is 0.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(
-            errors > 0, estimates / errors, np.where(estimates < 0, -np.inf, np.inf)
-        )
-    p_min = float(np.min(ndtr(z)))
-    p_value = min(1.0, len(estimates) * p_min)
-    return DesignEffectTest(
-        pi_1=tuple(float(v) for v in pi_1),
-        pi_1_se=tuple(float(v) for v in se_1),
-        pi_0=tuple(float(v) for v in pi_0),
-        pi_0_se=tuple(float(v) for v in se_0),
-        p_value=p_value,
-        alpha=alpha,
     )
 
 
