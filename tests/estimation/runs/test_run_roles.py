@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from estimation.kinds import design_role
+from estimation.kinds.listexperiment.designs import ListExperiment
 from estimation.runs.estimate_views import OPTIONS_TABLE, EstimateTable
 from estimation.runs.group_comparisons import OPTIONS, Comparer, comparer_for
 from surveys.kinds import KINDS, kind_module
@@ -17,11 +19,17 @@ def test_every_kind_says_which_rows_a_run_saves(kind):
     assert callable(run.save_row)
 
 
-def test_only_the_yes_no_kind_is_a_models_outcome():
+def test_the_yes_no_kind_and_the_list_experiment_are_a_models_outcomes():
+    """A yes/no question through the logistic fit; a list experiment through
+    its own model role (Imai's regression)."""
     roles = {
         kind: getattr(kind_module(kind, "run"), "MODEL_ROLE", None) for kind in KINDS
     }
-    assert {k for k, r in roles.items() if r == "outcome"} == {"yes_no"}
+    outcomes = {k for k, r in roles.items() if r == "outcome"}
+    assert outcomes == {"yes_no", "list_experiment"}
+    fits = design_role(ListExperiment(items=3), "model")
+    assert fits is not None
+    assert callable(fits.fit_model)
     # A count, and a number typed as it is (its own covariate and value).
     assert {k for k, r in roles.items() if r == "numeric"} == {"count", "numeric"}
 
