@@ -136,14 +136,13 @@ def _outcome(questions: Sequence[Question], value: Any) -> Question:
         return allowed[pk]
     if not allowed:
         message = gettext(
-            "This survey has no question a model can take as its outcome: "
-            "a randomized yes/no question or a list experiment."
+            "This survey has no randomized yes/no question or list experiment to model."
         )
     else:
         listed = ", ".join(str(pk) for pk in allowed)
         message = gettext(
-            "The outcome must be one of this survey's questions a model can "
-            "take as its outcome (ids %(listed)s); got %(value)r."
+            "The outcome must be one of this survey's randomized yes/no "
+            "questions or list experiments (ids %(listed)s); got %(value)r."
         ) % {"listed": listed, "value": value}
     raise ValidationError({"outcome": message})
 

@@ -61,7 +61,8 @@ def test_the_core_s_notices_are_said_in_spanish_with_their_values():
     )
     assert said["floor_ceiling"].startswith("El 78,6\xa0% de quienes vieron")
     assert "es de -80,5 puntos porcentuales" in said["beyond_design"]
-    assert "(p = 0,007)" in said["design_effect"]
+    p_value = f"{result.design_effect.p_value:.3f}".replace(".", ",")
+    assert f"(p = {p_value})" in said["design_effect"]
     assert said["design_effect"].startswith("Las respuestas sugieren un efecto")
     assert not any("respondents" in s for s in said.values())
 
