@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit, ndtri
 
-from estimation.contract import BEYOND_DESIGN
+from estimation.contract import BEYOND_DESIGN, p_value_text
 from estimation.inference.intervals import validate_level
 from estimation.kinds.listexperiment.design_effect import (
     DesignEffectTest,
@@ -69,7 +69,7 @@ NOTICE_TEMPLATES = {
         "design-effect test are not to be trusted; collect more responses."
     ),
     DESIGN_EFFECT: (
-        "The answers suggest a design effect (p = {p}): adding the sensitive "
+        "The answers suggest a design effect (p-value {p}): adding the sensitive "
         "statement seems to have changed how respondents counted the other "
         "statements, so the estimates may be biased."
     ),
@@ -302,7 +302,9 @@ def _notices(
         )
     if test.detected:
         said.append(
-            Notice(DESIGN_EFFECT, words[DESIGN_EFFECT].format(p=f"{test.p_value:.3f}"))
+            Notice(
+                DESIGN_EFFECT, words[DESIGN_EFFECT].format(p=p_value_text(test.p_value))
+            )
         )
     share = revealed / n_treatment if n_treatment else 0.0
     if n_treatment and share > FLOOR_CEILING_SHARE:

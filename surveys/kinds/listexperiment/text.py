@@ -67,7 +67,7 @@ NOTICE_TEXTS: tuple[tuple[str, str], ...] = (
     (
         NOTICE_TEMPLATES[DESIGN_EFFECT],
         gettext_noop(
-            "The answers suggest a design effect (p = %(p)s): adding the "
+            "The answers suggest a design effect (p-value %(p)s): adding the "
             "sensitive statement seems to have changed how respondents counted "
             "the other statements, so the estimates may be biased."
         ),

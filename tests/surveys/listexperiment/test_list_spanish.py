@@ -12,6 +12,7 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
+from estimation.contract import p_value_text
 from estimation.kinds.listexperiment import model
 from estimation.kinds.listexperiment.designs import ListExperiment
 from estimation.kinds.listexperiment.estimate import NOTICE_TEMPLATES, estimate
@@ -61,8 +62,8 @@ def test_the_core_s_notices_are_said_in_spanish_with_their_values():
     )
     assert said["floor_ceiling"].startswith("El 78,6\xa0% de quienes vieron")
     assert "es de -80,5 puntos porcentuales" in said["beyond_design"]
-    p_value = f"{result.design_effect.p_value:.3f}".replace(".", ",")
-    assert f"(p = {p_value})" in said["design_effect"]
+    p_value = p_value_text(result.design_effect.p_value).replace(".", ",")
+    assert f"(valor p {p_value})" in said["design_effect"]
     assert said["design_effect"].startswith("Las respuestas sugieren un efecto")
     assert not any("respondents" in s for s in said.values())
 
