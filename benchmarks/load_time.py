@@ -17,6 +17,10 @@ open connection). It measures, in the page's own clock
 - **answerable**: when the questions are shown, i.e. ``survey.js`` has checked
   every spec and wired every control (``#survey`` stops being hidden);
 - **receipt**: from the click on "Send" to the receipt being shown;
+- where the wait for the questions went, from Resource Timing: **html**, when
+  the page's last byte arrived, and **scripts**, when the last of the page's
+  style sheets and scripts did (so answerable − scripts is the slowed CPU
+  running them, scripts − html the second round trip and its bytes);
 
 and, from the DevTools protocol's events, the requests of each phase, the
 bytes they took on the wire (headers included) and how many went over a
@@ -137,6 +141,18 @@ ANSWER = """() => {
 }"""
 
 
+# When the page's HTML, and the last of the style sheets and scripts it loaded
+# before the questions were shown, had arrived (Resource Timing, same clock).
+TIMELINE = """() => {
+  const [page] = performance.getEntriesByType("navigation");
+  const shown = window.__marks.answerable;
+  const ends = performance.getEntriesByType("resource")
+    .filter((entry) => entry.startTime < shown)
+    .map((entry) => entry.responseEnd);
+  return { html: page.responseEnd, scripts: Math.max(page.responseEnd, ...ends) };
+}"""
+
+
 # Resolves once a mark is noted (the page's CSP refuses Playwright's string
 # predicates, which need eval; a function passed to evaluate does not).
 WAIT_FOR_MARK = """(name) => new Promise((resolve) => {
@@ -213,6 +229,7 @@ def visit(browser: Any, url: str, profile: Profile, think: float) -> dict[str, A
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
         page.goto(url, wait_until="commit")
         wait_for(page, "answerable")
+        timeline = page.evaluate(TIMELINE)
         for _ in range(20):
             if not page.evaluate(ANSWER):
                 break
@@ -224,6 +241,8 @@ def visit(browser: Any, url: str, profile: Profile, think: float) -> dict[str, A
         return {
             "answerable_s": marks["answerable"] / 1000,
             "receipt_s": (marks["receipt"] - marks["send"]) / 1000,
+            "html_s": timeline["html"] / 1000,
+            "scripts_s": timeline["scripts"] / 1000,
             "load": recorder.summary("load"),
             "send": recorder.summary("send"),
         }
@@ -269,6 +288,8 @@ def measure(
                     round(max(v["answerable_s"] for v in runs), 3),
                 ],
                 "receipt_s": median_of(runs, "receipt_s"),
+                "html_s": median_of(runs, "html_s"),
+                "scripts_s": median_of(runs, "scripts_s"),
                 "receipt_range_s": [
                     round(min(v["receipt_s"] for v in runs), 3),
                     round(max(v["receipt_s"] for v in runs), 3),
@@ -309,8 +330,8 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
         f"{args.visits} visits each (medians, min-max)"
     )
     header = (
-        f"{'profile':<8}{'page':<9}{'answerable s':>22}{'receipt s':>22}"
-        f"{'load req/KB/reused':>21}{'send req/KB/reused':>21}"
+        f"{'profile':<8}{'page':<9}{'answerable s':>22}{'html / scripts s':>18}"
+        f"{'receipt s':>22}{'load req/KB/reused':>21}{'send req/KB/reused':>21}"
     )
     print(header)
     passed = True
@@ -321,6 +342,7 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
         print(
             f"{row['profile']:<8}{row['page']:<9}"
             f"{row['answerable_s']:>7.2f} ({lo:.2f}-{hi:.2f})"
+            f"{row['html_s']:>10.2f} / {row['scripts_s']:.2f}"
             f"{row['receipt_s']:>12.2f} ({rlo:.2f}-{rhi:.2f})"
             f"{load['requests']:>10} /{load['bytes'] / 1000:>5.1f} /{load['reused_connections']:>2}"
             f"{send['requests']:>10} /{send['bytes'] / 1000:>5.1f} /{send['reused_connections']:>2}"
