@@ -55,6 +55,9 @@ def team_key_page(request: HttpRequest, pk: int) -> HttpResponse:
         return _key_page(
             request, survey, key, gettext("The key is not valid JSON."), 400
         )
+    refusal = _unconfirmed_removal(request, action, wrapped)
+    if refusal:
+        return _key_page(request, survey, key, refusal, 400)
     try:
         if action == "make":
             team_key_set(
@@ -82,6 +85,30 @@ def team_key_page(request: HttpRequest, pk: int) -> HttpResponse:
         return _key_page(request, survey, key, str(error), 400)
     messages.success(request, done)
     return redirect("surveys:team_key", pk=survey.pk)
+
+
+def _unconfirmed_removal(request: HttpRequest, action: str, wrapped: object) -> str:
+    """Why a removal is refused, or "" when it is not one or is confirmed.
+
+    Nothing brings back what a removal deletes: the server's copy of the key
+    file may be the team's only one, and a draft's key is made anew in the
+    browser. So the form asks the editor to tick that they mean it, and the
+    server holds to it too (a form posted by a script or an old page).
+    """
+    if request.POST.get("confirm") == "yes":
+        return ""
+    if action == "remove":
+        return gettext(
+            "Tick the box to confirm that the team key should be removed: "
+            "the survey then needs a new key before it can be published."
+        )
+    if action == "key_file" and wrapped is None:
+        return gettext(
+            "Tick the box to confirm that your team keeps the key file and "
+            "its passphrase elsewhere: without them, no sealed answer can be "
+            "opened."
+        )
+    return ""
 
 
 def _key_page(

@@ -26,7 +26,8 @@ from surveys.sealing.services import team_key_set
 from tests.browser.helpers import choose, page_path, send_button
 from tests.browser.test_accessibility import axe_source, violations
 from tests.browser.test_team import log_in
-from tests.surveys.sealed.data import PUBLIC_JWK, answers_for, sealed_survey
+from tests.surveys.sealed.data import PUBLIC_JWK, answers_for, key_file, sealed_survey
+from tests.surveys.sealed.test_team_key import FINGERPRINT
 from tests.surveys.typed.data import post
 
 __all__ = ["axe_source"]  # the fixture, shared with test_accessibility
@@ -339,3 +340,44 @@ def test_the_passphrase_changes_in_the_browser_and_every_answer_still_opens(
     for request in researcher.requests:
         for secret in (PASSPHRASE, new, SECRET):
             assert secret not in (request.post_data or ""), request.url
+
+
+def test_removing_the_key_file_copy_or_the_key_asks_for_a_tick_first(
+    visit, survey, owner, axe_source
+):
+    """Nothing brings back what these two buttons delete, so each asks the
+    editor to tick that they mean it: without the tick the browser does not
+    send the form and the copy and the key stay; with it, each is removed."""
+    team_key_set(
+        survey=survey,
+        public_jwk=PUBLIC_JWK,
+        wrapped_private=key_file(FINGERPRINT),
+        actor=owner,
+    )
+    researcher = log_in(visit, "owner")
+    page = researcher.page
+    researcher.goto(f"/surveys/{survey.pk}/team-key/")
+    assert violations(page, axe_source) == [], "the key page with its removals"
+    forget = page.get_by_role("button", name="Remove the server's copy of the key file")
+    forget.click()
+    assert (
+        page.locator("#confirm-forget-file").evaluate("box => box.validity.valid")
+        is False
+    )
+    assert TeamKey.objects.get(survey=survey).wrapped_private is not None
+    page.get_by_label(
+        "Our team keeps the key file and its passphrase elsewhere"
+    ).check()
+    forget.click()
+    expect(
+        page.get_by_text("The server's copy of the key file is removed.")
+    ).to_be_visible()
+    assert TeamKey.objects.get(survey=survey).wrapped_private is None
+
+    remove = page.get_by_role("button", name="Remove the team key")
+    remove.click()
+    assert TeamKey.objects.filter(survey=survey).exists()
+    page.get_by_label("Remove this key: the survey then needs a new one").check()
+    remove.click()
+    expect(page.get_by_text("The team key is removed.")).to_be_visible()
+    assert not TeamKey.objects.filter(survey=survey).exists()

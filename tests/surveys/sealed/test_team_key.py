@@ -124,7 +124,16 @@ def test_the_key_page_stores_and_removes_the_copy_and_refuses_a_new_pair(client,
     saved = client.post(url, {"action": "key_file", "wrapped_private": blob})
     assert saved.status_code == 302
     assert TeamKey.objects.get(survey=survey).wrapped_private is not None
-    removed = client.post(url, {"action": "key_file", "wrapped_private": ""})
+    unconfirmed = client.post(url, {"action": "key_file", "wrapped_private": ""})
+    assert unconfirmed.status_code == 400
+    assert (
+        "keeps the key file and its passphrase elsewhere"
+        in unconfirmed.content.decode()
+    )
+    assert TeamKey.objects.get(survey=survey).wrapped_private is not None
+    removed = client.post(
+        url, {"action": "key_file", "wrapped_private": "", "confirm": "yes"}
+    )
     assert removed.status_code == 302
     assert TeamKey.objects.get(survey=survey).wrapped_private is None
     refused = client.post(url, {"action": "make", "public_key": json.dumps(OTHER_JWK)})
@@ -153,9 +162,14 @@ def test_the_key_page_removes_a_drafts_key_and_refuses_an_unknown_action(client,
     url = f"/surveys/{survey.pk}/team-key/"
     assert 'id="remove-key-form"' in client.get(url).content.decode()
     assert client.post(url, {"action": "rotate"}).status_code == 400
-    assert client.post(url, {"action": "remove"}).status_code == 302
+    unconfirmed = client.post(url, {"action": "remove"})
+    assert unconfirmed.status_code == 400
+    assert "Tick the box to confirm" in unconfirmed.content.decode()
+    assert TeamKey.objects.filter(survey=survey).exists()
+    confirmed = {"action": "remove", "confirm": "yes"}
+    assert client.post(url, confirmed).status_code == 302
     assert not TeamKey.objects.filter(survey=survey).exists()
-    assert client.post(url, {"action": "remove"}).status_code == 400
+    assert client.post(url, confirmed).status_code == 400
     assert [a for _n, a, _d in key_events(survey)] == [
         "team_key.create",
         "team_key.delete",
