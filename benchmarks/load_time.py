@@ -34,6 +34,11 @@ Targets (slow 3G, demo, medians): answerable within 1.0 s, receipt within
     python -m benchmarks.load_time [--visits N] [--think S] [--profiles slow3g fast3g]
         [--worker-class sync|gthread] [--keepalive S] [--database NAME] [--json PATH]
 
+``--proxy`` also visits each page through nginx in front of gunicorn
+(``benchmarks/proxy.py``: TLS 1.3, HTTP/2, keep-alive, as docs/deploy.md
+advises), interleaved with the direct visits; the targets are read from the
+direct ones.
+
 PostgreSQL: ``--postgres`` (default ``BENCH_POSTGRES_URL`` or
 ``postgresql://postgres@127.0.0.1:5432/postgres``), with the right to create
 databases; Redis: ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``).
@@ -49,10 +54,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import proxy
 from benchmarks.chromium import CHROMIUM, launch
 from benchmarks.database import bench_database
 from benchmarks.layout import ROOT, ProductionLayout
@@ -192,6 +199,7 @@ class Recorder:
         row = self.requests.get(event["requestId"])
         if row is not None:
             row["reused"] = bool(event["response"].get("connectionReused"))
+            row["protocol"] = event["response"].get("protocol", "")
             row["status"] = event["response"]["status"]
 
     def _finished(self, event: dict[str, Any]) -> None:
@@ -205,6 +213,7 @@ class Recorder:
             "requests": len(rows),
             "bytes": sum(r["bytes"] for r in rows),
             "reused_connections": sum(r["reused"] for r in rows),
+            "protocols": sorted({str(r.get("protocol")) for r in rows}),
             "statuses": sorted(str(r.get("status")) for r in rows),
         }
 
@@ -217,7 +226,8 @@ def wait_for(page: Any, mark: str) -> None:
 
 def visit(browser: Any, url: str, profile: Profile, think: float) -> dict[str, Any]:
     """One respondent: open the page, answer, wait, send, see the receipt."""
-    context = browser.new_context()
+    # The proxy's certificate is a throwaway self-signed one.
+    context = browser.new_context(ignore_https_errors=url.startswith("https:"))
     try:
         context.add_init_script(MARKS)
         page = context.new_page()
@@ -255,32 +265,34 @@ def median_of(visits: list[dict[str, Any]], key: str) -> float:
 
 
 def measure(
-    base_url: str, profiles: list[str], visits: int, think: float
+    base_urls: dict[str, str], profiles: list[str], visits: int, think: float
 ) -> list[dict[str, Any]]:
-    """Every (profile, page) pair ``visits`` times, interleaved round by round."""
+    """Every (profile, page, way in) ``visits`` times, interleaved round by
+    round; ``base_urls`` names each way in (gunicorn itself, or the proxy)."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
         raise RuntimeError(f"Chromium not installed at {CHROMIUM}")
-    pairs = [(p, name) for p in profiles for name in PAGES]
-    samples: dict[tuple[str, str], list[dict[str, Any]]] = {k: [] for k in pairs}
+    keys = [(p, name, via) for p in profiles for name in PAGES for via in base_urls]
+    samples: dict[tuple[str, str, str], list[dict[str, Any]]] = {k: [] for k in keys}
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
             for _ in range(visits):
-                for profile, name in pairs:
-                    url = base_url + PAGES[name]
+                for profile, name, via in keys:
+                    url = base_urls[via] + PAGES[name]
                     one = visit(browser, url, PROFILES[profile], think)
-                    print(f"{profile} {name}: {json.dumps(one)}", file=sys.stderr)
-                    samples[profile, name].append(one)
+                    print(f"{profile} {name} {via}: {json.dumps(one)}", file=sys.stderr)
+                    samples[profile, name, via].append(one)
         finally:
             browser.close()
     rows = []
-    for (profile, name), runs in samples.items():
+    for (profile, name, via), runs in samples.items():
         rows.append(
             {
                 "profile": profile,
                 "page": name,
+                "via": via,
                 "visits": len(runs),
                 "answerable_s": median_of(runs, "answerable_s"),
                 "answerable_range_s": [
@@ -330,7 +342,7 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
         f"{args.visits} visits each (medians, min-max)"
     )
     header = (
-        f"{'profile':<8}{'page':<9}{'answerable s':>22}{'html / scripts s':>18}"
+        f"{'profile':<8}{'page':<9}{'via':<9}{'answerable s':>22}{'html / scripts s':>18}"
         f"{'receipt s':>22}{'load req/KB/reused':>21}{'send req/KB/reused':>21}"
     )
     print(header)
@@ -340,14 +352,14 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
         lo, hi = row["answerable_range_s"]
         rlo, rhi = row["receipt_range_s"]
         print(
-            f"{row['profile']:<8}{row['page']:<9}"
+            f"{row['profile']:<8}{row['page']:<9}{row['via']:<9}"
             f"{row['answerable_s']:>7.2f} ({lo:.2f}-{hi:.2f})"
             f"{row['html_s']:>10.2f} / {row['scripts_s']:.2f}"
             f"{row['receipt_s']:>12.2f} ({rlo:.2f}-{rhi:.2f})"
             f"{load['requests']:>10} /{load['bytes'] / 1000:>5.1f} /{load['reused_connections']:>2}"
             f"{send['requests']:>10} /{send['bytes'] / 1000:>5.1f} /{send['reused_connections']:>2}"
         )
-        if row["profile"] == "slow3g" and row["page"] == "demo":
+        if (row["profile"], row["page"], row["via"]) == ("slow3g", "demo", "gunicorn"):
             passed = (
                 row["answerable_s"] <= MAX_ANSWERABLE_S
                 and row["receipt_s"] <= MAX_RECEIPT_S
@@ -383,8 +395,16 @@ def main(argv: list[str] | None = None) -> int:
         help="an existing database on that server to migrate, seed and measure "
         "instead of a fresh one; it is kept afterwards",
     )
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="also visit each page through nginx in front (TLS, HTTP/2, "
+        "keep-alive: benchmarks/proxy.py), interleaved with the direct visits",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
+    if args.proxy and not proxy.available():
+        parser.error(f"--proxy needs nginx at {proxy.NGINX}: apt-get install -y nginx")
     redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     server_env = {"WEB_CONCURRENCY": str(args.workers), "LOG_LEVEL": "WARNING"}
     if args.worker_class:
@@ -415,7 +435,13 @@ def main(argv: list[str] | None = None) -> int:
         layout.start(timeout=900)
         try:
             seed(layout)
-            rows = measure(layout.base_url, args.profiles, args.visits, args.think)
+            with ExitStack() as stack:
+                ways = {"gunicorn": layout.base_url}
+                if args.proxy:
+                    ways["nginx"] = stack.enter_context(
+                        proxy.tls_proxy(layout.base_url)
+                    )
+                rows = measure(ways, args.profiles, args.visits, args.think)
             args.worker_class = args.worker_class or "default"
             args.keepalive = args.keepalive if args.keepalive is not None else "default"
         finally:
