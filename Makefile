@@ -85,7 +85,7 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.unary
 	-$(PY) -m benchmarks.regression
 	-$(PY) -m benchmarks.page_weight
-	-$(PY) -m benchmarks.load_time
+	-$(PY) -m benchmarks.load_time $(LOAD_PROXY)
 	-$(PY) -m benchmarks.estimate_run
 	-$(PY) -m benchmarks.export
 	-$(PY) -m benchmarks.stat_files
@@ -96,9 +96,11 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.ledger
 
 ## Time to answer and to the receipt on throttled 3G with a 4x slower CPU,
-## in Chromium against the production layout (PostgreSQL and Redis).
+## in Chromium against the production layout (PostgreSQL and Redis); also
+## through nginx in front (TLS, HTTP/2) where nginx is installed.
+LOAD_PROXY = $(if $(wildcard /usr/sbin/nginx),--proxy,)
 bench-load: $(STAMP)
-	$(PY) -m benchmarks.load_time
+	$(PY) -m benchmarks.load_time $(LOAD_PROXY)
 
 ## What a controlled survey's ledger costs a submission, empty to 10^6 ids (PostgreSQL).
 bench-ledger: $(STAMP)
