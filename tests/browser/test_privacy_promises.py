@@ -95,15 +95,17 @@ def test_the_page_loads_its_scripts_with_matching_integrity(visit, open_survey):
     page = respondent.page
     respondent.goto(page_path(open_survey))
     expect(page.locator("#survey")).to_be_visible()  # the modules ran
-    # The randomizer first, then the modules of the kinds the page shows.
+    # The page's script and the randomizer first, then the modules of the
+    # kinds the page shows.
     preloads = page.locator("link[rel=modulepreload]").all()
     script = page.locator("script[type=module]")
     for element in (*preloads, script):
         url = element.get_attribute("href") or element.get_attribute("src")
         assert element.get_attribute("integrity") == sri(served(respondent.origin, url))
     assert all(p.get_attribute("href").endswith(".js") for p in preloads)
-    assert "rr" in preloads[0].get_attribute("href")
-    assert any("/js/kinds/" in p.get_attribute("href") for p in preloads[1:])
+    assert preloads[0].get_attribute("href") == script.get_attribute("src")
+    assert "rr" in preloads[1].get_attribute("href")
+    assert any("/js/kinds/" in p.get_attribute("href") for p in preloads[2:])
 
 
 def test_the_transparency_page_publishes_the_served_randomizers_hash(

@@ -53,6 +53,13 @@ def test_a_page_without_features_loads_none_of_their_modules(client, open_survey
     # Nor the markup only pages of a survey of several use.
     page = client.get(f"/s/{open_survey.slug}/").content.decode()
     assert "data-answer-again" not in page
+    # The page's own script is fetched with the others, from the head, not
+    # once the parser reaches the end of the body.
+    (own,) = re.findall(
+        r'<script type="module" src="([^"]+)" integrity="([^"]+)">', page
+    )
+    assert next(iter(preloads)) == own[0]
+    assert preloads[own[0]] == own[1]
     # The kinds' scripts are still there, each named once.
     assert config["scripts"]
     for question in config["questions"]:
