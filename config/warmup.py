@@ -38,6 +38,8 @@ from django.urls import URLResolver, get_resolver, get_script_prefix
 from django.urls.resolvers import get_ns_resolver
 from django.utils import formats, translation
 
+from config.release import release
+
 logger = logging.getLogger(__name__)
 
 # The suffixes of the files the project's loaders serve as templates.
@@ -189,10 +191,9 @@ def _cache_connections() -> int:
 
 
 def _release() -> int:
-    """Name this release's drawings of the results page's sections (a digest
-    of its code and templates, about 20 ms, surveys/results/sections.py)."""
-    from surveys.results.sections import release
-
+    """Name this release (a digest of its code, templates and catalogues,
+    about 20 ms): the results page's shared sections are named with it
+    (config/release.py)."""
     release()
     return 1
 

@@ -24,7 +24,7 @@ A section's name holds everything that can change its drawing:
   display logic, the survey's language and simulation), so an edit after the
   run is another entry and a stale drawing is never shown;
 - the settings the sections read, and a digest of the code, templates and
-  compiled translations that draw them (:func:`release`), so a release
+  compiled translations that draw them (config/release.py), so a release
   never serves what an older one drew.
 
 Nothing per reader is drawn inside a section: no form with a CSRF token, no
@@ -40,22 +40,18 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.safestring import SafeString, mark_safe
 
+from config.release import release
+
 logger = logging.getLogger(__name__)
 
 # A run's page is read for days after its run; a later run has its own entry.
 SHARED_SECONDS = 7 * 24 * 3600
-ROOT = Path(__file__).resolve().parents[2]
-# Where what draws the sections lives: the templates and template tags, the
-# dashboard's code and the kinds' (surveys/, estimation/), the translations.
-RELEASE_FOLDERS = ("templates", "surveys", "estimation")
-RELEASE_SUFFIXES = (".py", ".html")
 # Query parameters the sections read; a query with another is not shared.
 SHARED_PARAMETERS = ("target", "cross_rows", "cross_columns")
 SHARED_PREFIXES = ("ref-", "vs-")
@@ -63,25 +59,6 @@ SHARED_PREFIXES = ("ref-", "vs-")
 # an edit (new responses mark the estimates stale); left out of the stamp so
 # that they do not make every reader draw anew.
 UNDRAWN_SURVEY_FIELDS = frozenset({"estimates_stale_since"})
-
-
-@lru_cache(maxsize=1)
-def release() -> str:
-    """A digest of the code, templates and compiled translations of this
-    release: read once per process (about 20 ms; the worker's warm-up does
-    it, config/warmup.py)."""
-    digest = hashlib.sha256()
-    paths = [
-        path
-        for folder in RELEASE_FOLDERS
-        for path in (ROOT / folder).rglob("*")
-        if path.suffix in RELEASE_SUFFIXES
-    ]
-    paths += ROOT.glob("locale/*/LC_MESSAGES/django.mo")
-    for path in sorted(paths):
-        digest.update(str(path.relative_to(ROOT)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _fields(instance: Any, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -204,7 +181,6 @@ def run_sections(
 
 __all__ = [
     "RunSections",
-    "release",
     "run_sections",
     "sections_name",
     "shared_query",

@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from config import release as release_module
 from estimation.inference.intervals import DEFAULT_METHOD
 from estimation.runs.models import EstimateRun
 from estimation.runs.tasks import estimate_survey
@@ -31,6 +32,8 @@ from tests.surveys.results.test_worker_draws_results import run_by_worker
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[3]
+# The page's parts shared besides the questions' sections.
+PARTS = ("time", "privacy", "answered", "planning")
 
 
 @pytest.fixture
@@ -98,7 +101,7 @@ def test_the_worker_draws_each_section_and_a_fresh_process_reads_them(
 ):
     run = run_by_worker(survey)
     _name, drawn = entry(run, language)
-    assert set(drawn) == {str(q.pk) for q in sensitive(survey)}
+    assert set(drawn) == {str(q.pk) for q in sensitive(survey)} | set(PARTS)
     fresh_process()
     with refusing_to_draw_sections():
         read = page(as_owner, survey, language)
@@ -118,7 +121,7 @@ def test_each_language_and_query_is_its_own_drawing(as_owner, survey):
     assert entry(run, "en", crossed)[0] != entry(run, "en")[0]
     with counting_drawn_sections() as drawn:
         chosen = page(as_owner, survey, "en", crossed)
-    assert drawn.call_count == len(sensitive(survey))
+    assert drawn.call_count == len(sensitive(survey)) + len(PARTS)
     assert chosen == unshared(as_owner, survey, "en", crossed)
     assert "By “Where do you study?” and “Your role?”" in chosen
     assert set(entry(run, "en", crossed)[1]) == set(english)
@@ -175,7 +178,7 @@ def test_an_edited_translation_names_another_drawing(as_owner, survey):
     assert drawn is None
     with counting_drawn_sections() as counted:
         page(as_owner, survey, "es")
-    assert counted.call_count == len(sensitive(survey))
+    assert counted.call_count == len(sensitive(survey)) + len(PARTS)
 
 
 def test_a_new_run_is_shown_not_the_last_runs_drawing(as_owner, survey):
@@ -218,7 +221,7 @@ def test_a_release_is_named_by_its_code_templates_and_catalogues(tmp_path, monke
     for name in ("templates/a.html", "surveys/b.py", "locale/es/LC_MESSAGES/django.mo"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("one")
-    monkeypatch.setattr(sections, "ROOT", tmp_path)
+    monkeypatch.setattr(release_module, "ROOT", tmp_path)
     names = []
     for name in (
         None,
@@ -228,9 +231,9 @@ def test_a_release_is_named_by_its_code_templates_and_catalogues(tmp_path, monke
     ):
         if name is not None:
             (tmp_path / name).write_text(f"changed {name}")
-        sections.release.cache_clear()
-        names.append(sections.release())
-    sections.release.cache_clear()
+        release_module.release.cache_clear()
+        names.append(release_module.release())
+    release_module.release.cache_clear()
     assert len(set(names)) == len(names)
 
 
@@ -240,8 +243,8 @@ def test_nothing_per_reader_is_drawn_inside_a_shared_section():
     in the results template or any template it includes there."""
     source = (ROOT / "templates/surveys/results.html").read_text()
     inside = re.findall(r"{% shared_section .*?{% endshared_section %}", source, re.S)
-    assert len(inside) == 1
-    seen, todo = set(), [inside[0]]
+    assert len(inside) == 1 + len(PARTS)
+    seen, todo = set(), list(inside)
     kinds = sorted((ROOT / "surveys/kinds").glob("*/templates/results.html"))
     todo += [path.read_text() for path in kinds]
     while todo:
