@@ -60,11 +60,11 @@ def forget_shared(run: EstimateRun, params=None) -> None:
         cache.delete(selectors._shared_name(what, run.pk, run.finished_at))
     survey = Survey.objects.prefetch_related("questions").get(pk=run.survey_id)
     for language, _name in settings.LANGUAGES:
-        for query in ({}, params or {}):
+        for chosen in ({}, params or {}):
             name = sections.sections_name(
                 run,
                 language,
-                sections.shared_query(query),
+                sections.shared_query(chosen),
                 survey,
                 survey.questions.all(),
             )

@@ -68,7 +68,7 @@ def page(client, survey, language="en", query=None) -> str:
 def unshared(client, survey, language="en", query=None) -> str:
     """The page drawn as it was before: no section shared or read."""
     fresh_process()
-    with mock.patch.object(views, "run_sections", lambda *arguments: None):
+    with mock.patch.object(views, "run_sections", return_value=None):
         return page(client, survey, language, query)
 
 
