@@ -9,8 +9,11 @@ numbers), the same HTML for every reader of the same run in the same
 language. Each section is now drawn once and kept in the site's cache (Redis
 in production), one entry per run, language, query and stamp holding every
 question's section; a process reads the entry in one round trip and keeps it.
-The worker that finishes a run draws the page's default view in each
-language (tasks.py), so no reader draws them.
+The page's other parts that depend only on the run and the survey
+(responses over time, privacy, answers per question, planning) are shared
+the same way, each a part of the same entry. The worker that finishes a run
+draws the page's default view in each language (tasks.py), so no reader
+draws them.
 
 A section's name holds everything that can change its drawing:
 

@@ -61,7 +61,8 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         survey, finished, request.GET, min_size=settings.DASHBOARD_MIN_GROUP_SIZE
     )
     crossable = strata_questions(survey)
-    # Each question's section as drawn for this run, language and query.
+    # The page's run-bound parts (each question's section among them) as
+    # drawn for this run, language, query and survey (sections.py).
     sections = run_sections(
         finished,
         translation.get_language(),
