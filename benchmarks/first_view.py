@@ -99,6 +99,7 @@ def child(database_url: str, survey_id: int, variant: str, requests: int) -> Non
         # As before: no comparisons saved with the run, nothing drawn shared.
         selectors._finished_comparisons = lambda run_id, finished_at: {}  # type: ignore[assignment]
         views.run_fragments = lambda run, language, target: None  # type: ignore[assignment]
+        views.run_sections = lambda *arguments: None  # type: ignore[assignment]
     client = Client(SERVER_NAME="localhost")
     client.force_login(get_user_model().objects.get(username=OWNER))
     url = reverse("surveys:results", args=[survey_id])

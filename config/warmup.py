@@ -38,6 +38,8 @@ from django.urls import URLResolver, get_resolver, get_script_prefix
 from django.urls.resolvers import get_ns_resolver
 from django.utils import formats, translation
 
+from config.release import release
+
 logger = logging.getLogger(__name__)
 
 # The suffixes of the files the project's loaders serve as templates.
@@ -81,6 +83,7 @@ def warm_up() -> dict[str, float]:
         ("templates", _templates),
         ("form_templates", _form_templates),
         ("cache", _cache_connections),
+        ("release", _release),
     ):
         started = time.perf_counter()
         count = work()
@@ -185,6 +188,14 @@ def _cache_connections() -> int:
             continue
         opened += 1
     return opened
+
+
+def _release() -> int:
+    """Name this release (a digest of its code, templates and catalogues,
+    about 20 ms): the results page's shared sections are named with it
+    (config/release.py)."""
+    release()
+    return 1
 
 
 def _ours(folder: Path, root: Path) -> bool:

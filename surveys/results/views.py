@@ -32,6 +32,7 @@ from surveys.results.forms import RecomputeForm
 from surveys.results.fragments import run_fragments
 from surveys.results.live_words import intl_locale, run_words
 from surveys.results.model_views import model_context
+from surveys.results.sections import run_sections
 from surveys.results.simulated import simulation_of
 from surveys.team.roles import Need
 from surveys.words import active_translator
@@ -60,6 +61,15 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         survey, finished, request.GET, min_size=settings.DASHBOARD_MIN_GROUP_SIZE
     )
     crossable = strata_questions(survey)
+    # The page's run-bound parts (each question's section among them) as
+    # drawn for this run, language, query and survey (sections.py).
+    sections = run_sections(
+        finished,
+        translation.get_language(),
+        request.GET,
+        survey,
+        survey.questions.all(),
+    )
     fragments = run_fragments(
         finished, translation.get_language(), request.GET.get("target")
     )
@@ -103,10 +113,13 @@ def survey_results(request: HttpRequest, pk: int) -> HttpResponse:
         **model_context(survey),
         # The run's comparisons and charts as another process drew them.
         "fragments": fragments,
+        "sections": sections,
     }
     page = render(request, "surveys/results.html", context)
     if fragments is not None:
         fragments.save()
+    if sections is not None:
+        sections.save()
     return page
 
 

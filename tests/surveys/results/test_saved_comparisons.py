@@ -22,7 +22,8 @@ from estimation.runs.saved_comparisons import (
     decode,
     encode,
 )
-from surveys.results import fragments
+from surveys.models import Survey
+from surveys.results import fragments, sections
 from surveys.templatetags import researcher
 from tests.surveys.results.test_crossed_breakdowns import crossed_survey, query
 
@@ -48,13 +49,26 @@ def fresh_process() -> None:
     researcher._interval_svg.cache_clear()
     fragments._shared.cache_clear()
     fragments._recent.clear()
+    sections._shared.cache_clear()
 
 
-def forget_shared(run: EstimateRun) -> None:
-    """Forget what the cache shares of ``run`` (its rows and comparisons),
-    for a test that changes what a finished run saved."""
+def forget_shared(run: EstimateRun, params=None) -> None:
+    """Forget what the cache shares of ``run`` (its rows and comparisons, and
+    its page's sections as drawn by default and for ``params``), for a test
+    that changes what a finished run saved."""
     for what in ("rows", "comparisons", "decoded-comparisons"):
         cache.delete(selectors._shared_name(what, run.pk, run.finished_at))
+    survey = Survey.objects.prefetch_related("questions").get(pk=run.survey_id)
+    for language, _name in settings.LANGUAGES:
+        for chosen in ({}, params or {}):
+            name = sections.sections_name(
+                run,
+                language,
+                sections.shared_query(chosen),
+                survey,
+                survey.questions.all(),
+            )
+            cache.delete(name)
 
 
 def without_tokens(html: str) -> str:
@@ -92,7 +106,7 @@ def test_the_page_is_the_same_with_the_saved_comparisons_as_without(
         with_saved = as_owner.get(url, params)
     assert with_saved.status_code == 200
     RunComparisons.objects.filter(run=finished_run(survey)).delete()
-    forget_shared(finished_run(survey))
+    forget_shared(finished_run(survey), params)
     fresh_process()
     computed = as_owner.get(url, params)
     assert computed.status_code == 200
