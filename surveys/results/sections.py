@@ -121,6 +121,7 @@ class RunSections:
             return mark_safe(shared)  # nosec B308 B703
         html = str(render())
         self._drawn[key] = self._new[key] = html
+        # The template's own output, escaped as it was drawn.
         return mark_safe(html)  # nosec B308 B703
 
     def save(self) -> None:
