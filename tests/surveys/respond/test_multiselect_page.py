@@ -41,7 +41,9 @@ def test_the_page_sends_the_unary_spec_and_the_words_for_it(
     page = client.get(f"/s/{open_survey.slug}/").content.decode()
     config = config_of(page)
     shown = next(q for q in config["questions"] if q["id"] == multiselect.pk)
-    assert shown["kind"] == "multi_select"
+    # Its kind's script, named by place; the kind's name is not sent.
+    assert "/kinds/multiselect/" in config["scripts"][shown["script"]]
+    assert "kind" not in shown
     assert shown["spec"]["bit"]["k"] == 2
     assert shown["spec"]["m"] == 3
     assert "an item you did not tick is sent ticked 26.9%" in page
