@@ -25,10 +25,23 @@ const config = JSON.parse(document.getElementById("survey-config").textContent);
 // Every word this script shows, in the survey's language (surveys/respond/messages.py).
 const words = config.messages;
 const form = document.getElementById("survey");
+// The answers' buttons come bare from the server (the same four attributes
+// on each were 2.9 KB of a twenty-question page): each becomes a radio of its
+// group, the first in the tab order, or a checkbox, before anything reads
+// them. The questions stay hidden until the script has run.
+for (const group of form.querySelectorAll(".options")) {
+  const role = group.getAttribute("role") === "group" ? "checkbox" : "radio";
+  group.querySelectorAll("[data-option]").forEach((button, index) => {
+    button.type = "button";
+    button.setAttribute("role", role);
+    button.setAttribute("aria-checked", "false");
+    if (role === "radio") button.tabIndex = index ? -1 : 0;
+  });
+}
 // Each distinct receipt note comes once (surveys/respond/selectors.py,
 // shared_notes); a question names its note by index. Its answers' labels,
 // which the receipt shows, are its buttons' (the data does not repeat
-// them), by code; a box's kind labels its reports itself.
+// them), by code.
 for (const question of config.questions) {
   question.receipt_note = config.receiptNotes[question.note];
   question.options = [];
@@ -450,7 +463,9 @@ function reportLabel(question, report) {
   const label = kindOf(question).label;
   if (label) return label(report, question.options, words.nothingTicked);
   // A validation arm's direct answer is sent as the option's code plus k.
-  return question.options[report % question.spec.k];
+  // A count's box has no buttons: its answers are its numbers.
+  const code = report % question.spec.k;
+  return question.options[code] ?? String(code);
 }
 
 function fillList(id, items) {

@@ -46,8 +46,6 @@ export default function countKind() {
       }
     },
     invalid: (box) => ({ max: box.dataset.max }),
-    // A report is a count, shown as its number (the box has no buttons).
-    label: (report) => String(report),
     invalidWords: "countInvalid",
   });
 }
