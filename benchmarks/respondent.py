@@ -79,7 +79,7 @@ def random_answers(page: SurveyPage, rng: np.random.Generator) -> list[dict[str,
     """A random true answer per question, randomized with the page's spec."""
     answers = []
     for question in page.config["questions"]:
-        truth = int(rng.integers(0, len(question["options"])))
+        truth = int(rng.integers(0, question["spec"]["k"]))
         seed = int(rng.integers(0, 2**32))
         answers.append(
             {

@@ -378,8 +378,8 @@ def _main(argv: list[str] | None = None) -> int:
     if arguments.sha256:
         print(hashlib.sha256(data).hexdigest())
     elif arguments.sri:
-        digest = base64.b64encode(hashlib.sha384(data).digest()).decode("ascii")
-        print(f"sha384-{digest}")
+        digest = base64.b64encode(hashlib.sha256(data).digest()).decode("ascii")
+        print(f"sha256-{digest}")
     else:
         sys.stdout.buffer.write(data)
     return 0

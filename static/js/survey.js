@@ -19,12 +19,36 @@ import * as randomizer from "./rr.js";
 import { SpecRefused, checkAnySpec, newRespondentKey, procedureRunner, randomize } from "./rr.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+// An optional question's "Prefer not to answer": a non-answer, never randomized.
+const NO_ANSWER = "none";
 const config = JSON.parse(document.getElementById("survey-config").textContent);
 // Every word this script shows, in the survey's language (surveys/respond/messages.py).
 const words = config.messages;
+const form = document.getElementById("survey");
+// The answers' buttons come bare from the server (the same four attributes
+// on each were 2.9 KB of a twenty-question page): each becomes a radio of its
+// group, the first in the tab order, or a checkbox, before anything reads
+// them. The questions stay hidden until the script has run.
+for (const group of form.querySelectorAll(".options")) {
+  const role = group.getAttribute("role") === "group" ? "checkbox" : "radio";
+  group.querySelectorAll("[data-option]").forEach((button, index) => {
+    button.type = "button";
+    button.setAttribute("role", role);
+    button.setAttribute("aria-checked", "false");
+    if (role === "radio") button.tabIndex = index ? -1 : 0;
+  });
+}
 // Each distinct receipt note comes once (surveys/respond/selectors.py,
-// shared_notes); a question names its note by index.
-for (const question of config.questions) question.receipt_note = config.receiptNotes[question.note];
+// shared_notes); a question names its note by index. Its answers' labels,
+// which the receipt shows, are its buttons' (the data does not repeat
+// them), by code.
+for (const question of config.questions) {
+  question.receipt_note = config.receiptNotes[question.note];
+  question.options = [];
+  for (const button of form.querySelectorAll(`[data-question="${question.id}"] [data-option]`)) {
+    if (button.dataset.option !== NO_ANSWER) question.options[button.dataset.option] = button.textContent;
+  }
+}
 // "{name}" placeholders filled from values: the translations reorder them freely.
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
 // A counted sentence (surveys/respond/messages.py, counted_forms): the form the
@@ -35,12 +59,9 @@ const storageKey = `rr-survey:${config.slug}`;
 // procedure drew, kept until the answers are sent, so a reload shows the
 // same way rather than a new draw.
 const armsKey = `rr-arms:${config.slug}`;
-const form = document.getElementById("survey");
 const statusLine = document.getElementById("status");
 const sendButton = document.getElementById("send");
 const byId = (id) => document.getElementById(id);
-// An optional question's "Prefer not to answer": a non-answer, never randomized.
-const NO_ANSWER = "none";
 // Each kind's own code (surveys/kinds/<kind>/static/page.js), for the kinds
 // this page shows only: the page preloads each with its integrity, and each
 // is given the randomizer, so every draw is still the pinned randomizer's.
@@ -275,15 +296,15 @@ function showInstruction(question, text) {
 // Whether a sent answer is a direct one: told by its code (k..2k-1), so a
 // reload that finds answers drawn before tells them apart too.
 function isDirect(question, answer) {
-  // Only a randomized question has a validation arm's direct answers.
-  if (question.procedure || question.plain) return false;
-  return answer.report !== null && answer.report >= question.options.length;
+  // Only a randomized question with a validation arm has direct answers.
+  if (question.procedure || question.plain || !question.spec.direct_arm) return false;
+  return answer.report !== null && answer.report >= question.spec.k;
 }
 
 // The report sent for one true answer: as given (its direct code) when the
 // question is asked directly of this respondent, else randomized.
 function reportFor(question, truth) {
-  if (question.arm === "direct") return parts.arm.directCode(truth, question.options.length);
+  if (question.arm === "direct") return parts.arm.directCode(truth, question.spec.k);
   // A report the respondent produced is sent as given: nothing is drawn.
   if (question.procedure) return procedureRunner(question.procedure, kinds).report(question, truth);
   const report = kindOf(question).report ?? randomize;
@@ -442,7 +463,9 @@ function reportLabel(question, report) {
   const label = kindOf(question).label;
   if (label) return label(report, question.options, words.nothingTicked);
   // A validation arm's direct answer is sent as the option's code plus k.
-  return question.options[report % question.options.length];
+  // A count's box has no buttons: its answers are its numbers.
+  const code = report % question.spec.k;
+  return question.options[code] ?? String(code);
 }
 
 function fillList(id, items) {

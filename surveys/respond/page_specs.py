@@ -98,6 +98,21 @@ def page_spec(spec: Any) -> Any:
     return compact
 
 
+def without_params(spec: Any) -> Any:
+    """``spec`` without its design's ``params`` (also in a unary spec's
+    ``bit``), for the page: the browser randomizes with the thresholds and
+    checks the epsilon from them, and never reads the parameters they were
+    built from. The stored spec, the API, the codebook and the transparency
+    page keep them."""
+    if not isinstance(spec, dict):
+        return spec
+    return {
+        key: without_params(value) if key == "bit" else value
+        for key, value in spec.items()
+        if key != "params"
+    }
+
+
 def full_spec(spec: Any) -> Any:
     """A page's spec with its thresholds written out again, as the browser's
     ``expandSpec`` does before it randomizes: what a client other than the

@@ -21,7 +21,7 @@ from surveys.languages import (
 )
 from surveys.models import Survey
 from surveys.respond.integrity import RANDOMIZER_PARTS, integrity, kind_scripts
-from surveys.respond.page_specs import page_spec
+from surveys.respond.page_specs import page_spec, without_params
 from surveys.words import active_translator, band_name
 
 
@@ -96,7 +96,8 @@ def page_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
     Each spec's thresholds travel as a base and a rule where they fit one
     (:mod:`surveys.respond.page_specs`) and the rules save the page more than
     the randomizer's part that expands them weighs (:func:`page_rules`); the
-    page expands and checks them."""
+    page expands and checks them. The page's specs leave out the designs'
+    ``params``, which the browser never reads."""
     # A kind's module by its place in the page's list of them (the config's
     # "scripts"): each URL is sent once, not once per question.
     scripts = list(kind_scripts(survey))
@@ -105,7 +106,7 @@ def page_questions(survey: Survey, language: str) -> list[dict[str, Any]]:
     return [
         {
             **item,
-            "spec": spec,
+            "spec": without_params(spec),
             "fragments": kind_module(item["kind"], "page").FRAGMENTS,
             "script": scripts.index(item["kind"]) if item["kind"] in scripts else None,
         }

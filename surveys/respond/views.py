@@ -27,6 +27,7 @@ from surveys.respond.integrity import (
     kind_scripts,
 )
 from surveys.respond.messages import page_messages
+from surveys.respond.page_data import page_data_script, page_item
 from surveys.respond.page_modules import (
     all_feature_files,
     all_randomizer_parts,
@@ -94,29 +95,7 @@ def _render_survey_page(
         },
         # Each distinct receipt note once; a question names its own by index.
         "receiptNotes": notes,
-        "questions": [
-            {
-                **{
-                    k: q[k]
-                    # Not the text: the script never shows it, the page's HTML does.
-                    for k in (
-                        "id",
-                        "kind",
-                        "options",
-                        "optional",
-                        "sensitive",
-                        "spec",
-                        "spec_version",
-                        # Its kind's module (its place in "scripts").
-                        "script",
-                        # Display logic: shown only when plain answers meet it.
-                        "condition",
-                    )
-                },
-                "note": notes.index(q["receipt_note"]),
-            }
-            for q in questions
-        ],
+        "questions": [page_item(q, notes.index(q["receipt_note"])) for q in questions],
         # The practice round's spec and words; its answer is never sent.
         "practice": practice["script"] if practice else None,
         # The kinds' modules, imported only for the kinds shown, and the
@@ -149,6 +128,7 @@ def _render_survey_page(
         "fragments": summary_fragments(survey.questions.all()),
         "direct_arm": any(q.has_direct_arm for q in survey.questions.all()),
         "config": config,
+        "config_script": page_data_script(config),
         "preview": preview,
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),

@@ -60,6 +60,11 @@ def test_ticks_stay_on_the_page_and_one_mask_is_sent(
     assert isinstance(answer["report"], int)
     assert 0 <= answer["report"] < 16
     assert "Cannabis" not in post.post_data  # labels never travel, only the mask
+    # Listed as randomized whatever the mask: a mask of 4 or more is not a
+    # validation arm's direct answer (check all that apply has no arm).
+    expect(page.locator("#receipt-randomized-list li")).to_have_count(1)
+    expect(page.locator("#receipt-plain")).to_be_hidden()
+    expect(page.locator("#receipt")).not_to_contain_text("Asked directly")
     (stored,) = Answer.objects.all()
     assert stored.report == answer["report"]
     # The truths are forgotten once randomized.

@@ -37,7 +37,7 @@ def served(origin: str, path: str) -> bytes:
 
 
 def sri(content: bytes) -> str:
-    return "sha384-" + base64.b64encode(hashlib.sha384(content).digest()).decode()
+    return "sha256-" + base64.b64encode(hashlib.sha256(content).digest()).decode()
 
 
 def served_with_spec(owner: Any, spec: dict[str, Any]) -> Survey:

@@ -141,8 +141,9 @@ def test_without_javascript_nothing_can_be_sent(visit, yes_no_survey):
     expect(send_button(page)).to_have_count(0)
     expect(page.get_by_role("radio")).to_have_count(0)
 
-    # Even clicks delivered straight to the hidden controls do nothing.
-    page.locator("[role=radio]").first.dispatch_event("click")
+    # Even clicks delivered straight to the hidden controls do nothing (the
+    # answers' buttons are radios only once the script has run).
+    page.locator("[data-option]").first.dispatch_event("click")
     page.locator("#send").dispatch_event("click")
     page.keyboard.press("Enter")
     page.wait_for_timeout(300)

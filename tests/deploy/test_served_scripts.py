@@ -100,7 +100,7 @@ def _pinned(page: str) -> list[tuple[str, str]]:
 
 
 def _sri(content: bytes) -> str:
-    return "sha384-" + base64.b64encode(hashlib.sha384(content).digest()).decode()
+    return "sha256-" + base64.b64encode(hashlib.sha256(content).digest()).decode()
 
 
 @pytest.mark.django_db

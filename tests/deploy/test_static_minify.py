@@ -127,7 +127,7 @@ def test_it_prints_a_source_files_stripped_bytes_and_hashes(tmp_path, capsys):
     sha256 = capsys.readouterr().out.strip()
     _main([str(source), "--sri"])
     assert len(sha256) == 64
-    assert capsys.readouterr().out.startswith("sha384-")
+    assert capsys.readouterr().out.startswith("sha256-")
 
 
 @pytest.mark.parametrize("path", STYLES, ids=lambda path: path.name)

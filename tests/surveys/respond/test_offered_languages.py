@@ -56,15 +56,17 @@ def test_the_spanish_page_speaks_spanish_with_the_researchers_translation(
 
 
 def test_the_page_script_gets_spanish_words_and_options(client, bilingual):
-    config = config_of(get(client, f"/s/{bilingual.slug}/es/"))
+    page = get(client, f"/s/{bilingual.slug}/es/")
+    config = config_of(page)
     assert config["language"] == "es"
     assert config["messages"]["sending"] == "Enviando sus respuestas…"
-    assert config["questions"][2]["options"] == [
-        "Nunca",
-        "Una vez",
-        "Algunas veces",
-        "A menudo",
-    ]
+    # The options the receipt names are read from the question's buttons,
+    # in Spanish, and not repeated in the page's data.
+    assert "options" not in config["questions"][2]
+    question = config["questions"][2]["id"]
+    buttons = page.split(f'data-question="{question}">', 1)[1].split("</div>", 1)[0]
+    for code, option in enumerate(("Nunca", "Una vez", "Algunas veces", "A menudo")):
+        assert f'data-option="{code}">{option}</button>' in buttons
     assert config["receiptNotes"][config["questions"][0]["note"]].startswith(
         "Aleatorizada"
     )

@@ -63,7 +63,7 @@ def test_a_page_without_features_loads_none_of_their_modules(client, open_survey
     # The kinds' scripts are still there, each named once.
     assert config["scripts"]
     for question in config["questions"]:
-        script = question["script"]
+        script = question.get("script")
         assert script is None or config["scripts"][script] in preloads
 
 

@@ -99,13 +99,13 @@ def test_the_spanish_page_shows_every_new_text_in_spanish(client, draft):
     text = visible_text(page)
     for english in ENGLISH:
         assert english not in text, english
-    # The number's ranges, as the page script has them, in Spanish with its unit.
-    number = config_of(page)["questions"][-1]
-    assert number["options"] == [
-        "Menos de 30 años",
-        "De 30 a menos de 65 años",
-        "65 años o más",
-    ]
+    # The number's ranges are not in the page's data: the receipt shows the
+    # number as typed, not its range. The transparency page names them, in
+    # Spanish with its unit.
+    assert "options" not in config_of(page)["questions"][-1]
+    transparency = client.get(f"/s/{survey.slug}/es/transparency/").content.decode()
+    for label in ("Menos de 30 años", "De 30 a menos de 65 años", "65 años o más"):
+        assert label in transparency, label
     # The survey's own page is still in English.
     own = client.get(f"/s/{survey.slug}/").content.decode()
     assert f">{PAGE[0]}</h2>" in own
