@@ -40,21 +40,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils.safestring import SafeString, mark_safe
 
 from config.release import release
+from surveys.results.shared_entries import SharedEntry
 
-logger = logging.getLogger(__name__)
-
-# A run's page is read for days after its run; a later run has its own entry.
-SHARED_SECONDS = 7 * 24 * 3600
 # Query parameters the sections read; a query with another is not shared.
 SHARED_PARAMETERS = ("target", "cross_rows", "cross_columns")
 SHARED_PREFIXES = ("ref-", "vs-")
@@ -100,52 +94,20 @@ def shared_query(query: Any) -> str | None:
     return hashlib.sha256(json.dumps(items).encode()).hexdigest()[:16]
 
 
-class RunSections:
-    """The questions' sections one results page draws: read from the shared
-    cache on first use, and what was drawn new written back by :meth:`save`
-    once the page is drawn."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self._drawn: dict[str, str] | None = None
-        self._new: dict[str, str] = {}
+class RunSections(SharedEntry):
+    """The questions' sections one results page draws."""
 
     def draw(self, part: Any, render: Callable[[], str]) -> SafeString:
         """The section ``part`` (a question's id): shared, else ``render()``."""
         key = str(part)
-        if self._drawn is None:
-            self._drawn = _shared(self.name)
-        shared = self._drawn.get(key)
+        shared = self._known().get(key)
         if shared is not None:
             # Drawn by the page's template, which escaped what it drew.
             return mark_safe(shared)  # nosec B308 B703
         html = str(render())
-        self._drawn[key] = self._new[key] = html
+        self._keep(key, html)
         # The template's own output, escaped as it was drawn.
         return mark_safe(html)  # nosec B308 B703
-
-    def save(self) -> None:
-        """What this page drew that the shared entry did not hold, added to it."""
-        if not self._new:
-            return
-        try:
-            entry = cache.get(self.name) or {}
-            entry.update(self._new)
-            cache.set(self.name, entry, SHARED_SECONDS)
-        except Exception:  # the cache only spares work: the page stands
-            logger.warning("results sections not shared", exc_info=True)
-        self._new = {}
-
-
-# A few runs' pages per process, in each language: read once, then kept.
-@lru_cache(maxsize=16)
-def _shared(name: str) -> dict[str, str]:
-    try:
-        found = cache.get(name)
-    except Exception:  # the cache only spares work: draw instead
-        logger.warning("results sections not read", exc_info=True)
-        return {}
-    return dict(found) if isinstance(found, dict) else {}
 
 
 def sections_name(

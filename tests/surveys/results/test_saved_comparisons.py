@@ -23,7 +23,7 @@ from estimation.runs.saved_comparisons import (
     encode,
 )
 from surveys.models import Survey
-from surveys.results import fragments, sections
+from surveys.results import fragments, sections, shared_entries
 from surveys.templatetags import researcher
 from tests.surveys.results.test_crossed_breakdowns import crossed_survey, query
 
@@ -47,9 +47,8 @@ def fresh_process() -> None:
     researcher._comparison_html.cache_clear()
     researcher._breakdown_svg.cache_clear()
     researcher._interval_svg.cache_clear()
-    fragments._shared.cache_clear()
+    shared_entries.forget_read()
     fragments._recent.clear()
-    sections._shared.cache_clear()
 
 
 def forget_shared(run: EstimateRun, params=None) -> None:
