@@ -54,6 +54,7 @@ from benchmarks.database import (
     django_setup,
     machine_facts,
 )
+from benchmarks.layout import stop
 from benchmarks.memory import reset_peak_rss, status_kb
 from benchmarks.page_weight import _free_port, _wait_until_up
 
@@ -103,12 +104,7 @@ def server(database_url: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
         _wait_until_up(f"http://127.0.0.1:{port}{reverse('login')}", process, log)
         yield port, process
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        stop(process)
 
 
 def session_cookie(owner: Any) -> str:

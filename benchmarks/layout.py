@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE = ROOT / "docker" / "serve.sh"
@@ -27,6 +28,17 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def stop(process: subprocess.Popen[Any], grace: float = 10.0) -> None:
+    """SIGTERM a server the benchmark started; SIGKILL it if it lingers
+    ``grace`` seconds, so that a run never leaves one behind."""
+    process.terminate()
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(grace)
 
 
 def layout_env(

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from benchmarks.layout import free_port
+from benchmarks.layout import free_port, stop
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -111,11 +111,7 @@ def tls_proxy(upstream_url: str, timeout: float = 30.0) -> Iterator[str]:
             _wait_for_port(port, process, timeout, directory)
             yield f"https://127.0.0.1:{port}"
         finally:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
 
 
 def _wait_for_port(

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.database import DEFAULT_POSTGRES, bench_database, django_setup
-from benchmarks.layout import ROOT, free_port
+from benchmarks.layout import ROOT, free_port, stop
 from benchmarks.respondent import SurveyPage, request, submission
 
 SIZES = (10**5, 10**6)
@@ -149,12 +149,7 @@ def web_server(database_url: str, directory: Path) -> Iterator[str]:
             time.sleep(0.3)
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        stop(process, grace=30)
 
 
 @contextmanager
