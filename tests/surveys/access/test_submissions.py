@@ -7,6 +7,7 @@ from surveys.access.services import invitations_create
 from surveys.builder.services import survey_close
 from surveys.models import AccessLedger, AuditEvent, Response, Survey
 from tests.surveys.access.conftest import SCREEN_OUT, body, new_key, post
+from tests.surveys.respond.test_languages import config_of
 
 pytestmark = pytest.mark.django_db
 
@@ -228,14 +229,14 @@ def test_the_page_says_what_the_invitation_is_used_for(client, invitation_survey
     page = client.get(f"/s/{invitation_survey.slug}/").content.decode()
     assert "only used to count each invitation once" in page
     assert "never stored with your answers" in page
-    assert '"mode": "invitation"' in page
+    assert config_of(page)["access"]["mode"] == "invitation"
     assert "open it from the link in your invitation" in page  # for the script
 
 
 def test_the_page_says_what_the_panel_id_is_used_for(client, panel_survey):
     page = client.get(f"/s/{panel_survey.slug}/").content.decode()
     assert "participant id is only used to count each participant once" in page
-    assert '"parameter": "PROLIFIC_PID"' in page
+    assert config_of(page)["access"]["parameter"] == "PROLIFIC_PID"
 
 
 def test_the_panel_page_sends_no_referer_that_could_carry_the_id(client, panel_survey):
