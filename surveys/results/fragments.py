@@ -15,10 +15,11 @@ An entry is named by everything its HTML depends on besides the arguments of
 each fragment: the run (its id and finish time: a finished run never
 changes), the language, the target the comparison forms keep, and the
 release (config/release.py: a digest of the code, templates and compiled
-translations), so a release never serves what an older one drew. Inside it each fragment is named by a
-digest of the arguments it was drawn from (a comparison by its own digest,
-computed once and shared with the run's comparisons). Without a shared cache (no
-``REDIS_URL``: one process's memory) it only spares the same process.
+translations), so a release never serves what an older one drew. Inside it
+each fragment is named by a digest of the arguments it was drawn from (a
+comparison by its own digest, computed once and shared with the run's
+comparisons). Without a shared cache (no ``REDIS_URL``: one process's
+memory) it only spares the same process.
 """
 
 from __future__ import annotations

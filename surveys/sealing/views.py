@@ -100,7 +100,8 @@ def _unconfirmed_removal(request: HttpRequest, action: str, wrapped: object) -> 
     if action == "remove":
         return gettext(
             "Tick the box to confirm that the team key should be removed: "
-            "the survey then needs a new key before it can be published."
+            "a survey with sealed questions then needs a new key before it "
+            "can be published."
         )
     if action == "key_file" and wrapped is None:
         return gettext(

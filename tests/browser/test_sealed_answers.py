@@ -377,7 +377,9 @@ def test_removing_the_key_file_copy_or_the_key_asks_for_a_tick_first(
     remove = page.get_by_role("button", name="Remove the team key")
     remove.click()
     assert TeamKey.objects.filter(survey=survey).exists()
-    page.get_by_label("Remove this key: the survey then needs a new one").check()
+    page.get_by_label(
+        "Remove this key: a survey with sealed questions then needs"
+    ).check()
     remove.click()
     expect(page.get_by_text("The team key is removed.")).to_be_visible()
     assert not TeamKey.objects.filter(survey=survey).exists()
