@@ -230,7 +230,13 @@ def test_a_burst_of_submissions_costs_a_handful_of_runs(jobs, open_survey, setti
     )
     runs = EstimateRun.objects.filter(survey=open_survey)
     print(f"{n} submissions in {burst:.1f}s caused {runs.count()} runs")
-    assert runs.count() <= 5
+    # A run clears the survey's stale mark when it starts, and the next
+    # response sets it again and schedules the next run a delay later: at
+    # most one run per delay of the burst, plus the one after its end (and
+    # one for a delay cut by the burst's edges). On a quiet machine the burst
+    # takes about 3 s and causes one run; on a loaded one it takes longer,
+    # and a fixed bound failed there while the coalescing worked.
+    assert runs.count() <= burst / BURST_DELAY + 2
     assert runs.filter(status=EstimateRun.Status.FINISHED).count() == runs.count()
     assert runs.first().n == n  # the latest run counts every response
 
