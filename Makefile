@@ -10,7 +10,7 @@ PORT ?= 8000
 # marked "# nosec B<id>  # reason" (docs/deploy.md, "Security checks").
 BANDIT := $(PY) -m bandit --quiet --recursive --severity-level medium surveys estimation config
 
-.PHONY: setup run test test-twice lint messages bench bench-first-view bench-stat-files bench-export bench-submit bench-regression bench-ledger bench-load golden core-wheel clean serve cluster docker-check lock restore-drill soak
+.PHONY: setup run test test-twice lint messages bench bench-first-view bench-stat-files bench-export bench-submit bench-regression bench-ledger bench-load bench-inline-trade golden core-wheel clean serve cluster docker-check lock restore-drill soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -86,6 +86,7 @@ bench: $(STAMP)
 	-$(PY) -m benchmarks.regression
 	-$(PY) -m benchmarks.page_weight
 	-$(PY) -m benchmarks.load_time $(LOAD_PROXY)
+	-$(PY) -m benchmarks.inline_trade
 	-$(PY) -m benchmarks.estimate_run
 	-$(PY) -m benchmarks.export
 	-$(PY) -m benchmarks.stat_files
@@ -101,6 +102,12 @@ bench: $(STAMP)
 LOAD_PROXY = $(if $(wildcard /usr/sbin/nginx),--proxy,)
 bench-load: $(STAMP)
 	$(PY) -m benchmarks.load_time $(LOAD_PROXY)
+
+## What inline page code would buy on throttled 3G: the demo and the twenty
+## questions as served, with the style sheet inline, the scripts joined
+## inline, or both (a measurement for a decision; the site serves modules).
+bench-inline-trade: $(STAMP)
+	$(PY) -m benchmarks.inline_trade
 
 ## What a controlled survey's ledger costs a submission, empty to 10^6 ids (PostgreSQL).
 bench-ledger: $(STAMP)

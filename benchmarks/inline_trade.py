@@ -1,0 +1,362 @@
+"""What inline page code would buy on a throttled phone: a measurement for a
+decision, not a way the site serves pages.
+
+The respondent page fetches its scripts as ES modules, each a file with its
+own SRI hash that the transparency page lets a respondent check. That costs
+a second round trip after the HTML, which on slow 3G is most of the gap to
+the 1.0 s target (docs/benchmarks.md, "Load time on a throttled phone").
+The one way around it is to send the code in the HTML's own response. ES
+modules cannot import an inline module, so the files would have to be joined
+into one inline script (a build step, which the project rules out) and
+allowed by a CSP hash of the joined text instead of per-file SRI. This
+benchmark measures what that trade would buy before anyone makes it.
+
+It starts the same throwaway production-profile site as
+``benchmarks.page_weight`` (runserver on SQLite, static files collected,
+stripped and compressed as production serves them), takes the demo and the
+twenty-question page as served, and serves three variants of each from one
+small side server, so the three differ only in how the code arrives:
+
+- ``modules``: the page exactly as the site serves it (HTML, style sheet and
+  module scripts fetched separately, preloaded, with SRI);
+- ``inline style``: the page as served but its style sheet inline, allowed
+  by its SHA-256 in ``style-src`` (nothing in the project's rules forbids it);
+- ``inline scripts``: the same modules joined into one inline module script
+  (the randomizer's exports kept in a namespace object, every other module's
+  default export looked up by the URL the page's data names), allowed by its
+  SHA-256 in ``script-src``; the style sheet still fetched;
+- ``inline all``: the style sheet inline too, allowed by its hash in
+  ``style-src``.
+
+Every response is Brotli-compressed as the site compresses it (quality 5 for
+HTML, the collected ``.br`` files for static ones). Each variant is opened
+like ``benchmarks.load_time`` does (fresh context, DevTools network emulation,
+4x CPU throttling), interleaved round by round, and timed to **answerable**:
+when the page has checked every spec and shows the questions. A variant that
+refuses a spec or never shows its questions stops the run. Run with::
+
+    python -m benchmarks.inline_trade [--visits N] [--profiles slow3g fast3g] [--json PATH]
+
+Nothing here changes what the site serves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import re
+import statistics
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import brotli
+
+from benchmarks.chromium import CHROMIUM, launch
+from benchmarks.load_time import CPU_SLOWDOWN, MARKS, PROFILES, Profile, wait_for
+from benchmarks.page_weight import local_site
+
+PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
+VARIANTS = ("modules", "inline style", "inline scripts", "inline all")
+HTML_BROTLI_QUALITY = 5  # as surveys/respond/compression.py sends the page
+CSP = (
+    "default-src 'self'; script-src 'self'{scripts}; style-src 'self'{styles}; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+_CONFIG = re.compile(r'<script id="survey-config"[^>]*>(.*?)</script>', re.S)
+_PAGE_SCRIPT = re.compile(
+    r'<script type="module" src="([^"]+)" integrity="[^"]+"></script>'
+)
+_STYLE = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
+_NAMESPACE_IMPORT = re.compile(r'^import \* as (\w+) from "\./([^"]+)";\n', re.M)
+_NAMED_IMPORT = re.compile(r'^import \{([^}]*)\} from "[^"]+";\n', re.M)
+_EXPORTED = re.compile(r"^export (?:async )?(?:const|let|function|class) (\w+)", re.M)
+_LOADER = "const loaded = async(url)=>(await import(url)).default;"
+
+
+def _digest(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+class JoinError(ValueError):
+    """The page's modules are not shaped as this join expects."""
+
+
+def join_modules(page_script: str, sources: dict[str, str]) -> str:
+    """One module script from the page's: ``page_script`` is the page
+    script's URL, ``sources`` every module's text by URL (the page script, the
+    randomizer it imports, and each URL its data names). The randomizer becomes
+    a namespace object; every other module's default export is kept by its URL
+    and handed out by the page script's loader in place of ``import(url)``."""
+    main = sources[page_script]
+    found = _NAMESPACE_IMPORT.search(main)
+    if found is None:
+        raise JoinError(f"{page_script} imports no randomizer namespace")
+    namespace = found.group(1)
+    randomizer_url = page_script.rsplit("/", 1)[0] + "/" + found.group(2)
+    randomizer = sources[randomizer_url]
+    names = _EXPORTED.findall(randomizer)
+    parts = [
+        "const __modules = {};",
+        f"const {namespace} = (() => {{\n"
+        + re.sub(r"^export ", "", randomizer, flags=re.M)
+        + f"\nreturn {{{', '.join(names)}}};\n}})();",
+    ]
+    for url, text in sources.items():
+        if url in (page_script, randomizer_url):
+            continue
+        if re.search(r"^import ", text, re.M):
+            raise JoinError(f"{url} imports another module")
+        text = re.sub(
+            r"^export default ", f"__modules[{json.dumps(url)}] = ", text, flags=re.M
+        )
+        parts.append("{\n" + re.sub(r"^export ", "", text, flags=re.M) + "\n}")
+    main = _NAMESPACE_IMPORT.sub("", main)
+    main = _NAMED_IMPORT.sub(lambda m: f"const {{{m.group(1)}}} = {namespace};\n", main)
+    if main.count(_LOADER) != 1:
+        raise JoinError(f"{page_script} has no single module loader to replace")
+    parts.append(main.replace(_LOADER, "const loaded = async(url)=>__modules[url];"))
+    return "\n".join(parts)
+
+
+def _fetch(url: str, encoding: str = "identity") -> tuple[bytes, dict[str, str]]:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": encoding})
+    with urllib.request.urlopen(request, timeout=30) as reply:  # nosec B310 - the benchmark's own loopback site
+        return reply.read(), dict(reply.headers)
+
+
+def page_variants(base: str, path: str) -> dict[str, tuple[str, str, str]]:
+    """Each variant's HTML and the hashes its CSP allows (scripts, styles)."""
+    html = _fetch(base + path)[0].decode()
+    config = json.loads(_CONFIG.search(html).group(1))  # type: ignore[union-attr]
+    page_script = _PAGE_SCRIPT.search(html).group(1)  # type: ignore[union-attr]
+    urls = [page_script, *config.get("scripts", [])]
+    urls += [
+        *(config.get("modules") or {}).values(),
+        *(config.get("parts") or {}).values(),
+    ]
+    sources = {url: _fetch(base + url)[0].decode() for url in urls}
+    found = _NAMESPACE_IMPORT.search(sources[page_script])
+    if found is None:
+        raise JoinError(f"{page_script} imports no randomizer namespace")
+    randomizer_url = page_script.rsplit("/", 1)[0] + "/" + found.group(2)
+    sources[randomizer_url] = _fetch(base + randomizer_url)[0].decode()
+    joined = join_modules(page_script, sources)
+    inline = re.sub(r'<link rel="modulepreload"[^>]*>', "", html)
+    inline = _PAGE_SCRIPT.sub(
+        lambda _: f'<script type="module">{joined}</script>', inline
+    )
+    style_url = _STYLE.search(html).group(1)  # type: ignore[union-attr]
+    style = _fetch(base + style_url)[0].decode()
+    link = f'<link rel="stylesheet" href="{style_url}">'
+    styled = (html.replace(link, f"<style>{style}</style>"), f" '{_digest(style)}'")
+    script_hash = f" '{_digest(joined)}'"
+    return {
+        "modules": (html, "", ""),
+        "inline style": (styled[0], "", styled[1]),
+        "inline scripts": (inline, script_hash, ""),
+        "inline all": (
+            inline.replace(link, f"<style>{style}</style>"),
+            script_hash,
+            styled[1],
+        ),
+    }
+
+
+@contextmanager
+def side_server(base: str, pages: dict[str, tuple[str, str, str]]) -> Iterator[str]:
+    """Serves each ``/variant/<key>`` page Brotli-compressed with its CSP, and
+    every ``/static/`` file as the site sends it (its compressed copy)."""
+    compressed = {
+        key: (
+            brotli.compress(html.encode(), quality=HTML_BROTLI_QUALITY),
+            scripts,
+            styles,
+        )
+        for key, (html, scripts, styles) in pages.items()
+    }
+    # Fetched from the site once, so that no variant waits on it more than another.
+    static: dict[str, tuple[bytes, dict[str, str]]] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            path = self.path.split("?")[0]
+            if path.startswith("/variant/") and path[len("/variant/") :] in compressed:
+                body, scripts, styles = compressed[path[len("/variant/") :]]
+                kind = "text/html; charset=utf-8"
+                policy = CSP.format(scripts=scripts, styles=styles)
+            elif path.startswith("/static/"):
+                if path not in static:
+                    static[path] = _fetch(base + path, "br")
+                body, headers = static[path]
+                if headers.get("Content-Encoding") != "br":
+                    self.send_error(502, f"{path} came uncompressed")
+                    return
+                kind, policy = (
+                    headers["Content-Type"],
+                    CSP.format(scripts="", styles=""),
+                )
+            else:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            for name, value in (
+                ("Content-Type", kind),
+                ("Content-Encoding", "br"),
+                ("Content-Length", str(len(body))),
+                ("Content-Security-Policy", policy),
+                ("X-Content-Type-Options", "nosniff"),
+            ):
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# When the HTML and the last file fetched before the questions showed had
+# arrived, how many files, and their bytes on the wire (Resource Timing).
+TIMELINE = """() => {
+  const [page] = performance.getEntriesByType("navigation");
+  const shown = window.__marks.answerable;
+  const before = performance.getEntriesByType("resource").filter((e) => e.startTime < shown);
+  return {
+    html: page.responseEnd,
+    last: Math.max(page.responseEnd, ...before.map((e) => e.responseEnd)),
+    files: before.length,
+    bytes: [page, ...before].reduce((sum, e) => sum + e.encodedBodySize, 0),
+    refused: !document.getElementById("refusal").hidden,
+  };
+}"""
+
+
+def visit(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
+    context = browser.new_context()
+    try:
+        context.add_init_script(MARKS)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.emulateNetworkConditions", profile.conditions())
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        page.goto(url, wait_until="commit")
+        wait_for(page, "answerable")
+        timeline = page.evaluate(TIMELINE)
+        if timeline["refused"]:
+            raise RuntimeError(f"{url}: the page refused a spec")
+        return {
+            "answerable_s": page.evaluate("window.__marks.answerable") / 1000,
+            "html_s": timeline["html"] / 1000,
+            "last_s": timeline["last"] / 1000,
+            "files": timeline["files"],
+            "body_bytes": timeline["bytes"],
+        }
+    finally:
+        context.close()
+
+
+def measure(visits: int, profiles: list[str]) -> list[dict[str, Any]]:
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"Chromium not installed at {CHROMIUM}")
+    with local_site() as base:
+        served = {}
+        for name, path in PAGES.items():
+            for variant, page in page_variants(base, path).items():
+                served[f"{name}-{variant.replace(' ', '-')}"] = page
+        keys = [(p, name, v) for p in profiles for name in PAGES for v in VARIANTS]
+        samples: dict[tuple[str, str, str], list[dict[str, Any]]] = {
+            k: [] for k in keys
+        }
+        with side_server(base, served) as side, sync_playwright() as playwright:
+            browser = launch(playwright)
+            try:
+                for _ in range(visits):
+                    for profile, name, variant in keys:
+                        url = f"{side}/variant/{name}-{variant.replace(' ', '-')}"
+                        one = visit(browser, url, PROFILES[profile])
+                        print(
+                            f"{profile} {name} {variant}: {json.dumps(one)}",
+                            file=sys.stderr,
+                        )
+                        samples[profile, name, variant].append(one)
+            finally:
+                browser.close()
+    rows = []
+    for (profile, name, variant), runs in samples.items():
+        times = [r["answerable_s"] for r in runs]
+        rows.append(
+            {
+                "profile": profile,
+                "page": name,
+                "variant": variant,
+                "answerable_s": round(statistics.median(times), 3),
+                "answerable_range_s": [round(min(times), 3), round(max(times), 3)],
+                "html_s": round(statistics.median(r["html_s"] for r in runs), 3),
+                "last_s": round(statistics.median(r["last_s"] for r in runs), 3),
+                "files": runs[-1]["files"],
+                "body_bytes": runs[-1]["body_bytes"],
+                "runs": runs,
+            }
+        )
+    return rows
+
+
+def report(rows: list[dict[str, Any]]) -> None:
+    print(
+        f"{'profile':<8}{'page':<9}{'variant':<16}{'answerable s':>22}"
+        f"{'html / last file s':>20}{'files':>7}{'bytes':>8}"
+    )
+    for row in rows:
+        lo, hi = row["answerable_range_s"]
+        print(
+            f"{row['profile']:<8}{row['page']:<9}{row['variant']:<16}"
+            f"{row['answerable_s']:>8.2f} ({lo:.2f}-{hi:.2f})"
+            f"{row['html_s']:>11.2f} / {row['last_s']:.2f}"
+            f"{row['files']:>7}{row['body_bytes']:>8,}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--visits", type=int, default=5, help="per profile, page and variant"
+    )
+    parser.add_argument(
+        "--profiles", nargs="+", choices=sorted(PROFILES), default=["slow3g"]
+    )
+    parser.add_argument("--json", help="write the figures here")
+    args = parser.parse_args(argv)
+    started = time.time()
+    rows = measure(args.visits, args.profiles)
+    report(rows)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"started": started, "rows": rows}, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
