@@ -5,22 +5,30 @@ The respondent page fetches its scripts as ES modules, each a file with its
 own SRI hash that the transparency page lets a respondent check. That costs
 a second round trip after the HTML, which on slow 3G is most of the gap to
 the 1.0 s target (docs/benchmarks.md, "Load time on a throttled phone").
-The one way around it is to send the code in the HTML's own response. ES
-modules cannot import an inline module, so the files would have to be joined
-into one inline script (a build step, which the project rules out) and
-allowed by a CSP hash of the joined text instead of per-file SRI. This
-benchmark measures what that trade would buy before anyone makes it.
+The way around it is to send code in the HTML's own response, as inline
+scripts allowed by a CSP hash. An inline module may import files but cannot
+be imported, so either only the page script goes inline (the randomizer and
+the kinds' scripts are still a second round trip, though a smaller one), or
+every module is joined into one inline script (a build step, which the
+project rules out, with a CSP hash of the joined text instead of per-file
+SRI). This benchmark measures what each would buy before anyone makes the
+trade.
 
 It starts the same throwaway production-profile site as
 ``benchmarks.page_weight`` (runserver on SQLite, static files collected,
 stripped and compressed as production serves them), takes the demo and the
-twenty-question page as served, and serves three variants of each from one
-small side server, so the three differ only in how the code arrives:
+twenty-question page as served, and serves six variants of each from one
+small side server, so they differ only in how the code arrives:
 
 - ``modules``: the page exactly as the site serves it (HTML, style sheet and
   module scripts fetched separately, preloaded, with SRI);
 - ``inline style``: the page as served but its style sheet inline, allowed
   by its SHA-256 in ``style-src`` (nothing in the project's rules forbids it);
+- ``inline page script``: only the page script (``survey.js``) inline, its
+  bytes as served but for its imports' URLs made absolute, allowed by its
+  SHA-256; the randomizer, its parts and the kinds' scripts still fetched,
+  preloaded with SRI (nothing joined: the randomizer keeps its file);
+- ``inline page script and style``: that, and the style sheet inline;
 - ``inline scripts``: the same modules joined into one inline module script
   (the randomizer's exports kept in a namespace object, every other module's
   default export looked up by the URL the page's data names), allowed by its
@@ -64,7 +72,14 @@ from benchmarks.load_time import CPU_SLOWDOWN, MARKS, PROFILES, Profile, wait_fo
 from benchmarks.page_weight import local_site
 
 PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
-VARIANTS = ("modules", "inline style", "inline scripts", "inline all")
+VARIANTS = (
+    "modules",
+    "inline style",
+    "inline page script",
+    "inline page script and style",
+    "inline scripts",
+    "inline all",
+)
 HTML_BROTLI_QUALITY = 5  # as surveys/respond/compression.py sends the page
 CSP = (
     "default-src 'self'; script-src 'self'{scripts}; style-src 'self'{styles}; "
@@ -150,24 +165,43 @@ def page_variants(base: str, path: str) -> dict[str, tuple[str, str, str]]:
     randomizer_url = page_script.rsplit("/", 1)[0] + "/" + found.group(2)
     sources[randomizer_url] = _fetch(base + randomizer_url)[0].decode()
     joined = join_modules(page_script, sources)
-    inline = re.sub(r'<link rel="modulepreload"[^>]*>', "", html)
-    inline = _PAGE_SCRIPT.sub(
-        lambda _: f'<script type="module">{joined}</script>', inline
+    directory = page_script.rsplit("/", 1)[0] + "/"
+    # The page script alone, its imports made absolute (an inline script's
+    # relative URL would be read against the page's); every other module
+    # still fetched and preloaded with its SRI.
+    alone = re.sub(r'from "\./', f'from "{directory}', sources[page_script])
+    preload = re.compile(
+        rf'<link rel="modulepreload" href="{re.escape(page_script)}"[^>]*>'
     )
     style_url = _STYLE.search(html).group(1)  # type: ignore[union-attr]
     style = _fetch(base + style_url)[0].decode()
     link = f'<link rel="stylesheet" href="{style_url}">'
-    styled = (html.replace(link, f"<style>{style}</style>"), f" '{_digest(style)}'")
-    script_hash = f" '{_digest(joined)}'"
+
+    def with_script(page: str, text: str) -> str:
+        return _PAGE_SCRIPT.sub(
+            lambda _: f'<script type="module">{text}</script>', page
+        )
+
+    def with_style(page: str) -> str:
+        return page.replace(link, f"<style>{style}</style>")
+
+    page_alone = with_script(preload.sub("", html), alone)
+    page_joined = with_script(
+        re.sub(r'<link rel="modulepreload"[^>]*>', "", html), joined
+    )
+    alone_hash, joined_hash = f" '{_digest(alone)}'", f" '{_digest(joined)}'"
+    style_hash = f" '{_digest(style)}'"
     return {
         "modules": (html, "", ""),
-        "inline style": (styled[0], "", styled[1]),
-        "inline scripts": (inline, script_hash, ""),
-        "inline all": (
-            inline.replace(link, f"<style>{style}</style>"),
-            script_hash,
-            styled[1],
+        "inline style": (with_style(html), "", style_hash),
+        "inline page script": (page_alone, alone_hash, ""),
+        "inline page script and style": (
+            with_style(page_alone),
+            alone_hash,
+            style_hash,
         ),
+        "inline scripts": (page_joined, joined_hash, ""),
+        "inline all": (with_style(page_joined), joined_hash, style_hash),
     }
 
 
@@ -326,13 +360,13 @@ def measure(visits: int, profiles: list[str]) -> list[dict[str, Any]]:
 
 def report(rows: list[dict[str, Any]]) -> None:
     print(
-        f"{'profile':<8}{'page':<9}{'variant':<16}{'answerable s':>22}"
+        f"{'profile':<8}{'page':<9}{'variant':<30}{'answerable s':>22}"
         f"{'html / last file s':>20}{'files':>7}{'bytes':>8}"
     )
     for row in rows:
         lo, hi = row["answerable_range_s"]
         print(
-            f"{row['profile']:<8}{row['page']:<9}{row['variant']:<16}"
+            f"{row['profile']:<8}{row['page']:<9}{row['variant']:<30}"
             f"{row['answerable_s']:>8.2f} ({lo:.2f}-{hi:.2f})"
             f"{row['html_s']:>11.2f} / {row['last_s']:.2f}"
             f"{row['files']:>7}{row['body_bytes']:>8,}"
