@@ -68,7 +68,7 @@ from typing import Any
 import brotli
 
 from benchmarks.chromium import CHROMIUM, launch
-from benchmarks.load_time import CPU_SLOWDOWN, MARKS, PROFILES, Profile, wait_for
+from benchmarks.load_time import MARKS, PROFILES, Profile, throttle, wait_for
 from benchmarks.page_weight import local_site
 
 PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
@@ -289,11 +289,7 @@ def visit(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
     try:
         context.add_init_script(MARKS)
         page = context.new_page()
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        cdp.send("Network.emulateNetworkConditions", profile.conditions())
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        throttle(context.new_cdp_session(page), profile)
         page.goto(url, wait_until="commit")
         wait_for(page, "answerable")
         timeline = page.evaluate(TIMELINE)

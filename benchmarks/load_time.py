@@ -224,6 +224,15 @@ def wait_for(page: Any, mark: str) -> None:
         raise RuntimeError(f"{page.url}: no {mark} within 60 s (status: {status!r})")
 
 
+def throttle(cdp: Any, profile: Profile) -> None:
+    """A fresh visit's conditions, over a page's DevTools session: nothing
+    cached, the profile's network, the slowed CPU."""
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.emulateNetworkConditions", profile.conditions())
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+
+
 def visit(browser: Any, url: str, profile: Profile, think: float) -> dict[str, Any]:
     """One respondent: open the page, answer, wait, send, see the receipt."""
     # The proxy's certificate is a throwaway self-signed one.
@@ -233,10 +242,7 @@ def visit(browser: Any, url: str, profile: Profile, think: float) -> dict[str, A
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         recorder = Recorder(cdp)
-        cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        cdp.send("Network.emulateNetworkConditions", profile.conditions())
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        throttle(cdp, profile)
         page.goto(url, wait_until="commit")
         wait_for(page, "answerable")
         timeline = page.evaluate(TIMELINE)
