@@ -105,6 +105,15 @@ class JoinError(ValueError):
     """The page's modules are not shaped as this join expects."""
 
 
+def _randomizer(page_script: str, text: str) -> tuple[str, str]:
+    """The name the page script gives the randomizer's namespace, and the
+    randomizer's URL (its import is relative to the page script's)."""
+    found = _NAMESPACE_IMPORT.search(text)
+    if found is None:
+        raise JoinError(f"{page_script} imports no randomizer namespace")
+    return found.group(1), page_script.rsplit("/", 1)[0] + "/" + found.group(2)
+
+
 def join_modules(page_script: str, sources: dict[str, str]) -> str:
     """One module script from the page's: ``page_script`` is the page
     script's URL, ``sources`` every module's text by URL (the page script, the
@@ -112,11 +121,7 @@ def join_modules(page_script: str, sources: dict[str, str]) -> str:
     a namespace object; every other module's default export is kept by its URL
     and handed out by the page script's loader in place of ``import(url)``."""
     main = sources[page_script]
-    found = _NAMESPACE_IMPORT.search(main)
-    if found is None:
-        raise JoinError(f"{page_script} imports no randomizer namespace")
-    namespace = found.group(1)
-    randomizer_url = page_script.rsplit("/", 1)[0] + "/" + found.group(2)
+    namespace, randomizer_url = _randomizer(page_script, main)
     randomizer = sources[randomizer_url]
     names = _EXPORTED.findall(randomizer)
     parts = [
@@ -159,10 +164,7 @@ def page_variants(base: str, path: str) -> dict[str, tuple[str, str, str]]:
         *(config.get("parts") or {}).values(),
     ]
     sources = {url: _fetch(base + url)[0].decode() for url in urls}
-    found = _NAMESPACE_IMPORT.search(sources[page_script])
-    if found is None:
-        raise JoinError(f"{page_script} imports no randomizer namespace")
-    randomizer_url = page_script.rsplit("/", 1)[0] + "/" + found.group(2)
+    randomizer_url = _randomizer(page_script, sources[page_script])[1]
     sources[randomizer_url] = _fetch(base + randomizer_url)[0].decode()
     joined = join_modules(page_script, sources)
     directory = page_script.rsplit("/", 1)[0] + "/"
