@@ -104,8 +104,9 @@ bench-load: $(STAMP)
 	$(PY) -m benchmarks.load_time $(LOAD_PROXY)
 
 ## What inline page code would buy on throttled 3G: the demo and the twenty
-## questions as served, with the style sheet inline, the scripts joined
-## inline, or both (a measurement for a decision; the site serves modules).
+## questions as served, with the style sheet inline, the page script alone
+## inline, every script joined inline, and with both (a measurement for a
+## decision; the site serves modules).
 bench-inline-trade: $(STAMP)
 	$(PY) -m benchmarks.inline_trade
 

@@ -230,8 +230,8 @@ def side_server(base: str, pages: dict[str, tuple[str, str, str]]) -> Iterator[s
 
         def do_GET(self) -> None:
             path = self.path.split("?")[0]
-            if path.startswith("/variant/") and path[len("/variant/") :] in compressed:
-                body, scripts, styles = compressed[path[len("/variant/") :]]
+            if path.removeprefix("/variant/") in compressed:
+                body, scripts, styles = compressed[path.removeprefix("/variant/")]
                 kind = "text/html; charset=utf-8"
                 policy = CSP.format(scripts=scripts, styles=styles)
             elif path.startswith("/static/"):
@@ -308,6 +308,11 @@ def visit(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
         context.close()
 
 
+def _key(page: str, variant: str) -> str:
+    """A variant's path on the side server: ``demo-inline-page-script``."""
+    return f"{page}-{variant.replace(' ', '-')}"
+
+
 def measure(visits: int, profiles: list[str]) -> list[dict[str, Any]]:
     from playwright.sync_api import sync_playwright
 
@@ -317,7 +322,7 @@ def measure(visits: int, profiles: list[str]) -> list[dict[str, Any]]:
         served = {}
         for name, path in PAGES.items():
             for variant, page in page_variants(base, path).items():
-                served[f"{name}-{variant.replace(' ', '-')}"] = page
+                served[_key(name, variant)] = page
         keys = [(p, name, v) for p in profiles for name in PAGES for v in VARIANTS]
         samples: dict[tuple[str, str, str], list[dict[str, Any]]] = {
             k: [] for k in keys
@@ -327,7 +332,7 @@ def measure(visits: int, profiles: list[str]) -> list[dict[str, Any]]:
             try:
                 for _ in range(visits):
                     for profile, name, variant in keys:
-                        url = f"{side}/variant/{name}-{variant.replace(' ', '-')}"
+                        url = f"{side}/variant/{_key(name, variant)}"
                         one = visit(browser, url, PROFILES[profile])
                         print(
                             f"{profile} {name} {variant}: {json.dumps(one)}",
