@@ -5,7 +5,11 @@ scripts and style sheets served without comments and indentation.
 Without the rewrite, ``survey.<hash>.js`` imports plain ``./rr.js``, which can
 only be cached briefly (it changes under the same name), and a phone holding
 an old copy could pair it with a newer page. With it, every file the pages
-load is immutable and cached for years.
+load is immutable and cached for years. The rewritten references are
+absolute (``/static/js/rr.<hash>.js``, not ``./rr.<hash>.js``): a file means
+the same wherever its text is read, so the respondent page can carry the page
+script and its style sheet inside itself, byte for byte the collected files
+(``surveys/respond/inline.py``), and their imports still find the randomizer.
 
 The stripping (``config.static_minify``) happens before hashing, so the
 hashed names, the manifest, the .gz/.br copies and the integrity hashes the
@@ -17,9 +21,10 @@ Django's admin, DRF and other packages' files are served as shipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -27,6 +32,10 @@ from django.core.files.storage import Storage
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 from config.static_minify import STRIPPERS, StripError, strip
+
+# Marks the rewritten reference in a converter's output, so that it can be
+# made absolute without repeating Django's own resolution of it.
+_MARK = "\x00"
 
 
 def own_static_roots() -> list[Path]:
@@ -52,6 +61,30 @@ class HashedModulesStorage(CompressedManifestStaticFilesStorage):
     # Read by surveys/respond/integrity.py: the transparency page then says
     # the scripts are served stripped, and how to reproduce their bytes.
     strips_sources = True
+    # Read by surveys/respond/inline.py: a collected script or style sheet
+    # names every file it refers to by absolute URL (see the module's
+    # docstring), so its text works inside a page as well as in its file.
+    absolute_references = True
+
+    def url_converter(
+        self, name: str, hashed_files: Any, template: str | None = None
+    ) -> Callable[[Any], str]:
+        """Django's rewrite of a reference to its hashed name, made absolute
+        against the file's own URL (Django keeps the reference's ``./``)."""
+        template = template or self.default_template
+        marked = super().url_converter(
+            name, hashed_files, template.replace("%(url)s", f"{_MARK}%(url)s{_MARK}")
+        )
+        here = urljoin(settings.STATIC_URL, name.replace("\\", "/"))
+
+        def converter(matchobj: Any) -> str:
+            text = marked(matchobj)
+            if _MARK not in text:  # left alone: another origin, a data: URL
+                return text
+            before, reference, after = text.split(_MARK)
+            return before + urljoin(here, reference) + after
+
+        return converter
 
     def post_process(
         self,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+
 import json
 import time
 
@@ -152,19 +155,19 @@ def test_the_health_check_is_down_while_the_database_refuses_connections(
 
 
 def test_the_survey_script_imports_its_randomizer_by_hashed_name(production_layout):
+    """The page carries its script inline (surveys/respond/inline.py): that
+    script imports the randomizer by an absolute, hashed, immutable URL, and
+    the page's policy allows the script by its hash."""
     demo_seed(password="demo-password-42", respondents=0)
     https = {"X-Forwarded-Proto": "https"}
-    status, _, page = request(
+    status, headers, page = request(
         production_layout.base_url, "GET", "/s/demo/", headers=https
     )
     assert status == 200
-    script = page.decode().split('src="/static/js/survey.', 1)[1].split('"', 1)[0]
-    status, headers, body = request(
-        production_layout.base_url, "GET", f"/static/js/survey.{script}", headers=https
-    )
-    assert status == 200
-    assert "immutable" in headers["Cache-Control"]
-    imported = body.decode().split('from "./rr.', 1)[1].split('"', 1)[0]
+    script = page.decode().split('<script type="module">', 1)[1].split("</script>")[0]
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in headers["Content-Security-Policy"]
+    imported = script.split('from "/static/js/rr.', 1)[1].split('"', 1)[0]
     assert imported != "js"  # rr.<hash>.js, never the mutable rr.js
     status, headers, body = request(
         production_layout.base_url, "GET", f"/static/js/rr.{imported}", headers=https
