@@ -3,6 +3,9 @@
 Django 5.2 has no built-in CSP. The policy allows only the site's own scripts
 and styles: no inline script, no inline style, no other origin. Data reaches
 pages through ``json_script``, which is inert JSON, so it needs no exception.
+The one exception is by hash: a view may let its response run an inline
+script or style whose exact bytes it names (:func:`allow`), as the respondent
+page does for its own script and style sheet (``surveys/respond/inline.py``).
 Running the same policy in development and tests means a page that breaks it
 fails the browser tests, not production.
 """
@@ -17,6 +20,28 @@ from django.http import HttpRequest, HttpResponse
 HEADER = "Content-Security-Policy"
 
 
+def allow(response: HttpResponse, directive: str, *sources: str) -> None:
+    """Have the middleware add ``sources`` (a hash, quoted) to ``directive``
+    in this response's policy, and nowhere else."""
+    extra: dict[str, list[str]] = getattr(response, "csp_sources", {})
+    extra.setdefault(directive, []).extend(sources)
+    response.csp_sources = extra  # type: ignore[attr-defined]
+
+
+def with_sources(policy: str, extra: dict[str, list[str]]) -> str:
+    """``policy`` with ``extra``'s sources added to their directives; a
+    directive the policy leaves to ``default-src`` starts from its sources."""
+    directives = [part.split() for part in policy.split(";") if part.strip()]
+    names = [words[0] for words in directives]
+    default = next((words[1:] for words in directives if words[0] == "default-src"), [])
+    for name, sources in extra.items():
+        if name not in names:
+            directives.append([name, *default])
+            names.append(name)
+        directives[names.index(name)].extend(sources)
+    return "; ".join(" ".join(words) for words in directives)
+
+
 class ContentSecurityPolicyMiddleware:
     """Add ``settings.CONTENT_SECURITY_POLICY`` unless the view set its own."""
 
@@ -29,5 +54,7 @@ class ContentSecurityPolicyMiddleware:
         # A view that needs a different policy (a documentation page, say)
         # sets the header itself.
         if policy and HEADER not in response:
-            response[HEADER] = policy
+            response[HEADER] = with_sources(
+                policy, getattr(response, "csp_sources", {})
+            )
         return response

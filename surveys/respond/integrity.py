@@ -80,6 +80,17 @@ def _digest(location: str, version: str) -> tuple[str, str, int]:
     return digest.hexdigest(), f"sha256-{sri}", len(content)
 
 
+@lru_cache(maxsize=4)
+def _text(location: str, version: str) -> str:
+    with open(location, "rb") as handle:
+        return handle.read().decode("utf-8")
+
+
+def served_text(path: str) -> str:
+    """The served file's text, as :func:`integrity` hashes it."""
+    return _text(*_served_location(path))
+
+
 def integrity(path: str) -> Integrity:
     """The served file's hashes; recomputed only when the file changes."""
     location, version = _served_location(path)

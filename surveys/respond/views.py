@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from config.csp import allow
 from surveys.access.selectors import (
     respondent_access,
     respondent_access_notice,
@@ -19,6 +20,7 @@ from surveys.access.selectors import (
 from surveys.languages import survey_texts
 from surveys.models import Survey
 from surveys.respond.compression import compress_page
+from surveys.respond.inline import STYLE_SHEET, inline
 from surveys.respond.integrity import (
     CONDITIONS_SCRIPT,
     PAGE_SCRIPT,
@@ -110,6 +112,9 @@ def _render_survey_page(
         # Where an invitation or panel id is checked when the page opens.
         config["accessUrl"] = reverse("api:access_check", args=[survey.slug])
     accepting = preview or survey.accepts_responses_at(timezone.now())
+    # Sent inside the page where the storage allows (surveys/respond/inline.py).
+    inline_script = inline(PAGE_SCRIPT, "script") if accepting else None
+    inline_style = inline(STYLE_SHEET, "style")
     context = {
         "survey": survey,
         "texts": survey_texts(survey, language),
@@ -133,11 +138,18 @@ def _render_survey_page(
         "accepting": accepting,
         "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
+        "inline_script": inline_script,
+        "inline_style": inline_style,
         "kind_scripts": scripts.values(),
         "page_modules": modules.files,
         "receipt_days": settings.RECEIPT_DAYS,
     }
-    return render(request, "surveys/respond.html", context)
+    response = render(request, "surveys/respond.html", context)
+    if inline_script:
+        allow(response, "script-src", inline_script.source)
+    if inline_style:
+        allow(response, "style-src", inline_style.source)
+    return response
 
 
 # The respondent's pages are compressed (Brotli, else gzip): a phone on a
@@ -190,6 +202,8 @@ def _render_transparency_page(
         "randomizer": integrity(RANDOMIZER),
         "randomizer_parts": all_randomizer_parts(),
         "page_script": integrity(PAGE_SCRIPT),
+        # The survey page sends it inline where this is true (inline.py).
+        "page_script_inline": inline(PAGE_SCRIPT, "script") is not None,
         "conditions_script": integrity(CONDITIONS_SCRIPT),
         "page_modules": all_feature_files(),
         "kind_scripts": kind_scripts(survey).values(),

@@ -1,8 +1,9 @@
 """The respondent page works on the scripts production serves: collected by
 the production storage, so stripped of comments and indentation
 (``config/static_minify.py``), under hashed names and pinned by integrity
-hashes of the stripped bytes. The unit tests of tests/js cover the modules
-they import; this covers the page script, which only a page can run."""
+hashes of the stripped bytes, its own script and style sheet sent inside the
+page. The unit tests of tests/js cover the modules they import; this covers
+the page script, which only a page can run."""
 
 from __future__ import annotations
 
@@ -46,16 +47,14 @@ def collected(settings: Any, tmp_path: Path) -> dict[str, str]:
     return json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
 
 
-def test_the_page_answers_and_sends_on_the_stripped_scripts(
-    visit, open_survey, collected, settings
-):
-    respondent = visit()
+def serve_collected(page: Any, root: Path) -> list[str]:
+    """Answer the page's static requests with the collected files (the live
+    server serves the sources); the names served, in order."""
     served: list[str] = []
 
-    def serve_collected(route: Any) -> None:
-        # The live server serves the sources; answer with the collected files.
+    def fulfill(route: Any) -> None:
         name = urlsplit(route.request.url).path.removeprefix(STATIC_PREFIX)
-        path = Path(settings.STATIC_ROOT) / name
+        path = root / name
         if not path.is_file():
             route.fulfill(status=404, body="")
             return
@@ -66,17 +65,51 @@ def test_the_page_answers_and_sends_on_the_stripped_scripts(
             content_type=CONTENT_TYPES.get(path.suffix, "application/octet-stream"),
         )
 
-    respondent.page.route(f"**{STATIC_PREFIX}**", serve_collected)
+    page.route(f"**{STATIC_PREFIX}**", fulfill)
+    return served
+
+
+def test_the_page_answers_and_sends_on_the_stripped_scripts(
+    visit, open_survey, collected, settings
+):
+    respondent = visit()
+    served = serve_collected(respondent.page, Path(settings.STATIC_ROOT))
     respondent.goto(page_path(open_survey))
     answer_everything(respondent.page, open_survey)
     send_button(respondent.page).click()
     expect(respondent.page.locator("#receipt")).to_be_visible()
 
-    # The page ran on the stripped, hashed files, and sent randomized reports.
+    # The page ran on the stripped, hashed files, and sent randomized reports;
+    # its own script and style sheet came inside it (surveys/respond/inline.py),
+    # run under a policy that allows exactly their hashes.
     assert collected["js/rr.js"] in served
-    assert collected["js/survey.js"] in served
+    assert collected["js/survey.js"] not in served
+    assert collected["css/site.css"] not in served
     assert (
         b"/*" not in (Path(settings.STATIC_ROOT) / collected["js/rr.js"]).read_bytes()
     )
     body = check_requests(respondent, open_survey)
     assert receipt_items(respondent.page) == expected_receipt(body["answers"])
+
+
+def test_beside_the_page_script_no_inline_script_runs(
+    visit, open_survey, collected, settings
+):
+    """The page's policy names its own script's hash: that adds one script,
+    not inline scripts in general (tests/browser/test_respondent.py checks the
+    same of the policy without hashes)."""
+    respondent = visit()
+    serve_collected(respondent.page, Path(settings.STATIC_ROOT))
+    respondent.goto(page_path(open_survey))
+    # The inline page script ran: the questions are drawn.
+    expect(respondent.page.locator("#survey")).to_be_visible()
+    respondent.page.evaluate(
+        """() => { const s = document.createElement("script");
+        s.textContent = "window.__ran = true"; document.body.append(s); }"""
+    )
+    respondent.page.wait_for_timeout(200)
+    assert respondent.page.evaluate("window.__ran === true") is False
+    assert any("script-src" in v for v in respondent.csp_violations)
+    # Expected here: clear them (and the console error) so teardown passes.
+    respondent.csp_violations.clear()
+    respondent.console_errors.clear()

@@ -2,7 +2,9 @@
 indentation removed by ``config.static_minify`` (docs/methodology.md,
 "Verifying the randomizer"; docs/security.md, "A tampered server"): the
 randomizer exactly that, the page script but for the hashed names of its
-imports; and the hashes the pages print are of the bytes served."""
+imports; and the hashes the pages print are of the bytes served. The page
+script and the style sheet the respondent page carries inside itself are
+those same bytes, and its policy allows no other inline code."""
 
 from __future__ import annotations
 
@@ -69,7 +71,9 @@ def test_the_served_page_script_differs_only_in_its_imports_hashed_names(
     collected, settings
 ):
     page = served(settings, collected["js/survey.js"]).decode()
-    assert f'"./{Path(collected["js/rr.js"]).name}"' in page
+    # By absolute URL, so that the same text works inside the respondent page.
+    assert f'"/static/{collected["js/rr.js"]}"' in page
+    page = page.replace("/static/js/", "./")
     for original, hashed in collected.items():
         if original.startswith("js/"):
             page = page.replace(Path(hashed).name, Path(original).name)
@@ -109,10 +113,9 @@ def test_the_pages_hashes_are_of_the_stripped_files_served(
 ):
     page = client.get(f"/s/{open_survey.slug}/").content.decode()
     pinned = _pinned(page)
-    assert {url for url, _ in pinned} >= {
-        f"/static/{collected['js/rr.js']}",
-        f"/static/{collected['js/survey.js']}",
-    }
+    assert f"/static/{collected['js/rr.js']}" in dict(pinned)
+    # The page script comes inside the page (see the next test), not as a file.
+    assert f"/static/{collected['js/survey.js']}" not in dict(pinned)
     # No display logic on this survey: its module is not loaded at all.
     assert f"/static/{collected['js/conditions.js']}" not in dict(pinned)
     for url, sri in pinned:
@@ -128,6 +131,50 @@ def test_the_pages_hashes_are_of_the_stripped_files_served(
         assert f"({len(content):,} bytes)".replace(",", "") in transparency.replace(
             ",", ""
         )
+
+
+def _policy(response: Any) -> dict[str, list[str]]:
+    directives = [
+        part.split() for part in response["Content-Security-Policy"].split(";")
+    ]
+    return {words[0]: words[1:] for words in directives if words}
+
+
+@pytest.mark.django_db
+def test_the_page_carries_its_script_and_style_sheet_as_served_and_allows_only_them(
+    collected, settings, client, open_survey
+):
+    """The second round trip on a slow phone is the page's own script and
+    style sheet (docs/benchmarks.md): they come inside the HTML, byte for byte
+    the served files, allowed by the hash the transparency page states."""
+    response = client.get(f"/s/{open_survey.slug}/")
+    page = response.content.decode()
+    scripts = re.findall(r'<script type="module">(.*?)</script>', page, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    script = served(settings, collected["js/survey.js"])
+    style = served(settings, collected["css/site.css"])
+    assert [text.encode() for text in scripts] == [script]
+    assert [text.encode() for text in styles] == [style]
+    assert "stylesheet" not in page
+    policy = _policy(response)
+    assert policy["script-src"] == ["'self'", f"'{_sri(script)}'"]
+    assert policy["style-src"] == ["'self'", f"'{_sri(style)}'"]
+    # Nothing else is allowed inline, and other pages allow nothing inline.
+    assert "'unsafe-inline'" not in response["Content-Security-Policy"]
+    transparency = client.get(f"/s/{open_survey.slug}/transparency/")
+    assert "sha256-" not in transparency["Content-Security-Policy"]
+    assert _sri(script) in transparency.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_page_without_the_production_storage_links_its_files(client, open_survey):
+    """The sources import ``./rr.js``, which inside a page at /s/<slug>/ names
+    the wrong URL: only the production storage's files are sent inline."""
+    response = client.get(f"/s/{open_survey.slug}/")
+    page = response.content.decode()
+    assert "<style>" not in page
+    assert '<script type="module" src="/static/js/survey.js"' in page
+    assert "sha256-" not in response["Content-Security-Policy"]
 
 
 @pytest.mark.django_db

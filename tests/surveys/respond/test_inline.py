@@ -1,0 +1,71 @@
+"""What the respondent page may carry inside itself, and the policy that lets
+exactly that run (surveys/respond/inline.py, config/csp.py). The collected
+files themselves are checked in tests/deploy/test_served_scripts.py."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import HttpResponse
+
+from config.csp import allow, with_sources
+from surveys.respond import inline as inline_module
+from surveys.respond.inline import STYLE_SHEET, inline
+from surveys.respond.integrity import PAGE_SCRIPT
+
+POLICY = "default-src 'self'; script-src 'self'; object-src 'none'"
+
+
+def test_a_hash_is_added_to_its_directive_alone():
+    assert with_sources(POLICY, {"script-src": ["'sha256-abc='"]}) == (
+        "default-src 'self'; script-src 'self' 'sha256-abc='; object-src 'none'"
+    )
+
+
+def test_a_directive_left_to_default_src_starts_from_its_sources():
+    # Without style-src, styles follow default-src: 'self' must stay allowed.
+    assert with_sources(POLICY, {"style-src": ["'sha256-x='"]}).endswith(
+        "; style-src 'self' 'sha256-x='"
+    )
+
+
+def test_a_response_collects_what_it_allows():
+    response = HttpResponse()
+    allow(response, "script-src", "'sha256-a='")
+    allow(response, "script-src", "'sha256-b='")
+    assert response.csp_sources == {"script-src": ["'sha256-a='", "'sha256-b='"]}
+
+
+class _AbsoluteStorage:
+    absolute_references = True
+
+
+@pytest.mark.parametrize(
+    ("element", "text"),
+    [
+        ("script", 'const end = "</SCRIPT>";'),
+        ("script", "const a = 1; <!-- b"),
+        ("script", "const a = 1;\r\nconst b = 2;"),
+        ("style", "p::after { content: '</style>'; }"),
+    ],
+)
+def test_text_the_parser_would_change_or_cut_short_is_linked_instead(
+    monkeypatch, element, text
+):
+    monkeypatch.setattr(inline_module, "staticfiles_storage", _AbsoluteStorage())
+    monkeypatch.setattr(inline_module, "served_text", lambda path: text)
+    assert inline(PAGE_SCRIPT, element) is None
+
+
+def test_text_the_parser_keeps_is_sent_with_its_hash(monkeypatch):
+    monkeypatch.setattr(inline_module, "staticfiles_storage", _AbsoluteStorage())
+    monkeypatch.setattr(inline_module, "served_text", lambda path: "p { a: b; }")
+    sent = inline(STYLE_SHEET, "style")
+    assert sent is not None
+    assert sent.text == "p { a: b; }"
+    assert sent.source == f"'{sent.file.sri}'"
+
+
+def test_the_source_files_are_never_inlined():
+    """With the development storage the files import ``./rr.js``."""
+    assert inline(PAGE_SCRIPT, "script") is None
+    assert inline(STYLE_SHEET, "style") is None
