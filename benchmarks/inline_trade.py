@@ -1,40 +1,32 @@
-"""What inline page code would buy on a throttled phone: a measurement for a
-decision, not a way the site serves pages.
+"""What inline page code buys on a throttled phone, and what more of it would.
 
-The respondent page fetches its scripts as ES modules, each a file with its
-own SRI hash that the transparency page lets a respondent check. That costs
-a second round trip after the HTML, which on slow 3G is most of the gap to
-the 1.0 s target (docs/benchmarks.md, "Load time on a throttled phone").
-The way around it is to send code in the HTML's own response, as inline
-scripts allowed by a CSP hash. An inline module may import files but cannot
-be imported, so either only the page script goes inline (the randomizer and
-the kinds' scripts are still a second round trip, though a smaller one), or
-every module is joined into one inline script (a build step, which the
-project rules out, with a CSP hash of the joined text instead of per-file
-SRI). This benchmark measures what each would buy before anyone makes the
-trade.
+The respondent page used to fetch all its code as ES modules, each a file
+with its own SRI hash that the transparency page lets a respondent check.
+That costs a second round trip after the HTML, which on slow 3G is most of
+the gap to the 1.0 s target (docs/benchmarks.md, "Load time on a throttled
+phone"). The page now carries its own script and style sheet inline, allowed
+by their SHA-256 in its CSP (``surveys/respond/inline.py``); an inline module
+may import files but cannot be imported, so the randomizer, its parts and
+the kinds' scripts are still files, fetched in a smaller second round trip.
+Going further means joining every module into one inline script: a build
+step, which the project rules out, with a CSP hash of the joined text instead
+of per-file SRI. This benchmark measures both against the files alone.
 
 It starts the same throwaway production-profile site as
 ``benchmarks.page_weight`` (runserver on SQLite, static files collected,
 stripped and compressed as production serves them), takes the demo and the
-twenty-question page as served, and serves six variants of each from one
+twenty-question page as served, and serves four variants of each from one
 small side server, so they differ only in how the code arrives:
 
-- ``modules``: the page exactly as the site serves it (HTML, style sheet and
-  module scripts fetched separately, preloaded, with SRI);
-- ``inline style``: the page as served but its style sheet inline, allowed
-  by its SHA-256 in ``style-src`` (nothing in the project's rules forbids it);
-- ``inline page script``: only the page script (``survey.js``) inline, its
-  bytes as served but for its imports' URLs made absolute, allowed by its
-  SHA-256; the randomizer, its parts and the kinds' scripts still fetched,
-  preloaded with SRI (nothing joined: the randomizer keeps its file);
-- ``inline page script and style``: that, and the style sheet inline;
-- ``inline scripts``: the same modules joined into one inline module script
+- ``modules``: every script and the style sheet fetched as files (the page
+  script and style sheet put back as the files they are, preloaded, with
+  SRI): the page as it was served before it carried any inline;
+- ``inline page script and style``: the page exactly as the site serves it;
+- ``inline scripts``: every module joined into one inline module script
   (the randomizer's exports kept in a namespace object, every other module's
   default export looked up by the URL the page's data names), allowed by its
-  SHA-256 in ``script-src``; the style sheet still fetched;
-- ``inline all``: the style sheet inline too, allowed by its hash in
-  ``style-src``.
+  SHA-256 in ``script-src``; the style sheet fetched;
+- ``inline all``: the join, and the style sheet inline.
 
 Every response is Brotli-compressed as the site compresses it (quality 5 for
 HTML, the collected ``.br`` files for static ones). Each variant is opened
@@ -64,6 +56,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urljoin
 
 import brotli
 
@@ -72,14 +65,7 @@ from benchmarks.load_time import MARKS, PROFILES, Profile, throttle, wait_for
 from benchmarks.page_weight import local_site
 
 PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
-VARIANTS = (
-    "modules",
-    "inline style",
-    "inline page script",
-    "inline page script and style",
-    "inline scripts",
-    "inline all",
-)
+VARIANTS = ("modules", "inline page script and style", "inline scripts", "inline all")
 HTML_BROTLI_QUALITY = 5  # as surveys/respond/compression.py sends the page
 CSP = (
     "default-src 'self'; script-src 'self'{scripts}; style-src 'self'{styles}; "
@@ -87,11 +73,16 @@ CSP = (
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 _CONFIG = re.compile(r'<script id="survey-config"[^>]*>(.*?)</script>', re.S)
-_PAGE_SCRIPT = re.compile(
-    r'<script type="module" src="([^"]+)" integrity="[^"]+"></script>'
+_INLINE_SCRIPT = re.compile(r'<script type="module">(.*?)</script>', re.S)
+_INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+# Where the transparency page names the page script's file, and the style
+# sheet it links (it carries nothing inline).
+_LISTED_PAGE_SCRIPT = re.compile(
+    r'<a href="([^"]+)">[^<]*</a>[^<]*</dt>\s*<dd>SHA-256: <code class="hash" '
+    r'id="page-script-sha256">'
 )
 _STYLE = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
-_NAMESPACE_IMPORT = re.compile(r'^import \* as (\w+) from "\./([^"]+)";\n', re.M)
+_NAMESPACE_IMPORT = re.compile(r'^import \* as (\w+) from "([^"]+)";\n', re.M)
 _NAMED_IMPORT = re.compile(r'^import \{([^}]*)\} from "[^"]+";\n', re.M)
 _EXPORTED = re.compile(r"^export (?:async )?(?:const|let|function|class) (\w+)", re.M)
 _LOADER = "const loaded = async(url)=>(await import(url)).default;"
@@ -107,11 +98,12 @@ class JoinError(ValueError):
 
 def _randomizer(page_script: str, text: str) -> tuple[str, str]:
     """The name the page script gives the randomizer's namespace, and the
-    randomizer's URL (its import is relative to the page script's)."""
+    randomizer's URL (as collected, absolute; in the sources, relative to the
+    page script's)."""
     found = _NAMESPACE_IMPORT.search(text)
     if found is None:
         raise JoinError(f"{page_script} imports no randomizer namespace")
-    return found.group(1), page_script.rsplit("/", 1)[0] + "/" + found.group(2)
+    return found.group(1), urljoin(page_script, found.group(2))
 
 
 def join_modules(page_script: str, sources: dict[str, str]) -> str:
@@ -156,54 +148,55 @@ def _fetch(url: str, encoding: str = "identity") -> tuple[bytes, dict[str, str]]
 def page_variants(base: str, path: str) -> dict[str, tuple[str, str, str]]:
     """Each variant's HTML and the hashes its CSP allows (scripts, styles)."""
     html = _fetch(base + path)[0].decode()
+    transparency = _fetch(base + path + "transparency/")[0].decode()
     config = json.loads(_CONFIG.search(html).group(1))  # type: ignore[union-attr]
-    page_script = _PAGE_SCRIPT.search(html).group(1)  # type: ignore[union-attr]
-    urls = [page_script, *config.get("scripts", [])]
+    page_script = _LISTED_PAGE_SCRIPT.search(transparency).group(1)  # type: ignore[union-attr]
+    style_url = _STYLE.search(transparency).group(1)  # type: ignore[union-attr]
+    (alone,) = _INLINE_SCRIPT.findall(html)
+    (style,) = _INLINE_STYLE.findall(html)
+    urls = [*config.get("scripts", [])]
     urls += [
         *(config.get("modules") or {}).values(),
         *(config.get("parts") or {}).values(),
     ]
     sources = {url: _fetch(base + url)[0].decode() for url in urls}
-    randomizer_url = _randomizer(page_script, sources[page_script])[1]
+    sources[page_script] = alone
+    randomizer_url = _randomizer(page_script, alone)[1]
     sources[randomizer_url] = _fetch(base + randomizer_url)[0].decode()
+    if _fetch(base + page_script)[0].decode() != alone:
+        raise JoinError(f"the page's inline script is not {page_script}")
     joined = join_modules(page_script, sources)
-    directory = page_script.rsplit("/", 1)[0] + "/"
-    # The page script alone, its imports made absolute (an inline script's
-    # relative URL would be read against the page's); every other module
-    # still fetched and preloaded with its SRI.
-    alone = re.sub(r'from "\./', f'from "{directory}', sources[page_script])
-    preload = re.compile(
-        rf'<link rel="modulepreload" href="{re.escape(page_script)}"[^>]*>'
-    )
-    style_url = _STYLE.search(html).group(1)  # type: ignore[union-attr]
-    style = _fetch(base + style_url)[0].decode()
+    sri = _digest(alone)
     link = f'<link rel="stylesheet" href="{style_url}">'
-
-    def with_script(page: str, text: str) -> str:
-        return _PAGE_SCRIPT.sub(
-            lambda _: f'<script type="module">{text}</script>', page
+    inline_script = f'<script type="module">{alone}</script>'
+    inline_style = f"<style>{style}</style>"
+    # The files as the page named them before it carried anything inline.
+    modules = (
+        html.replace(inline_style, "")
+        .replace(
+            "</title>\n",
+            f'</title>\n{link}\n<link rel="modulepreload" href="{page_script}" '
+            f'integrity="{sri}">',
+            1,
         )
-
-    def with_style(page: str) -> str:
-        return page.replace(link, f"<style>{style}</style>")
-
-    page_alone = with_script(preload.sub("", html), alone)
-    page_joined = with_script(
-        re.sub(r'<link rel="modulepreload"[^>]*>', "", html), joined
+        .replace(
+            inline_script,
+            f'<script type="module" src="{page_script}" integrity="{sri}"></script>',
+        )
     )
-    alone_hash, joined_hash = f" '{_digest(alone)}'", f" '{_digest(joined)}'"
-    style_hash = f" '{_digest(style)}'"
+    page_joined = re.sub(
+        r'<link rel="modulepreload"[^>]*>', "", html.replace(inline_style, link)
+    ).replace(inline_script, f'<script type="module">{joined}</script>')
+    joined_hash, style_hash = f" '{_digest(joined)}'", f" '{_digest(style)}'"
     return {
-        "modules": (html, "", ""),
-        "inline style": (with_style(html), "", style_hash),
-        "inline page script": (page_alone, alone_hash, ""),
-        "inline page script and style": (
-            with_style(page_alone),
-            alone_hash,
+        "modules": (modules, "", ""),
+        "inline page script and style": (html, f" '{sri}'", style_hash),
+        "inline scripts": (page_joined, joined_hash, ""),
+        "inline all": (
+            page_joined.replace(link, inline_style),
+            joined_hash,
             style_hash,
         ),
-        "inline scripts": (page_joined, joined_hash, ""),
-        "inline all": (with_style(page_joined), joined_hash, style_hash),
     }
 
 
