@@ -7,6 +7,10 @@ view, never on the whole site."""
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
+
 import brotli
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
@@ -19,6 +23,16 @@ from django.utils.decorators import decorator_from_middleware
 # another tenth but takes a hundred times longer (docs/benchmarks.md,
 # "Results, 2026-12-06: second pass").
 BROTLI_QUALITY = 5
+
+# A page this process has already sent twice is sent at quality 11 from then
+# on, compressed once: a survey's page is the same for every respondent in a
+# language, so all but its first two respondents per process get it a tenth
+# smaller (docs/benchmarks.md, "Respondent page weight"), while a page that
+# differs per request never pays quality 11's 30 to 65 ms.
+BEST_QUALITY = 11
+# Pages remembered: those seen once (by digest) and those kept compressed.
+SEEN_PAGES = 256
+KEPT_PAGES = 32
 
 # Too short to be worth a coding (Django's gzip makes the same cut).
 MIN_LENGTH = 200
@@ -41,6 +55,42 @@ def accepts(accept_encoding: str, coding: str) -> bool:
     return False
 
 
+class _Packer:
+    """Brotli for a page's bytes: quality 5 on its first two sights, then
+    quality 11, compressed once and kept (least recently used pages go)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[bytes, int] = OrderedDict()
+        self._kept: OrderedDict[bytes, bytes] = OrderedDict()
+
+    def pack(self, content: bytes) -> bytes:
+        key = hashlib.sha256(content).digest()
+        with self._lock:
+            packed = self._kept.get(key)
+            if packed is not None:
+                self._kept.move_to_end(key)
+                return packed
+            sights = self._seen.pop(key, 0) + 1
+            self._seen[key] = sights
+            while len(self._seen) > SEEN_PAGES:
+                self._seen.popitem(last=False)
+        if sights < 3:
+            return brotli.compress(
+                content, mode=brotli.MODE_TEXT, quality=BROTLI_QUALITY
+            )
+        packed = brotli.compress(content, mode=brotli.MODE_TEXT, quality=BEST_QUALITY)
+        with self._lock:
+            self._seen.pop(key, None)
+            self._kept[key] = packed
+            while len(self._kept) > KEPT_PAGES:
+                self._kept.popitem(last=False)
+        return packed
+
+
+packer = _Packer()
+
+
 class PageCompressionMiddleware(GZipMiddleware):
     """Brotli when the request accepts ``br``; otherwise Django's gzip (with
     its random padding), which also sets ``Vary: Accept-Encoding``."""
@@ -58,7 +108,7 @@ class PageCompressionMiddleware(GZipMiddleware):
         if len(content) < MIN_LENGTH:
             return response
         patch_vary_headers(response, ("Accept-Encoding",))
-        packed = brotli.compress(content, mode=brotli.MODE_TEXT, quality=BROTLI_QUALITY)
+        packed = packer.pack(content)
         if len(packed) >= len(content):
             return response
         response.content = packed  # type: ignore[attr-defined]

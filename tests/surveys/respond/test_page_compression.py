@@ -3,6 +3,7 @@ accepts it, gzip to one that accepts only gzip, and the page's data carries
 nothing the script does not use."""
 
 import gzip
+import hashlib
 import json
 import re
 
@@ -109,3 +110,36 @@ def test_each_receipt_note_is_sent_once(client, open_survey):
     assert all(notes)
     assert {q["note"] for q in config["questions"]} == set(range(len(notes)))
     assert all("receipt_note" not in q for q in config["questions"])
+
+
+def test_a_page_sent_twice_is_sent_at_brotlis_best_from_then_on(client, open_survey):
+    from surveys.respond.compression import BEST_QUALITY, BROTLI_QUALITY, _Packer
+
+    content = client.get(f"/s/{open_survey.slug}/").content
+    packer = _Packer()
+    quick = brotli.compress(content, mode=brotli.MODE_TEXT, quality=BROTLI_QUALITY)
+    best = brotli.compress(content, mode=brotli.MODE_TEXT, quality=BEST_QUALITY)
+    assert len(best) < len(quick)  # else the test would prove nothing
+    assert [packer.pack(content) for _ in range(2)] == [quick, quick]
+    kept = packer.pack(content)
+    assert kept == best
+    assert packer.pack(content) is kept  # compressed once, then kept
+    assert brotli.decompress(kept) == content
+
+
+def test_pages_beyond_what_it_keeps_are_forgotten(monkeypatch):
+    from surveys.respond import compression
+
+    monkeypatch.setattr(compression, "KEPT_PAGES", 2)
+    monkeypatch.setattr(compression, "SEEN_PAGES", 2)
+    packer = compression._Packer()
+    pages = [f"<p>page {n}</p>".encode() * 50 for n in range(3)]
+    for page in pages:
+        for _ in range(3):
+            packer.pack(page)
+    assert len(packer._kept) == 2
+    assert hashlib.sha256(pages[0]).digest() not in packer._kept
+    # Seen once each, then pushed out by newer pages: no sight is counted twice.
+    for page in pages:
+        packer.pack(page)
+    assert len(packer._seen) <= 2
