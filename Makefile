@@ -103,10 +103,11 @@ LOAD_PROXY = $(if $(wildcard /usr/sbin/nginx),--proxy,)
 bench-load: $(STAMP)
 	$(PY) -m benchmarks.load_time $(LOAD_PROXY)
 
-## What inline page code would buy on throttled 3G: the demo and the twenty
-## questions as served, with the style sheet inline, the page script alone
-## inline, every script joined inline, and with both (a measurement for a
-## decision; the site serves modules).
+## What inline page code buys on throttled 3G: the demo and the twenty
+## questions with every script and style sheet as files, as served (the page
+## script and style sheet inline), with every script joined inline, and with
+## that and the style sheet (a measurement for a decision; the site joins
+## nothing).
 bench-inline-trade: $(STAMP)
 	$(PY) -m benchmarks.inline_trade
 
