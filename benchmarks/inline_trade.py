@@ -63,6 +63,7 @@ import brotli
 from benchmarks.chromium import CHROMIUM, launch
 from benchmarks.load_time import MARKS, PROFILES, Profile, throttle, wait_for
 from benchmarks.page_weight import local_site
+from config.csp import SUBRESOURCE_POLICY
 
 PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
 VARIANTS = ("modules", "inline page script and style", "inline scripts", "inline all")
@@ -234,10 +235,7 @@ def side_server(base: str, pages: dict[str, tuple[str, str, str]]) -> Iterator[s
                 if headers.get("Content-Encoding") != "br":
                     self.send_error(502, f"{path} came uncompressed")
                     return
-                kind, policy = (
-                    headers["Content-Type"],
-                    CSP.format(scripts="", styles=""),
-                )
+                kind, policy = headers["Content-Type"], SUBRESOURCE_POLICY
             else:
                 self.send_error(404)
                 return

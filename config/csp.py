@@ -19,6 +19,15 @@ from django.http import HttpRequest, HttpResponse
 
 HEADER = "Content-Security-Policy"
 
+# A script or a style sheet is not a document: the policy on its reply
+# governs nothing (a browser applies a reply's policy to documents and
+# workers, and the site starts no worker), yet the full policy costs about
+# 240 bytes on each of a respondent page's scripts, which a slow phone pays
+# for. Their replies get the shortest policy instead, one that fails closed:
+# a worker started from such a script could fetch nothing.
+SUBRESOURCE_POLICY = "default-src 'none'"
+SUBRESOURCE_TYPES = frozenset({"text/javascript", "application/javascript", "text/css"})
+
 
 def allow(response: HttpResponse, directive: str, *sources: str) -> None:
     """Have the middleware add ``sources`` (a hash, quoted) to ``directive``
@@ -53,7 +62,12 @@ class ContentSecurityPolicyMiddleware:
         policy = settings.CONTENT_SECURITY_POLICY
         # A view that needs a different policy (a documentation page, say)
         # sets the header itself.
-        if policy and HEADER not in response:
+        if not policy or HEADER in response:
+            return response
+        content_type = response.get("Content-Type", "").split(";")[0].strip().lower()
+        if content_type in SUBRESOURCE_TYPES:
+            response[HEADER] = SUBRESOURCE_POLICY
+        else:
             response[HEADER] = with_sources(
                 policy, getattr(response, "csp_sources", {})
             )

@@ -69,3 +69,26 @@ def test_the_source_files_are_never_inlined():
     """With the development storage the files import ``./rr.js``."""
     assert inline(PAGE_SCRIPT, "script") is None
     assert inline(STYLE_SHEET, "style") is None
+
+
+@pytest.mark.parametrize(
+    ("content_type", "full"),
+    [
+        ('text/javascript; charset="utf-8"', False),
+        ("text/css", False),
+        ("text/html; charset=utf-8", True),
+        ("application/json", True),
+        ("image/svg+xml", True),  # an SVG opened on its own is a document
+    ],
+)
+def test_a_script_or_style_sheet_gets_the_short_policy_that_fails_closed(
+    settings, content_type, full
+):
+    from config.csp import HEADER, SUBRESOURCE_POLICY, ContentSecurityPolicyMiddleware
+
+    settings.CONTENT_SECURITY_POLICY = POLICY
+    middleware = ContentSecurityPolicyMiddleware(
+        lambda request: HttpResponse(content_type=content_type)
+    )
+    sent = middleware(None)[HEADER]  # type: ignore[arg-type]
+    assert sent == (POLICY if full else SUBRESOURCE_POLICY)
