@@ -63,16 +63,11 @@ import brotli
 from benchmarks.chromium import CHROMIUM, launch
 from benchmarks.load_time import MARKS, PROFILES, Profile, throttle, wait_for
 from benchmarks.page_weight import local_site
-from config.csp import SUBRESOURCE_POLICY
+from config.csp import SUBRESOURCE_POLICY, with_sources
 
 PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
 VARIANTS = ("modules", "inline page script and style", "inline scripts", "inline all")
 HTML_BROTLI_QUALITY = 5  # as surveys/respond/compression.py sends the page
-CSP = (
-    "default-src 'self'; script-src 'self'{scripts}; style-src 'self'{styles}; "
-    "img-src 'self' data:; font-src 'self'; connect-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
 _CONFIG = re.compile(r'<script id="survey-config"[^>]*>(.*?)</script>', re.S)
 _INLINE_SCRIPT = re.compile(r'<script type="module">(.*?)</script>', re.S)
 _INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
@@ -146,10 +141,13 @@ def _fetch(url: str, encoding: str = "identity") -> tuple[bytes, dict[str, str]]
         return reply.read(), dict(reply.headers)
 
 
-def page_variants(base: str, path: str) -> dict[str, tuple[str, str, str]]:
-    """Each variant's HTML and the hashes its CSP allows (scripts, styles)."""
+def page_variants(base: str, path: str) -> dict[str, tuple[str, str]]:
+    """Each variant's HTML and its policy: the site's own (as it sends the
+    transparency page, which allows nothing inline), with the hashes of what
+    the variant carries inline."""
     html = _fetch(base + path)[0].decode()
-    transparency = _fetch(base + path + "transparency/")[0].decode()
+    body, headers = _fetch(base + path + "transparency/")
+    transparency, policy = body.decode(), headers["Content-Security-Policy"]
     config = json.loads(_CONFIG.search(html).group(1))  # type: ignore[union-attr]
     page_script = _LISTED_PAGE_SCRIPT.search(transparency).group(1)  # type: ignore[union-attr]
     style_url = _STYLE.search(transparency).group(1)  # type: ignore[union-attr]
@@ -188,30 +186,29 @@ def page_variants(base: str, path: str) -> dict[str, tuple[str, str, str]]:
     page_joined = re.sub(
         r'<link rel="modulepreload"[^>]*>', "", html.replace(inline_style, link)
     ).replace(inline_script, f'<script type="module">{joined}</script>')
-    joined_hash, style_hash = f" '{_digest(joined)}'", f" '{_digest(style)}'"
+    joined_hash, style_hash = f"'{_digest(joined)}'", f"'{_digest(style)}'"
+
+    def allowing(scripts: list[str], styles: list[str]) -> str:
+        return with_sources(policy, {"script-src": scripts, "style-src": styles})
+
     return {
-        "modules": (modules, "", ""),
-        "inline page script and style": (html, f" '{sri}'", style_hash),
-        "inline scripts": (page_joined, joined_hash, ""),
+        "modules": (modules, policy),
+        "inline page script and style": (html, allowing([f"'{sri}'"], [style_hash])),
+        "inline scripts": (page_joined, allowing([joined_hash], [])),
         "inline all": (
             page_joined.replace(link, inline_style),
-            joined_hash,
-            style_hash,
+            allowing([joined_hash], [style_hash]),
         ),
     }
 
 
 @contextmanager
-def side_server(base: str, pages: dict[str, tuple[str, str, str]]) -> Iterator[str]:
+def side_server(base: str, pages: dict[str, tuple[str, str]]) -> Iterator[str]:
     """Serves each ``/variant/<key>`` page Brotli-compressed with its CSP, and
     every ``/static/`` file as the site sends it (its compressed copy)."""
     compressed = {
-        key: (
-            brotli.compress(html.encode(), quality=HTML_BROTLI_QUALITY),
-            scripts,
-            styles,
-        )
-        for key, (html, scripts, styles) in pages.items()
+        key: (brotli.compress(html.encode(), quality=HTML_BROTLI_QUALITY), policy)
+        for key, (html, policy) in pages.items()
     }
     # Fetched from the site once, so that no variant waits on it more than another.
     static: dict[str, tuple[bytes, dict[str, str]]] = {}
@@ -225,9 +222,8 @@ def side_server(base: str, pages: dict[str, tuple[str, str, str]]) -> Iterator[s
         def do_GET(self) -> None:
             path = self.path.split("?")[0]
             if path.removeprefix("/variant/") in compressed:
-                body, scripts, styles = compressed[path.removeprefix("/variant/")]
+                body, policy = compressed[path.removeprefix("/variant/")]
                 kind = "text/html; charset=utf-8"
-                policy = CSP.format(scripts=scripts, styles=styles)
             elif path.startswith("/static/"):
                 if path not in static:
                     static[path] = _fetch(base + path, "br")
