@@ -96,3 +96,7 @@ export default function validationArm(rr) {
   rr.addArmCheck(checkArm);
   return Object.freeze({ checkArm, assignArm, directCode });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/rr-arm.js", { default: validationArm });

@@ -68,3 +68,7 @@ export default function thresholdsRule(rr) {
 
   return Object.freeze({ expandSpec });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/rr-rule.js", { default: thresholdsRule });

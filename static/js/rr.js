@@ -428,3 +428,33 @@ function producedWith(design, kinds) {
   }
   return undefined;
 }
+
+// Carried inside the respondent page, the randomizer cannot be imported: it
+// hands its exports to the page script by its path (surveys/respond/inline.py).
+// tests/js/carried.test.mjs checks that these are every export, no more.
+(globalThis.carriedModules ??= new Map()).set(
+  "js/rr.js",
+  Object.freeze({
+    SPEC_FORMAT,
+    MAX_EPSILON,
+    MAX_DIRECT_PERCENT,
+    EPSILON_SLACK,
+    SpecRefused,
+    REFUSALS,
+    refusal,
+    cryptoSource,
+    show,
+    uniformBelow,
+    randomize,
+    newRespondentKey,
+    specEpsilon,
+    isPlain,
+    addArmCheck,
+    checkStated,
+    tooLoose,
+    checkMechanism,
+    checkSpec,
+    checkAnySpec,
+    procedureRunner,
+  }),
+);

@@ -12,11 +12,16 @@
 // Each feature a page may use lives in a module of its own (static/js/survey/:
 // pages and saved progress, display logic, the practice round, consent,
 // access, the validation arm), and a page loads only those it uses: the
-// server lists them in the page's config (surveys/respond/page_modules.py)
-// and the page preloads each with its integrity, so every script is fetched
-// in one wave from the HTML.
-import * as randomizer from "./rr.js";
-import { SpecRefused, checkAnySpec, newRespondentKey, procedureRunner, randomize } from "./rr.js";
+// server lists them in the page's config (surveys/respond/page_modules.py).
+//
+// Where the site can, the page carries the randomizer and every module it
+// needs inside itself, each byte for byte its file and allowed by its own
+// hash in the page's policy (surveys/respond/inline.py): a phone on a slow
+// network then waits for one round trip, not two. A module written inside a
+// page cannot be imported, so each hands its exports over by its path, and
+// the config names it "inline:<path>" instead of by its URL. Where it
+// cannot, the page preloads each file with its integrity, so that every
+// script is fetched in one wave from the HTML.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // An optional question's "Prefer not to answer": a non-answer, never randomized.
@@ -63,17 +68,31 @@ const statusLine = document.getElementById("status");
 const sendButton = document.getElementById("send");
 const byId = (id) => document.getElementById(id);
 // Each kind's own code (surveys/kinds/<kind>/static/page.js), for the kinds
-// this page shows only: the page preloads each with its integrity, and each
-// is given the randomizer, so every draw is still the pinned randomizer's.
+// this page shows only: the page carries each, or preloads it with its
+// integrity, and each is given the randomizer, so every draw is still the pinned randomizer's.
 // A kind may check and report its questions itself (check all that apply:
 // the items ticked travel as one bit mask), and may run a procedure in which
 // the respondent produces the report (a crosswise pairing; a device
 // instruction's group and answer). A question names its kind's script by
 // its place in config.scripts. The page's features, and the randomizer's
 // parts its specs use (thresholds as a base and a rule, the validation arm),
-// are imported at the same time, from the URLs the server listed.
-const loaded = async (url) => (await import(url)).default;
-const named = (urls) => Promise.all(Object.entries(urls ?? {}).map(async ([name, url]) => [name, await loaded(url)]));
+// are taken at the same time, from the page or the URLs the server listed.
+const CARRIED = "inline:";
+const carried = globalThis.carriedModules ?? new Map();
+// A module's exports, from the page itself or from its file. One the page
+// should carry and does not (its text was changed, so the policy refused it)
+// stops the page as a file that failed its integrity check would.
+const exportsOf = async (source) => {
+  if (!source.startsWith(CARRIED)) return import(source);
+  const path = source.slice(CARRIED.length);
+  if (!carried.has(path)) throw new Error(`The page's module ${path} did not run`);
+  return carried.get(path);
+};
+const loaded = async (source) => (await exportsOf(source)).default;
+const named = (sources) =>
+  Promise.all(Object.entries(sources ?? {}).map(async ([name, source]) => [name, await loaded(source)]));
+const randomizer = await exportsOf(config.randomizer);
+const { SpecRefused, checkAnySpec, newRespondentKey, procedureRunner, randomize } = randomizer;
 const [kindModules, featureModules, partModules] = await Promise.all([
   Promise.all((config.scripts ?? []).map(loaded)),
   named(config.modules),

@@ -1,27 +1,35 @@
-"""The page script and the style sheet the respondent page carries inside itself.
+"""The scripts and the style sheet the respondent page carries inside itself.
 
 On slow 3G a page's scripts cost a second 400 ms round trip after its HTML
-(docs/benchmarks.md, "Load time on a throttled phone"); the page script and
-the style sheet are needed before the questions show, so the page sends them
-inside its HTML instead, byte for byte the collected files. Its
-Content-Security-Policy allows exactly those bytes by their SHA-256, the
-digest the transparency page states and the files' Subresource Integrity
-uses, and no other inline script or style. The randomizer, its parts and the
-kinds' scripts stay files with Subresource Integrity, preloaded from the
-head: an ES module cannot import one written inline, and they are what the
-transparency page lets a respondent check file by file.
+(docs/benchmarks.md, "Load time on a throttled phone"), and every script is
+needed before the questions show. So the page sends them inside its HTML
+instead: the page script, the randomizer, the randomizer's parts, the kinds'
+and the features' modules the page uses, and the style sheet, each in an
+element of its own, byte for byte its collected file. Nothing is joined or
+rewritten. The page's Content-Security-Policy allows exactly those texts by
+their SHA-256, which is each file's own digest, the one the transparency
+page states and Subresource Integrity would check, and no other inline
+script or style; a respondent can still check each file on its own.
+
+A module written inside a page cannot be imported, so each of the modules
+ends by handing its exports to the page script under its own path
+(``carriedModules``), and the page's config names it ``inline:<path>`` where
+it would give a URL (:class:`PageScripts`). A module whose text does not hand
+itself over under its path is linked as a file instead, as is any text the
+HTML parser would change.
 
 Only a storage that writes its files' references as absolute URLs
 (production's ``config.static_storage.HashedModulesStorage``) has files that
-mean the same inside a page: the source ``survey.js`` imports ``./rr.js``,
-which, read inside a page at ``/s/<slug>/``, names the wrong URL. With any
-other storage the page links the files as before.
+mean the same inside a page: a source that imports ``./conditions.js``, read
+inside a page at ``/s/<slug>/``, names the wrong URL. With any other storage
+the page links the files, each preloaded with its integrity, as before.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,6 +40,8 @@ from surveys.respond.integrity import Integrity, integrity, served_text
 logger = logging.getLogger(__name__)
 
 STYLE_SHEET = "css/site.css"
+# How the page's config names a module it carries, in place of its URL.
+CARRIED = "inline:"
 
 # What the HTML parser would not hand over as the element's text unchanged:
 # its end tag, the openings that change how a script's text is read, and the
@@ -57,7 +67,7 @@ class Inline:
         return f"'{self.file.sri}'"
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _kept_whole(text: str, element: str) -> bool:
     """Whether the parser hands ``text`` over unchanged: checked once per
     served text (a third of a millisecond on the page script), not per page."""
@@ -76,3 +86,58 @@ def inline(path: str, element: str) -> Inline | None:
         logger.warning("%s cannot be sent inside a page: it is linked instead", path)
         return None
     return Inline(file=integrity(path), text=text)
+
+
+@lru_cache(maxsize=64)
+def _hands_over(text: str, path: str) -> bool:
+    """Whether a module's text hands its exports to the page script under
+    ``path`` (without that, carrying it would leave the page without it)."""
+    pattern = r"carriedModules \?\?= new Map\(\)\)\.set\(\s*" + re.escape(f'"{path}",')
+    return re.search(pattern, text) is not None
+
+
+def carried_module(path: str) -> Inline | None:
+    """The module ``path`` as the page can carry it, or None when the page
+    should preload and import its file instead."""
+    module = inline(path, "script")
+    if module is None or _hands_over(module.text, path):
+        return module
+    logger.warning(
+        "%s does not hand itself over inside a page: it is linked instead", path
+    )
+    return None
+
+
+@dataclass(frozen=True)
+class PageScripts:
+    """How the respondent page gets each module its page script loads:
+    ``carried`` inside it (written before the page script, which they must
+    run before), the rest ``preloaded`` from its head with their integrity."""
+
+    carried: tuple[Inline, ...]
+    preloaded: tuple[Integrity, ...]
+
+    def source(self, file: Integrity) -> str:
+        """How the page's config names ``file`` to the page script."""
+        if any(module.file.path == file.path for module in self.carried):
+            return CARRIED + file.path
+        return file.url
+
+
+def page_scripts(
+    modules: Iterable[Integrity], imported: Iterable[Integrity] = ()
+) -> PageScripts:
+    """Carry what can be carried of the ``modules`` the page script loads
+    (each once, in order); preload the rest, and the files those modules
+    ``imported`` themselves (a static import inside the page still names
+    its file)."""
+    carried: list[Inline] = []
+    preloaded: list[Integrity] = []
+    for file in dict.fromkeys(modules):
+        module = carried_module(file.path)
+        if module is None:
+            preloaded.append(file)
+        else:
+            carried.append(module)
+    preloaded.extend(file for file in dict.fromkeys(imported) if file not in preloaded)
+    return PageScripts(carried=tuple(carried), preloaded=tuple(preloaded))

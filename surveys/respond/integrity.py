@@ -2,9 +2,11 @@
 served, for Subresource Integrity and for the public transparency page.
 
 In production the hashed storage strips the modules' comments and indentation
-(``config.static_minify``) and rewrites their imports, so the bytes served
-differ from the source: the hash is taken from what is served (the collected
-file), never from the repository copy.
+(``config.static_minify``) and rewrites their imports (the display logic's
+one), so the bytes served differ from the source: the hash is taken from what
+is served (the collected file), never from the repository copy. The page
+carries most of them inside itself (``surveys/respond/inline.py``), where the
+same hash, in its policy, is what lets them run.
 """
 
 from __future__ import annotations
@@ -71,7 +73,12 @@ def _served_location(path: str) -> tuple[str, str]:
     return location, str(os.stat(location).st_mtime_ns)
 
 
-@lru_cache(maxsize=16)
+# Every script a page may load and the style sheet, each cached once: about
+# twenty files (the transparency page lists them all), so room for more.
+_CACHED_FILES = 64
+
+
+@lru_cache(maxsize=_CACHED_FILES)
 def _digest(location: str, version: str) -> tuple[str, str, int]:
     with open(location, "rb") as handle:
         content = handle.read()
@@ -80,7 +87,7 @@ def _digest(location: str, version: str) -> tuple[str, str, int]:
     return digest.hexdigest(), f"sha256-{sri}", len(content)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=_CACHED_FILES)
 def _text(location: str, version: str) -> str:
     with open(location, "rb") as handle:
         return handle.read().decode("utf-8")
@@ -118,8 +125,9 @@ class KindScript:
 
 def kind_scripts(survey: Any) -> dict[str, KindScript]:
     """The modules of the kinds ``survey`` has questions of, by kind, in the
-    questions' order: the page preloads each with its integrity and imports
-    it; a kind a page does not show is never loaded."""
+    questions' order: the page carries each, or preloads it with its
+    integrity (surveys/respond/inline.py); a kind a page does not show is
+    never loaded."""
     scripts = {}
     for question in survey.questions.all():
         page = kind_module(question.kind, "page")

@@ -6,9 +6,9 @@ some surveys use is a module of its own under static/js/survey/, and a page
 loads only the modules its survey uses: a phone on a slow connection
 downloads and parses nothing it will not run (docs/benchmarks.md, "Respondent
 page weight"). The server decides here, from the same data the page is drawn
-from; the page lists each module in its config (imported by the page script)
-and preloads every file with its integrity, so that all of them are fetched
-in one wave from the HTML. The page script checks that every feature its data
+from; the page lists each module in its config for the page script, and
+carries each inside itself or preloads its file with its integrity
+(surveys/respond/inline.py), so that none waits for another. The page script checks that every feature its data
 needs was listed (``missingFeature``) and stops otherwise.
 
 The randomizer's parts (``RANDOMIZER_PARTS``: thresholds as a base and a
@@ -50,12 +50,13 @@ FEATURE_SCRIPTS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class PageModules:
-    """The features a page uses: ``imports`` (name to URL) for its config,
-    ``parts`` (the randomizer's parts, name to URL) for its config, and
-    ``files`` (every file to preload, with its integrity) for its head."""
+    """The features a page uses: ``imports`` (name to the module the page
+    script loads), ``parts`` (the randomizer's parts, name to module), and
+    ``files``, every file they need, the modules those import included
+    (carried inside the page or preloaded: surveys/respond/inline.py)."""
 
-    imports: dict[str, str]
-    parts: dict[str, str]
+    imports: dict[str, Integrity]
+    parts: dict[str, Integrity]
     files: tuple[Integrity, ...]
 
 
@@ -99,8 +100,8 @@ def page_modules(
         name: integrity(RANDOMIZER_PARTS[name]) for name in page_parts(questions, names)
     }
     return PageModules(
-        imports={name: files[FEATURE_SCRIPTS[name][0]].url for name in names},
-        parts={name: file.url for name, file in parts.items()},
+        imports={name: files[FEATURE_SCRIPTS[name][0]] for name in names},
+        parts=parts,
         files=(*files.values(), *parts.values()),
     )
 

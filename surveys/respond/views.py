@@ -20,7 +20,7 @@ from surveys.access.selectors import (
 from surveys.languages import survey_texts
 from surveys.models import Survey
 from surveys.respond.compression import compress_page
-from surveys.respond.inline import STYLE_SHEET, inline
+from surveys.respond.inline import STYLE_SHEET, carried_module, inline, page_scripts
 from surveys.respond.integrity import (
     CONDITIONS_SCRIPT,
     PAGE_SCRIPT,
@@ -76,6 +76,17 @@ def _render_survey_page(
     pages = page_sections(survey, questions, language)
     modules = page_modules(survey, questions=questions, pages=pages, practice=practice)
     scripts = kind_scripts(survey)
+    randomizer = integrity(RANDOMIZER)
+    loaded = (
+        randomizer,
+        *modules.parts.values(),
+        *(script.file for script in scripts.values()),
+        *modules.imports.values(),
+    )
+    # Inside the page where the storage allows (surveys/respond/inline.py).
+    carried = page_scripts(
+        loaded, imported=[file for file in modules.files if file not in loaded]
+    )
     notes = shared_notes(questions)
     config = {
         "slug": survey.slug,
@@ -102,12 +113,17 @@ def _render_survey_page(
         "practice": practice["script"] if practice else None,
         # The kinds' modules, imported only for the kinds shown, and the
         # modules of the features the page uses (surveys/respond/page_modules.py).
-        "scripts": [script.file.url for script in scripts.values()],
-        "modules": modules.imports,
+        "randomizer": carried.source(randomizer),
+        "scripts": [carried.source(script.file) for script in scripts.values()],
+        "modules": {
+            name: carried.source(file) for name, file in modules.imports.items()
+        },
     }
     if modules.parts:
         # The randomizer's parts the specs use (rr-rule.js, rr-arm.js).
-        config["parts"] = modules.parts
+        config["parts"] = {
+            name: carried.source(file) for name, file in modules.parts.items()
+        }
     if "access" in modules.imports:
         # Where an invitation or panel id is checked when the page opens.
         config["accessUrl"] = reverse("api:access_check", args=[survey.slug])
@@ -115,6 +131,7 @@ def _render_survey_page(
     # Sent inside the page where the storage allows (surveys/respond/inline.py).
     inline_script = inline(PAGE_SCRIPT, "script") if accepting else None
     inline_style = inline(STYLE_SHEET, "style")
+    carried_modules = carried.carried if accepting else ()
     context = {
         "survey": survey,
         "texts": survey_texts(survey, language),
@@ -136,17 +153,19 @@ def _render_survey_page(
         "config_script": page_data_script(config),
         "preview": preview,
         "accepting": accepting,
-        "randomizer": integrity(RANDOMIZER),
         "page_script": integrity(PAGE_SCRIPT),
         "inline_script": inline_script,
         "inline_style": inline_style,
-        "kind_scripts": scripts.values(),
-        "page_modules": modules.files,
+        "carried": carried_modules,
+        "preloaded": carried.preloaded,
         "receipt_days": settings.RECEIPT_DAYS,
     }
     response = render(request, "surveys/respond.html", context)
+    script_sources = [module.source for module in carried_modules]
     if inline_script:
-        allow(response, "script-src", inline_script.source)
+        script_sources.append(inline_script.source)
+    if script_sources:
+        allow(response, "script-src", *script_sources)
     if inline_style:
         allow(response, "style-src", inline_style.source)
     return response
@@ -192,6 +211,10 @@ def transparency_page(
 def _render_transparency_page(
     request: HttpRequest, survey: Survey, language: str
 ) -> HttpResponse:
+    randomizer_parts = all_randomizer_parts()
+    page_modules = all_feature_files()
+    scripts = kind_scripts(survey).values()
+    listed = (RANDOMIZER, *(f.path for f in (*randomizer_parts, *page_modules)))
     context = {
         "survey": survey,
         "texts": survey_texts(survey, language),
@@ -200,13 +223,19 @@ def _render_transparency_page(
         "overview": whole_response(survey.questions.all()),
         "fragments": summary_fragments(survey.questions.all()),
         "randomizer": integrity(RANDOMIZER),
-        "randomizer_parts": all_randomizer_parts(),
+        "randomizer_parts": randomizer_parts,
         "page_script": integrity(PAGE_SCRIPT),
         # The survey page sends it inline where this is true (inline.py).
         "page_script_inline": inline(PAGE_SCRIPT, "script") is not None,
+        # The modules it carries inside itself, by path; the rest are files.
+        "carried_paths": {
+            path
+            for path in (*listed, *(script.file.path for script in scripts))
+            if carried_module(path) is not None
+        },
         "conditions_script": integrity(CONDITIONS_SCRIPT),
-        "page_modules": all_feature_files(),
-        "kind_scripts": kind_scripts(survey).values(),
+        "page_modules": page_modules,
+        "kind_scripts": scripts,
         "page_url": request.build_absolute_uri(respondent_path(survey, language)),
         "origin": request.build_absolute_uri("/").rstrip("/"),
         "receipt_days": settings.RECEIPT_DAYS,

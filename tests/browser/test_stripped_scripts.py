@@ -1,9 +1,10 @@
 """The respondent page works on the scripts production serves: collected by
 the production storage, so stripped of comments and indentation
-(``config/static_minify.py``), under hashed names and pinned by integrity
-hashes of the stripped bytes, its own script and style sheet sent inside the
-page. The unit tests of tests/js cover the modules they import; this covers
-the page script, which only a page can run."""
+(``config/static_minify.py``), under hashed names, and carried inside the
+page (surveys/respond/inline.py), each allowed by the hash of its stripped
+bytes. The unit tests of tests/js cover the modules on their own; this
+covers the page script, which only a page can run, and the modules handing
+it their exports inside the page."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
+from benchmarks.load_time import ANSWER
+from benchmarks.mixed_survey import create
 from tests.browser.helpers import (
     STATIC_PREFIX,
     answer_everything,
@@ -79,12 +82,10 @@ def test_the_page_answers_and_sends_on_the_stripped_scripts(
     send_button(respondent.page).click()
     expect(respondent.page.locator("#receipt")).to_be_visible()
 
-    # The page ran on the stripped, hashed files, and sent randomized reports;
-    # its own script and style sheet came inside it (surveys/respond/inline.py),
-    # run under a policy that allows exactly their hashes.
-    assert collected["js/rr.js"] in served
-    assert collected["js/survey.js"] not in served
-    assert collected["css/site.css"] not in served
+    # The page ran on the stripped files, every one of them carried inside it
+    # (surveys/respond/inline.py) and run under a policy that allows exactly
+    # their hashes, and sent randomized reports: nothing was fetched.
+    assert served == []
     assert (
         b"/*" not in (Path(settings.STATIC_ROOT) / collected["js/rr.js"]).read_bytes()
     )
@@ -92,11 +93,33 @@ def test_the_page_answers_and_sends_on_the_stripped_scripts(
     assert receipt_items(respondent.page) == expected_receipt(body["answers"])
 
 
+def test_a_page_of_every_kind_and_feature_it_carries_answers_and_sends(
+    visit, collected, settings
+):
+    """The twenty-question survey of the benchmarks: every kind's module, the
+    randomizer's parts and the pages' and arms' features, all carried inside
+    the page, hand themselves to the page script, which draws every question
+    and sends."""
+    survey = create()
+    respondent = visit()
+    served = serve_collected(respondent.page, Path(settings.STATIC_ROOT))
+    respondent.goto(page_path(survey))
+    expect(respondent.page.locator("#survey")).to_be_visible()
+    expect(respondent.page.locator("#refusal")).to_be_hidden()
+    while respondent.page.evaluate(ANSWER):
+        pass
+    send_button(respondent.page).click()
+    expect(respondent.page.locator("#receipt")).to_be_visible()
+    assert served == []
+    (post,) = [r for r in respondent.requests if r.method == "POST"]
+    assert len(json.loads(post.post_data or "{}")["answers"]) == 20
+
+
 def test_beside_the_page_script_no_inline_script_runs(
     visit, open_survey, collected, settings
 ):
-    """The page's policy names its own script's hash: that adds one script,
-    not inline scripts in general (tests/browser/test_respondent.py checks the
+    """The page's policy names its own scripts' hashes: that adds those
+    scripts, not inline scripts in general (tests/browser/test_respondent.py checks the
     same of the policy without hashes)."""
     respondent = visit()
     serve_collected(respondent.page, Path(settings.STATIC_ROOT))

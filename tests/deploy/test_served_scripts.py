@@ -1,10 +1,11 @@
 """The scripts production serves are the repository's with comments and
 indentation removed by ``config.static_minify`` (docs/methodology.md,
 "Verifying the randomizer"; docs/security.md, "A tampered server"): the
-randomizer exactly that, the page script but for the hashed names of its
-imports; and the hashes the pages print are of the bytes served. The page
-script and the style sheet the respondent page carries inside itself are
-those same bytes, and its policy allows no other inline code."""
+randomizer exactly that, a module that imports another but for the hashed
+name of what it imports; and the hashes the pages print are of the bytes
+served. The scripts and the style sheet the respondent page carries inside
+itself are those same bytes, each allowed by its own hash, and its policy
+allows no other inline code."""
 
 from __future__ import annotations
 
@@ -20,30 +21,11 @@ from typing import Any
 
 import pytest
 from django.contrib.staticfiles import finders
-from django.core.management import call_command
 
 from config.static_minify import strip
 from config.static_storage import is_own, own_static_roots
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def collected(settings: Any, tmp_path: Path) -> dict[str, str]:
-    """collectstatic with the production storage; the manifest's names."""
-    settings.STATIC_ROOT = tmp_path
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "config.static_storage.HashedModulesStorage"},
-    }
-    call_command(
-        "collectstatic",
-        interactive=False,
-        verbosity=0,
-        # Only the site's own files: the scripts import nothing from these.
-        ignore_patterns=["admin/*", "drf_spectacular_sidecar/*", "rest_framework/*"],
-    )
-    return json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
 
 
 def served(settings: Any, name: str) -> bytes:
@@ -67,17 +49,19 @@ def test_the_served_randomizer_is_the_repositorys_file_stripped(collected, setti
     assert brotli.decompress(served(settings, name + ".br")) == content
 
 
-def test_the_served_page_script_differs_only_in_its_imports_hashed_names(
+def test_served_modules_differ_from_their_sources_only_in_their_imports_names(
     collected, settings
 ):
+    # The page script imports nothing: the page hands it every module.
     page = served(settings, collected["js/survey.js"]).decode()
-    # By absolute URL, so that the same text works inside the respondent page.
-    assert f'"/static/{collected["js/rr.js"]}"' in page
-    page = page.replace("/static/js/", "./")
-    for original, hashed in collected.items():
-        if original.startswith("js/"):
-            page = page.replace(Path(hashed).name, Path(original).name)
     assert page == strip("survey.js", (REPO / "static/js/survey.js").read_text())
+    logic = served(settings, collected["js/survey/display-logic.js"]).decode()
+    # By absolute URL, so that the same text works inside the respondent page.
+    conditions = f"/static/{collected['js/conditions.js']}"
+    assert f'"{conditions}"' in logic
+    logic = logic.replace(conditions, "../conditions.js")
+    source = (REPO / "static/js/survey/display-logic.js").read_text()
+    assert logic == strip("display-logic.js", source)
 
 
 def test_our_scripts_and_style_sheets_are_stripped_and_no_others(collected, settings):
@@ -107,32 +91,6 @@ def _sri(content: bytes) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(content).digest()).decode()
 
 
-@pytest.mark.django_db
-def test_the_pages_hashes_are_of_the_stripped_files_served(
-    collected, settings, client, open_survey
-):
-    page = client.get(f"/s/{open_survey.slug}/").content.decode()
-    pinned = _pinned(page)
-    assert f"/static/{collected['js/rr.js']}" in dict(pinned)
-    # The page script comes inside the page (see the next test), not as a file.
-    assert f"/static/{collected['js/survey.js']}" not in dict(pinned)
-    # No display logic on this survey: its module is not loaded at all.
-    assert f"/static/{collected['js/conditions.js']}" not in dict(pinned)
-    for url, sri in pinned:
-        assert sri == _sri(served(settings, url.removeprefix("/static/"))), url
-    transparency = client.get(f"/s/{open_survey.slug}/transparency/").content.decode()
-    listed = re.findall(r'<a href="/static/([^"]+)">', transparency)
-    assert collected["js/rr.js"] in listed
-    assert collected["js/survey.js"] in listed
-    for name in listed:
-        content = served(settings, name)
-        assert hashlib.sha256(content).hexdigest() in transparency, name
-        assert _sri(content) in transparency, name
-        assert f"({len(content):,} bytes)".replace(",", "") in transparency.replace(
-            ",", ""
-        )
-
-
 def _policy(response: Any) -> dict[str, list[str]]:
     directives = [
         part.split() for part in response["Content-Security-Policy"].split(";")
@@ -140,30 +98,112 @@ def _policy(response: Any) -> dict[str, list[str]]:
     return {words[0]: words[1:] for words in directives if words}
 
 
+def _config(page: str) -> dict[str, Any]:
+    (data,) = re.findall(
+        r'<script id="survey-config" type="application/json">(.*?)</script>', page, re.S
+    )
+    return dict(json.loads(data))
+
+
 @pytest.mark.django_db
-def test_the_page_carries_its_script_and_style_sheet_as_served_and_allows_only_them(
+def test_the_page_carries_its_scripts_and_style_sheet_as_served_and_allows_only_them(
     collected, settings, client, open_survey
 ):
-    """The second round trip on a slow phone is the page's own script and
-    style sheet (docs/benchmarks.md): they come inside the HTML, byte for byte
-    the served files, allowed by the hash the transparency page states."""
+    """The second round trip on a slow phone is the page's scripts and style
+    sheet (docs/benchmarks.md): they come inside the HTML, each byte for byte
+    its served file, allowed by the hash the transparency page states."""
     response = client.get(f"/s/{open_survey.slug}/")
     page = response.content.decode()
     scripts = re.findall(r'<script type="module">(.*?)</script>', page, re.S)
     styles = re.findall(r"<style>(.*?)</style>", page, re.S)
-    script = served(settings, collected["js/survey.js"])
+    # The randomizer and the yes/no questions' module, then the page script,
+    # which runs after them and takes their exports.
+    paths = ["js/rr.js", "js/kinds/binary/page.js", "js/survey.js"]
+    files = [served(settings, collected[path]) for path in paths]
+    assert [text.encode() for text in scripts] == files
     style = served(settings, collected["css/site.css"])
-    assert [text.encode() for text in scripts] == [script]
     assert [text.encode() for text in styles] == [style]
     assert "stylesheet" not in page
+    # Nothing left to fetch before the questions show.
+    assert not _pinned(page)
+    config = _config(page)
+    assert config["randomizer"] == "inline:js/rr.js"
+    assert config["scripts"] == ["inline:js/kinds/binary/page.js"]
     policy = _policy(response)
-    assert policy["script-src"] == ["'self'", f"'{_sri(script)}'"]
+    assert sorted(policy["script-src"]) == sorted(
+        ["'self'", *(f"'{_sri(content)}'" for content in files)]
+    )
     assert policy["style-src"] == ["'self'", f"'{_sri(style)}'"]
     # Nothing else is allowed inline, and other pages allow nothing inline.
     assert "'unsafe-inline'" not in response["Content-Security-Policy"]
     transparency = client.get(f"/s/{open_survey.slug}/transparency/")
     assert "sha256-" not in transparency["Content-Security-Policy"]
-    assert _sri(script) in transparency.content.decode()
+    # Each carried file is listed with its hash, as the page's policy names it.
+    listing = transparency.content.decode()
+    for content in files:
+        assert f"'{_sri(content)}'</code>" in listing
+    listed = re.findall(r'<a href="/static/([^"]+)">', listing)
+    assert {collected[path] for path in paths} <= set(listed)
+    for name in listed:
+        content = served(settings, name)
+        assert hashlib.sha256(content).hexdigest() in listing, name
+        assert _sri(content) in listing, name
+        assert f"({len(content):,} bytes)".replace(",", "") in listing.replace(",", "")
+
+
+def test_every_module_a_page_may_load_hands_itself_over_as_served(collected):
+    """A page carries every one of them (tests/js/carried.test.mjs checks
+    what each hands over): none is left to a second round trip."""
+    from surveys.kinds import KINDS, kind_module
+    from surveys.respond.inline import carried_module
+    from surveys.respond.integrity import RANDOMIZER, RANDOMIZER_PARTS
+    from surveys.respond.page_modules import FEATURE_SCRIPTS
+
+    paths = [
+        RANDOMIZER,
+        *RANDOMIZER_PARTS.values(),
+        *(paths[0] for paths in FEATURE_SCRIPTS.values()),
+        *(getattr(kind_module(kind, "page"), "SCRIPT", None) for kind in KINDS),
+    ]
+    for path in filter(None, paths):
+        assert carried_module(path) is not None, path
+
+
+@pytest.mark.django_db
+def test_a_carried_module_that_imports_a_file_has_it_preloaded_with_its_hash(
+    collected, settings, client, draft_survey
+):
+    """Display logic's module imports the conditions by URL: inside the page
+    that import still fetches a file, so the head preloads it with the
+    integrity of the bytes served."""
+    from surveys.builder.questions import question_create
+    from surveys.builder.services import survey_publish
+    from tests.surveys.display_logic.data import WARNER, shown_if_yes
+
+    worked = question_create(
+        survey=draft_survey,
+        text="Have you ever worked?",
+        kind="direct",
+        options=["No", "Yes"],
+        design={"name": "direct", "k": 2},
+    )
+    question_create(
+        survey=draft_survey,
+        text="Have you ever taken something from work?",
+        kind="yes_no",
+        design=WARNER,
+        condition=shown_if_yes(worked),
+    )
+    survey = survey_publish(survey=draft_survey)
+    page = client.get(f"/s/{survey.slug}/").content.decode()
+    modules = _config(page)["modules"]
+    assert modules == {"displayLogic": "inline:js/survey/display-logic.js"}
+    logic = served(settings, collected["js/survey/display-logic.js"]).decode()
+    assert f'<script type="module">{logic}</script>' in page
+    conditions = collected["js/conditions.js"]
+    assert _pinned(page) == [
+        (f"/static/{conditions}", _sri(served(settings, conditions)))
+    ]
 
 
 @pytest.mark.django_db

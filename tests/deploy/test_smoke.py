@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import time
 
 import numpy as np
@@ -153,27 +154,37 @@ def test_the_health_check_is_down_while_the_database_refuses_connections(
     assert Response.objects.filter(respondent_key=key).count() == 1
 
 
-def test_the_survey_script_imports_its_randomizer_by_hashed_name(production_layout):
-    """The page carries its script inline (surveys/respond/inline.py): that
-    script imports the randomizer by an absolute, hashed, immutable URL, and
-    the page's policy allows the script by its hash."""
+def test_the_page_carries_its_scripts_each_the_hashed_file_and_allowed_by_its_hash(
+    production_layout,
+):
+    """The page carries its scripts inline (surveys/respond/inline.py): its
+    policy allows each by its hash, and the randomizer's text is, byte for
+    byte, the immutable hashed file the transparency page lists."""
     demo_seed(password="demo-password-42", respondents=0)
     https = {"X-Forwarded-Proto": "https"}
     status, headers, page = request(
         production_layout.base_url, "GET", "/s/demo/", headers=https
     )
     assert status == 200
-    script = page.decode().split('<script type="module">', 1)[1].split("</script>")[0]
-    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
-    assert f"'sha256-{digest}'" in headers["Content-Security-Policy"]
-    imported = script.split('from "/static/js/rr.', 1)[1].split('"', 1)[0]
-    assert imported != "js"  # rr.<hash>.js, never the mutable rr.js
+    scripts = re.findall(r'<script type="module">(.*?)</script>', page.decode(), re.S)
+    assert len(scripts) == 3  # the randomizer, the yes/no questions', the page's
+    for script in scripts:
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in headers["Content-Security-Policy"]
+    status, _, listing = request(
+        production_layout.base_url, "GET", "/s/demo/transparency/", headers=https
+    )
+    assert status == 200
+    (randomizer,) = set(
+        re.findall(r'href="(/static/js/rr\.[0-9a-f]+\.js)"', listing.decode())
+    )
     status, headers, body = request(
-        production_layout.base_url, "GET", f"/static/js/rr.{imported}", headers=https
+        production_layout.base_url, "GET", randomizer, headers=https
     )
     assert status == 200
     assert "immutable" in headers["Cache-Control"]
     assert b"getRandomValues" in body
+    assert body == scripts[0].encode()
 
 
 def test_the_layout_runs_without_the_development_tools(runtime_python):

@@ -90,3 +90,7 @@ export default function access(core) {
   keepInLanguageLinks();
   return { credential, check, refuse, continueTo };
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/survey/access.js", { default: access });

@@ -42,3 +42,7 @@ export default function validationArms(core) {
 
   return { assign };
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/survey/arms.js", { default: validationArms });

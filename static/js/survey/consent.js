@@ -36,3 +36,7 @@ export default function consent(core) {
   }
   return { wire };
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/survey/consent.js", { default: consent });

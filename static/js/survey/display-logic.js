@@ -43,3 +43,7 @@ export default function displayLogic(core) {
 
   return { wire, apply };
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/survey/display-logic.js", { default: displayLogic });

@@ -364,3 +364,7 @@ export default function sectionPages(core) {
     forget: forgetProgress,
   };
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/survey/pages.js", { default: sectionPages });

@@ -56,3 +56,7 @@ export default function practiceRound(core) {
 
   return { wire };
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/survey/practice.js", { default: practiceRound });

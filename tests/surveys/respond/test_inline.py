@@ -9,8 +9,13 @@ from django.http import HttpResponse
 
 from config.csp import allow, with_sources
 from surveys.respond import inline as inline_module
-from surveys.respond.inline import STYLE_SHEET, inline
-from surveys.respond.integrity import PAGE_SCRIPT
+from surveys.respond.inline import CARRIED, STYLE_SHEET, inline, page_scripts
+from surveys.respond.integrity import (
+    CONDITIONS_SCRIPT,
+    PAGE_SCRIPT,
+    RANDOMIZER,
+    integrity,
+)
 
 POLICY = "default-src 'self'; script-src 'self'; object-src 'none'"
 
@@ -69,6 +74,39 @@ def test_the_source_files_are_never_inlined():
     """With the development storage the files import ``./rr.js``."""
     assert inline(PAGE_SCRIPT, "script") is None
     assert inline(STYLE_SHEET, "style") is None
+
+
+def _handing_over(path: str) -> str:
+    return f'const x = 1;\n(globalThis.carriedModules ??= new Map()).set("{path}", {{ default: x }});'
+
+
+def test_a_module_that_hands_itself_over_is_carried_and_named_so(monkeypatch):
+    monkeypatch.setattr(inline_module, "staticfiles_storage", _AbsoluteStorage())
+    monkeypatch.setattr(inline_module, "served_text", _handing_over)
+    scripts = page_scripts([integrity(RANDOMIZER), integrity(RANDOMIZER)])
+    (carried,) = scripts.carried  # once, however often it is listed
+    assert carried.text == _handing_over(RANDOMIZER)
+    assert scripts.preloaded == ()
+    assert scripts.source(integrity(RANDOMIZER)) == f"{CARRIED}{RANDOMIZER}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "export default function x() {}",  # hands nothing over
+        _handing_over("js/rr-rule.js"),  # under another module's path
+    ],
+)
+def test_a_module_that_does_not_hand_itself_over_is_preloaded(monkeypatch, text):
+    """Carried without handing itself over, it would leave the page without
+    it: the page preloads and imports the file instead, by its URL."""
+    monkeypatch.setattr(inline_module, "staticfiles_storage", _AbsoluteStorage())
+    monkeypatch.setattr(inline_module, "served_text", lambda path: text)
+    conditions = integrity(CONDITIONS_SCRIPT)
+    scripts = page_scripts([integrity(RANDOMIZER)], imported=[conditions])
+    assert scripts.carried == ()
+    assert scripts.preloaded == (integrity(RANDOMIZER), conditions)
+    assert scripts.source(integrity(RANDOMIZER)) == integrity(RANDOMIZER).url
 
 
 @pytest.mark.parametrize(

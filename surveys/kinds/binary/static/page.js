@@ -86,3 +86,7 @@ export default function binaryKind(rr) {
     checkCrosswiseSpec,
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/binary/page.js", { default: binaryKind });

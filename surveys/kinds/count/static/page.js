@@ -49,3 +49,7 @@ export default function countKind() {
     invalidWords: "countInvalid",
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/count/page.js", { default: countKind });

@@ -122,3 +122,7 @@ export default function freetextKind(rr) {
     accept,
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/freetext/page.js", { default: freetextKind });

@@ -157,3 +157,7 @@ export default function instructedKind(rr) {
     yesEpsilon,
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/instructed/page.js", { default: instructedKind });

@@ -166,3 +166,7 @@ export default function listExperimentKind(rr) {
     shuffledOrder,
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/listexperiment/page.js", { default: listExperimentKind });

@@ -169,3 +169,7 @@ export default function multiselectKind(rr) {
     unaryEpsilon,
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/multiselect/page.js", { default: multiselectKind });

@@ -114,3 +114,7 @@ export default function numericKind(rr) {
     binOf,
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/numeric/page.js", { default: numericKind });

@@ -180,3 +180,7 @@ export default function sealedKind(rr) {
     accept,
   });
 }
+
+// Carried inside the respondent page, a module cannot be imported: it hands
+// its exports to the page script by its path (surveys/respond/inline.py).
+(globalThis.carriedModules ??= new Map()).set("js/kinds/sealed/page.js", { default: sealedKind });
