@@ -103,11 +103,10 @@ LOAD_PROXY = $(if $(wildcard /usr/sbin/nginx),--proxy,)
 bench-load: $(STAMP)
 	$(PY) -m benchmarks.load_time $(LOAD_PROXY)
 
-## What inline page code buys on throttled 3G: the demo and the twenty
-## questions with every script and style sheet as files, as served (the page
-## script and style sheet inline), with every script joined inline, and with
-## that and the style sheet (a measurement for a decision; the site joins
-## nothing).
+## What carrying its code inside the page buys on throttled 3G: the demo and
+## the twenty questions as served (every script inside), with only the page
+## script and style sheet inside, and with every script and the style sheet
+## as files, the last two rebuilt from the page as served.
 bench-inline-trade: $(STAMP)
 	$(PY) -m benchmarks.inline_trade
 

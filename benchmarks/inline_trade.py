@@ -1,39 +1,36 @@
-"""What inline page code buys on a throttled phone, and what more of it would.
+"""What carrying the page's code inside it buys on a throttled phone.
 
 The respondent page used to fetch all its code as ES modules, each a file
-with its own SRI hash that the transparency page lets a respondent check.
-That costs a second round trip after the HTML, which on slow 3G is most of
-the gap to the 1.0 s target (docs/benchmarks.md, "Load time on a throttled
-phone"). The page now carries its own script and style sheet inline, allowed
-by their SHA-256 in its CSP (``surveys/respond/inline.py``); an inline module
-may import files but cannot be imported, so the randomizer, its parts and
-the kinds' scripts are still files, fetched in a smaller second round trip.
-Going further means joining every module into one inline script: a build
-step, which the project rules out, with a CSP hash of the joined text instead
-of per-file SRI. This benchmark measures both against the files alone.
+with its own SRI hash: a second round trip after the HTML, which on slow 3G
+was most of the gap to the 1.0 s target (docs/benchmarks.md, "Load time on a
+throttled phone"). It then carried its own script and style sheet inside the
+HTML, and now carries every script it needs, each byte for byte its file and
+allowed by its SHA-256 in its CSP (``surveys/respond/inline.py``). This
+benchmark measures the three side by side, from the page as the site serves
+it today:
 
-It starts the same throwaway production-profile site as
-``benchmarks.page_weight`` (runserver on SQLite, static files collected,
-stripped and compressed as production serves them), takes the demo and the
-twenty-question page as served, and serves four variants of each from one
-small side server, so they differ only in how the code arrives:
+- ``files``: every script and the style sheet fetched as files, each
+  preloaded from the head with its SRI, the page's data naming each module
+  by URL: the page as it was before it carried anything;
+- ``page script and style``: the page script and the style sheet inside the
+  page, the randomizer, its parts and the kinds' and features' modules files:
+  the page as it was until it carried its modules;
+- ``as served``: the page exactly as the site serves it.
 
-- ``modules``: every script and the style sheet fetched as files (the page
-  script and style sheet put back as the files they are, preloaded, with
-  SRI): the page as it was served before it carried any inline;
-- ``inline page script and style``: the page exactly as the site serves it;
-- ``inline scripts``: every module joined into one inline module script
-  (the randomizer's exports kept in a namespace object, every other module's
-  default export looked up by the URL the page's data names), allowed by its
-  SHA-256 in ``script-src``; the style sheet fetched;
-- ``inline all``: the join, and the style sheet inline.
-
-Every response is Brotli-compressed as the site compresses it (quality 5 for
-HTML, the collected ``.br`` files for static ones). Each variant is opened
-like ``benchmarks.load_time`` does (fresh context, DevTools network emulation,
-4x CPU throttling), interleaved round by round, and timed to **answerable**:
-when the page has checked every spec and shows the questions. A variant that
-refuses a spec or never shows its questions stops the run. Run with::
+The first two are rebuilt from the served page: each script it carries is
+put back as the file with the same bytes among those the transparency page
+lists, and the module names each hands itself over by (``inline:<path>``) are
+put back as those files' URLs. It starts the same throwaway production-profile
+site as ``benchmarks.page_weight`` (runserver on SQLite, static files
+collected, stripped and compressed as production serves them) and serves the
+variants from one small side server with the site's own policy, so they
+differ only in how the code arrives. Every response is Brotli-compressed as
+the site compresses it (quality 5 for HTML, the collected ``.br`` files for
+static ones). Each variant is opened like ``benchmarks.load_time`` does (fresh
+context, DevTools network emulation, 4x CPU throttling), interleaved round by
+round, and timed to **answerable**: when the page has checked every spec and
+shows the questions. A variant that refuses a spec or never shows its
+questions stops the run. Run with::
 
     python -m benchmarks.inline_trade [--visits N] [--profiles slow3g fast3g] [--json PATH]
 
@@ -56,7 +53,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urljoin
 
 import brotli
 
@@ -66,73 +62,71 @@ from benchmarks.page_weight import local_site
 from config.csp import SUBRESOURCE_POLICY, with_sources
 
 PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
-VARIANTS = ("modules", "inline page script and style", "inline scripts", "inline all")
-HTML_BROTLI_QUALITY = 5  # as surveys/respond/compression.py sends the page
+VARIANTS = ("files", "page script and style", "as served")
+HTML_BROTLI_QUALITY = 5  # as surveys/respond/compression.py sends a page first
 _CONFIG = re.compile(r'<script id="survey-config"[^>]*>(.*?)</script>', re.S)
 _INLINE_SCRIPT = re.compile(r'<script type="module">(.*?)</script>', re.S)
 _INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
-# Where the transparency page names the page script's file, and the style
-# sheet it links (it carries nothing inline).
-_LISTED_PAGE_SCRIPT = re.compile(
-    r'<a href="([^"]+)">[^<]*</a>[^<]*</dt>\s*<dd>SHA-256: <code class="hash" '
-    r'id="page-script-sha256">'
-)
+# Every file the transparency page lists, and the style sheet it links (it
+# carries nothing inline).
+_LISTED = re.compile(r'<a href="(/static/[^"]+\.js)">')
 _STYLE = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
-_NAMESPACE_IMPORT = re.compile(r'^import \* as (\w+) from "([^"]+)";\n', re.M)
-_NAMED_IMPORT = re.compile(r'^import \{([^}]*)\} from "[^"]+";\n', re.M)
-_EXPORTED = re.compile(r"^export (?:async )?(?:const|let|function|class) (\w+)", re.M)
-_LOADER = "const loaded = async(url)=>(await import(url)).default;"
+# The path a carried module hands itself over by (surveys/respond/inline.py).
+_HANDED_OVER = re.compile(r'carriedModules \?\?= new Map\(\)\)\.set\(\s*"([^"]+)"')
 
 
 def _digest(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
 
 
-class JoinError(ValueError):
-    """The page's modules are not shaped as this join expects."""
+class UnpackError(ValueError):
+    """The served page carries something that is not one of its files."""
 
 
-def _randomizer(page_script: str, text: str) -> tuple[str, str]:
-    """The name the page script gives the randomizer's namespace, and the
-    randomizer's URL (as collected, absolute; in the sources, relative to the
-    page script's)."""
-    found = _NAMESPACE_IMPORT.search(text)
-    if found is None:
-        raise JoinError(f"{page_script} imports no randomizer namespace")
-    return found.group(1), urljoin(page_script, found.group(2))
+def unpack(html: str, files: dict[str, str], style: tuple[str, str], keep: int) -> str:
+    """``html`` with the scripts it carries put back as the files they are.
 
-
-def join_modules(page_script: str, sources: dict[str, str]) -> str:
-    """One module script from the page's: ``page_script`` is the page
-    script's URL, ``sources`` every module's text by URL (the page script, the
-    randomizer it imports, and each URL its data names). The randomizer becomes
-    a namespace object; every other module's default export is kept by its URL
-    and handed out by the page script's loader in place of ``import(url)``."""
-    main = sources[page_script]
-    namespace, randomizer_url = _randomizer(page_script, main)
-    randomizer = sources[randomizer_url]
-    names = _EXPORTED.findall(randomizer)
-    parts = [
-        "const __modules = {};",
-        f"const {namespace} = (() => {{\n"
-        + re.sub(r"^export ", "", randomizer, flags=re.M)
-        + f"\nreturn {{{', '.join(names)}}};\n}})();",
-    ]
-    for url, text in sources.items():
-        if url in (page_script, randomizer_url):
+    ``files`` is every listed file's text by URL and ``style`` the style
+    sheet's (URL, text). The page script is the last script carried; with
+    ``keep`` = 1 it and the style sheet stay inside the page, with 0 they
+    become files too. Each file put back is preloaded from the head with its
+    SRI, and the page's data names it by URL again.
+    """
+    url_of = {text: url for url, text in files.items()}
+    carried = _INLINE_SCRIPT.findall(html)
+    if not carried:
+        raise UnpackError("the page carries no script")
+    preloads = []
+    for position, text in enumerate(carried):
+        if text not in url_of:
+            raise UnpackError(f"carried script {position} is no listed file")
+        url = url_of[text]
+        page_script = position == len(carried) - 1
+        if page_script and keep:
             continue
-        if re.search(r"^import ", text, re.M):
-            raise JoinError(f"{url} imports another module")
-        text = re.sub(
-            r"^export default ", f"__modules[{json.dumps(url)}] = ", text, flags=re.M
+        preload = f'<link rel="modulepreload" href="{url}" integrity="{_digest(text)}">'
+        preloads.append(preload)
+        element = f'<script type="module">{text}</script>'
+        if page_script:
+            html = html.replace(
+                element,
+                f'<script type="module" src="{url}" integrity="{_digest(text)}"></script>',
+            )
+            continue
+        html = html.replace(element, "")
+        handed = _HANDED_OVER.search(text)
+        if handed is None:
+            raise UnpackError(f"{url} hands nothing over")
+        html = html.replace(f'"inline:{handed.group(1)}"', f'"{url}"')
+    if '"inline:' in _CONFIG.search(html).group(1):  # type: ignore[union-attr]
+        raise UnpackError("the page's data still names a carried module")
+    style_url, style_text = style
+    if not keep:
+        html = html.replace(
+            f"<style>{style_text}</style>",
+            f'<link rel="stylesheet" href="{style_url}">',
         )
-        parts.append("{\n" + re.sub(r"^export ", "", text, flags=re.M) + "\n}")
-    main = _NAMESPACE_IMPORT.sub("", main)
-    main = _NAMED_IMPORT.sub(lambda m: f"const {{{m.group(1)}}} = {namespace};\n", main)
-    if main.count(_LOADER) != 1:
-        raise JoinError(f"{page_script} has no single module loader to replace")
-    parts.append(main.replace(_LOADER, "const loaded = async(url)=>__modules[url];"))
-    return "\n".join(parts)
+    return html.replace("</title>\n", "</title>\n" + "".join(preloads), 1)
 
 
 def _fetch(url: str, encoding: str = "identity") -> tuple[bytes, dict[str, str]]:
@@ -148,58 +142,28 @@ def page_variants(base: str, path: str) -> dict[str, tuple[str, str]]:
     html = _fetch(base + path)[0].decode()
     body, headers = _fetch(base + path + "transparency/")
     transparency, policy = body.decode(), headers["Content-Security-Policy"]
-    config = json.loads(_CONFIG.search(html).group(1))  # type: ignore[union-attr]
-    page_script = _LISTED_PAGE_SCRIPT.search(transparency).group(1)  # type: ignore[union-attr]
+    files = {
+        url: _fetch(base + url)[0].decode()
+        for url in set(_LISTED.findall(transparency))
+    }
     style_url = _STYLE.search(transparency).group(1)  # type: ignore[union-attr]
-    (alone,) = _INLINE_SCRIPT.findall(html)
     (style,) = _INLINE_STYLE.findall(html)
-    urls = [*config.get("scripts", [])]
-    urls += [
-        *(config.get("modules") or {}).values(),
-        *(config.get("parts") or {}).values(),
-    ]
-    sources = {url: _fetch(base + url)[0].decode() for url in urls}
-    sources[page_script] = alone
-    randomizer_url = _randomizer(page_script, alone)[1]
-    sources[randomizer_url] = _fetch(base + randomizer_url)[0].decode()
-    if _fetch(base + page_script)[0].decode() != alone:
-        raise JoinError(f"the page's inline script is not {page_script}")
-    joined = join_modules(page_script, sources)
-    sri = _digest(alone)
-    link = f'<link rel="stylesheet" href="{style_url}">'
-    inline_script = f'<script type="module">{alone}</script>'
-    inline_style = f"<style>{style}</style>"
-    # The files as the page named them before it carried anything inline.
-    modules = (
-        html.replace(inline_style, "")
-        .replace(
-            "</title>\n",
-            f'</title>\n{link}\n<link rel="modulepreload" href="{page_script}" '
-            f'integrity="{sri}">',
-            1,
-        )
-        .replace(
-            inline_script,
-            f'<script type="module" src="{page_script}" integrity="{sri}"></script>',
-        )
-    )
-    page_joined = re.sub(
-        r'<link rel="modulepreload"[^>]*>', "", html.replace(inline_style, link)
-    ).replace(inline_script, f'<script type="module">{joined}</script>')
-    joined_hash, style_hash = f"'{_digest(joined)}'", f"'{_digest(style)}'"
+    if _fetch(base + style_url)[0].decode() != style:
+        raise UnpackError(f"the page's style sheet is not {style_url}")
 
-    def allowing(scripts: list[str], styles: list[str]) -> str:
+    def allowing(page: str, styles: list[str]) -> str:
+        scripts = [f"'{_digest(text)}'" for text in _INLINE_SCRIPT.findall(page)]
         return with_sources(policy, {"script-src": scripts, "style-src": styles})
 
-    return {
-        "modules": (modules, policy),
-        "inline page script and style": (html, allowing([f"'{sri}'"], [style_hash])),
-        "inline scripts": (page_joined, allowing([joined_hash], [])),
-        "inline all": (
-            page_joined.replace(link, inline_style),
-            allowing([joined_hash], [style_hash]),
-        ),
-    }
+    variants = {}
+    for variant, keep in (("files", 0), ("page script and style", 1)):
+        page = unpack(html, files, (style_url, style), keep)
+        variants[variant] = (
+            page,
+            allowing(page, [f"'{_digest(style)}'"] if keep else []),
+        )
+    variants["as served"] = (html, allowing(html, [f"'{_digest(style)}'"]))
+    return variants
 
 
 @contextmanager

@@ -1,70 +1,77 @@
-"""The inline-code benchmark's join (benchmarks/inline_trade.py) still makes
-one valid module of the modules we serve, so its figures keep measuring the
-page's own code rather than a join that rotted with it."""
+"""The inline-code benchmark (benchmarks/inline_trade.py) rebuilds the page
+as it was before it carried its code, from the page as served: every script
+put back as its file, preloaded with its integrity and named by URL again.
+Checked on the page the production storage serves, so its figures keep
+measuring the page's own code rather than a rebuild that rotted with it."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
+import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from benchmarks.inline_trade import JoinError, join_modules
-from config.static_minify import strip_js
-from tests.conftest import skip_or_fail
+from benchmarks.inline_trade import _LISTED, UnpackError, _digest, unpack
 
-REPO = Path(__file__).resolve().parents[2]
-PAGE = "/static/js/survey.js"
+pytestmark = pytest.mark.django_db
 
-
-def served(path: Path) -> str:
-    return strip_js(path.read_text())
+PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)" integrity="([^"]+)">')
+CARRIED = re.compile(r'<script type="module">(.*?)</script>', re.S)
 
 
-def sources() -> dict[str, str]:
-    """Every module a page can load, stripped as production serves it, by a
-    URL of its own: the page script, the randomizer and its parts, each
-    kind's script and every feature but display logic (which imports the
-    conditions module, and is left out of the join; see the test below)."""
-    found = {PAGE: served(REPO / "static/js/survey.js")}
-    found["/static/js/rr.js"] = served(REPO / "static/js/rr.js")
-    for part in sorted(REPO.glob("static/js/rr-*.js")):
-        found[f"/static/js/{part.name}"] = served(part)
-    for feature in sorted(REPO.glob("static/js/survey/*.js")):
-        if feature.name != "display-logic.js":
-            found[f"/static/js/survey/{feature.name}"] = served(feature)
-    for kind in sorted(REPO.glob("surveys/kinds/*/static/page.js")):
-        found[f"/static/js/kinds/{kind.parent.parent.name}/page.js"] = served(kind)
-    return found
+def _served(client: Any, settings: Any, survey: Any) -> tuple[str, dict[str, str]]:
+    """The page, and every file the transparency page lists, by URL."""
+    page = client.get(f"/s/{survey.slug}/").content.decode()
+    listing = client.get(f"/s/{survey.slug}/transparency/").content.decode()
+    root = Path(settings.STATIC_ROOT)
+    files = {
+        url: (root / url.removeprefix("/static/")).read_text()
+        for url in set(_LISTED.findall(listing))
+    }
+    return page, files
 
 
-def test_every_module_joins_into_one_module_that_parses(tmp_path: Path) -> None:
-    node = shutil.which("node")
-    if node is None:
-        skip_or_fail("Node.js is not installed")
-    modules = sources()
-    joined = join_modules(PAGE, modules)
-    assert "import(" not in joined
-    assert not [
-        line for line in joined.splitlines() if line.startswith(("import ", "export "))
-    ]
-    # Each module other than the page script and the randomizer is kept by its URL.
-    for url in modules:
-        if url not in (PAGE, "/static/js/rr.js"):
-            assert f'__modules["{url}"] = ' in joined
-    script = tmp_path / "joined.mjs"
-    script.write_text(joined)
-    checked = subprocess.run(
-        [str(node), "--check", str(script)], capture_output=True, text=True, check=False
+def _config(page: str) -> dict[str, Any]:
+    (data,) = re.findall(
+        r'<script id="survey-config" type="application/json">(.*?)</script>', page, re.S
     )
-    assert checked.returncode == 0, checked.stderr
+    return dict(json.loads(data))
 
 
-def test_a_module_that_imports_another_is_refused() -> None:
-    modules = sources()
-    modules["/static/js/survey/display-logic.js"] = served(
-        REPO / "static/js/survey/display-logic.js"
-    )
-    with pytest.raises(JoinError, match="display-logic.js imports another module"):
-        join_modules(PAGE, modules)
+def test_the_served_page_unpacks_into_the_files_it_carries(
+    collected, settings, client, open_survey
+):
+    page, files = _served(client, settings, open_survey)
+    style_url = f"/static/{collected['css/site.css']}"
+    style = (Path(settings.STATIC_ROOT) / collected["css/site.css"]).read_text()
+    carried = CARRIED.findall(page)
+    assert len(carried) == 3  # the randomizer, the yes/no module, the page script
+
+    unpacked = unpack(page, files, (style_url, style), keep=0)
+    assert not CARRIED.findall(unpacked)
+    assert f'<link rel="stylesheet" href="{style_url}">' in unpacked
+    preloads = dict(PRELOAD.findall(unpacked))
+    assert sorted(preloads.values()) == sorted(_digest(text) for text in carried)
+    for url, sri in preloads.items():
+        assert _digest(files[url]) == sri
+    config = _config(unpacked)
+    assert config["randomizer"] in preloads
+    assert all(url in preloads for url in config["scripts"])
+
+    # The page script and the style sheet stay: the page as it was before.
+    halfway = unpack(page, files, (style_url, style), keep=1)
+    assert CARRIED.findall(halfway) == [carried[-1]]
+    assert f"<style>{style}</style>" in halfway
+    assert len(PRELOAD.findall(halfway)) == 2
+
+
+def test_a_carried_script_that_is_no_listed_file_stops_the_run(
+    collected, settings, client, open_survey
+):
+    page, files = _served(client, settings, open_survey)
+    randomizer = f"/static/{collected['js/rr.js']}"
+    del files[randomizer]
+    with pytest.raises(UnpackError, match="carried script 0 is no listed file"):
+        unpack(page, files, ("", ""), keep=0)
