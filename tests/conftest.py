@@ -12,9 +12,12 @@ reads what another run owns. ``make test-twice`` checks it.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import uuid
+from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
@@ -188,3 +191,24 @@ def open_survey(draft_survey):
     from surveys.builder.services import survey_publish
 
     return survey_publish(survey=draft_survey)
+
+
+@pytest.fixture
+def collected(settings: Any, tmp_path: Path) -> dict[str, str]:
+    """collectstatic with the production storage, which the pages then name
+    (hashed URLs, the collected files' hashes); the manifest's names."""
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "config.static_storage.HashedModulesStorage"},
+    }
+    call_command(
+        "collectstatic",
+        interactive=False,
+        verbosity=0,
+        # Only the site's own files: the scripts import nothing from these.
+        ignore_patterns=["admin/*", "drf_spectacular_sidecar/*", "rest_framework/*"],
+    )
+    return json.loads((tmp_path / "staticfiles.json").read_text())["paths"]

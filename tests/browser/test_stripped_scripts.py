@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from benchmarks.load_time import ANSWER
@@ -30,24 +28,6 @@ from tests.browser.helpers import (
 )
 
 CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css"}
-
-
-@pytest.fixture
-def collected(settings: Any, tmp_path: Path) -> dict[str, str]:
-    """collectstatic with the production storage, which the live server's
-    pages then name (hashed URLs, integrity of the collected files)."""
-    settings.STATIC_ROOT = tmp_path
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "config.static_storage.HashedModulesStorage"},
-    }
-    call_command(
-        "collectstatic",
-        interactive=False,
-        verbosity=0,
-        ignore_patterns=["admin/*", "drf_spectacular_sidecar/*", "rest_framework/*"],
-    )
-    return json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
 
 
 def serve_collected(page: Any, root: Path) -> list[str]:

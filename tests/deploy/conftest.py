@@ -13,7 +13,6 @@ the module, before pytest-django drops the test database.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import tomllib
@@ -22,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
 from benchmarks.layout import ROOT, ProductionLayout
 from tests.conftest import IN_CI
@@ -110,21 +108,3 @@ def production_layout(
     yield from running_layout(
         redis_server.url, runtime_python, tmp_path_factory.mktemp("layout")
     )
-
-
-@pytest.fixture
-def collected(settings: Any, tmp_path: Path) -> dict[str, str]:
-    """collectstatic with the production storage; the manifest's names."""
-    settings.STATIC_ROOT = tmp_path
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "config.static_storage.HashedModulesStorage"},
-    }
-    call_command(
-        "collectstatic",
-        interactive=False,
-        verbosity=0,
-        # Only the site's own files: the scripts import nothing from these.
-        ignore_patterns=["admin/*", "drf_spectacular_sidecar/*", "rest_framework/*"],
-    )
-    return json.loads((tmp_path / "staticfiles.json").read_text())["paths"]

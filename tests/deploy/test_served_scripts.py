@@ -171,30 +171,15 @@ def test_every_module_a_page_may_load_hands_itself_over_as_served(collected):
 
 @pytest.mark.django_db
 def test_a_carried_module_that_imports_a_file_has_it_preloaded_with_its_hash(
-    collected, settings, client, draft_survey
+    collected, settings, client, owner
 ):
     """Display logic's module imports the conditions by URL: inside the page
     that import still fetches a file, so the head preloads it with the
     integrity of the bytes served."""
-    from surveys.builder.questions import question_create
     from surveys.builder.services import survey_publish
-    from tests.surveys.display_logic.data import WARNER, shown_if_yes
+    from tests.surveys.display_logic.data import filtered_survey
 
-    worked = question_create(
-        survey=draft_survey,
-        text="Have you ever worked?",
-        kind="direct",
-        options=["No", "Yes"],
-        design={"name": "direct", "k": 2},
-    )
-    question_create(
-        survey=draft_survey,
-        text="Have you ever taken something from work?",
-        kind="yes_no",
-        design=WARNER,
-        condition=shown_if_yes(worked),
-    )
-    survey = survey_publish(survey=draft_survey)
+    survey = survey_publish(survey=filtered_survey(owner)[0])
     page = client.get(f"/s/{survey.slug}/").content.decode()
     modules = _config(page)["modules"]
     assert modules == {"displayLogic": "inline:js/survey/display-logic.js"}
