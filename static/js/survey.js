@@ -69,7 +69,8 @@ const sendButton = document.getElementById("send");
 const byId = (id) => document.getElementById(id);
 // Each kind's own code (surveys/kinds/<kind>/static/page.js), for the kinds
 // this page shows only: the page carries each, or preloads it with its
-// integrity, and each is given the randomizer, so every draw is still the pinned randomizer's.
+// integrity, and each is given the randomizer, so every draw is still the
+// pinned randomizer's.
 // A kind may check and report its questions itself (check all that apply:
 // the items ticked travel as one bit mask), and may run a procedure in which
 // the respondent produces the report (a crosswise pairing; a device
