@@ -60,6 +60,7 @@ from benchmarks.chromium import CHROMIUM, launch
 from benchmarks.load_time import MARKS, PROFILES, Profile, throttle, wait_for
 from benchmarks.page_weight import local_site
 from config.csp import SUBRESOURCE_POLICY, with_sources
+from surveys.respond.inline import HANDS_OVER
 
 PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
 VARIANTS = ("files", "page script and style", "as served")
@@ -71,8 +72,6 @@ _INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 # carries nothing inline).
 _LISTED = re.compile(r'<a href="(/static/[^"]+\.js)">')
 _STYLE = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
-# The path a carried module hands itself over by (surveys/respond/inline.py).
-_HANDED_OVER = re.compile(r'carriedModules \?\?= new Map\(\)\)\.set\(\s*"([^"]+)"')
 
 
 def _digest(text: str) -> str:
@@ -114,7 +113,7 @@ def unpack(html: str, files: dict[str, str], style: tuple[str, str], keep: int) 
             )
             continue
         html = html.replace(element, "")
-        handed = _HANDED_OVER.search(text)
+        handed = HANDS_OVER.search(text)
         if handed is None:
             raise UnpackError(f"{url} hands nothing over")
         html = html.replace(f'"inline:{handed.group(1)}"', f'"{url}"')

@@ -5,7 +5,7 @@ and styles: no inline script, no inline style, no other origin. Data reaches
 pages through ``json_script``, which is inert JSON, so it needs no exception.
 The one exception is by hash: a view may let its response run an inline
 script or style whose exact bytes it names (:func:`allow`), as the respondent
-page does for its own script and style sheet (``surveys/respond/inline.py``).
+page does for the scripts and style sheet it carries (``surveys/respond/inline.py``).
 Running the same policy in development and tests means a page that breaks it
 fails the browser tests, not production.
 """

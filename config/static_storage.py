@@ -7,9 +7,10 @@ only be cached briefly (it changes under the same name), and a phone holding
 an old copy could pair it with a newer page. With it, every file the pages
 load is immutable and cached for years. The rewritten references are
 absolute (``/static/js/rr.<hash>.js``, not ``./rr.<hash>.js``): a file means
-the same wherever its text is read, so the respondent page can carry the page
-script and its style sheet inside itself, byte for byte the collected files
-(``surveys/respond/inline.py``), and their imports still find the randomizer.
+the same wherever its text is read, so the respondent page can carry its
+scripts and style sheet inside itself, byte for byte the collected files
+(``surveys/respond/inline.py``), and an import in one (the display logic's)
+still finds its file.
 
 The stripping (``config.static_minify``) happens before hashing, so the
 hashed names, the manifest, the .gz/.br copies and the integrity hashes the

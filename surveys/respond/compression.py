@@ -28,7 +28,7 @@ BROTLI_QUALITY = 5
 # on, compressed once: a survey's page is the same for every respondent in a
 # language, so all but its first two respondents per process get it a tenth
 # smaller (docs/benchmarks.md, "Respondent page weight"), while a page that
-# differs per request never pays quality 11's 30 to 65 ms.
+# differs per request never pays quality 11's 30 to 90 ms.
 BEST_QUALITY = 11
 # Pages remembered: those seen once (by digest) and those kept compressed.
 SEEN_PAGES = 256

@@ -88,12 +88,16 @@ def inline(path: str, element: str) -> Inline | None:
     return Inline(file=integrity(path), text=text)
 
 
+# The line that ends each module the page script loads, as collected:
+# ``(globalThis.carriedModules ??= new Map()).set("<path>", <exports>)``.
+HANDS_OVER = re.compile(r'carriedModules \?\?= new Map\(\)\)\.set\(\s*"([^"]+)",')
+
+
 @lru_cache(maxsize=64)
 def _hands_over(text: str, path: str) -> bool:
     """Whether a module's text hands its exports to the page script under
     ``path`` (without that, carrying it would leave the page without it)."""
-    pattern = r"carriedModules \?\?= new Map\(\)\)\.set\(\s*" + re.escape(f'"{path}",')
-    return re.search(pattern, text) is not None
+    return path in HANDS_OVER.findall(text)
 
 
 def carried_module(path: str) -> Inline | None:
