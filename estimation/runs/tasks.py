@@ -8,6 +8,7 @@ from typing import Any
 from celery import shared_task
 from django.db import DatabaseError
 
+from config.task_retries import retry_busy, retry_failed
 from estimation.runs import counting, model_fits, scheduling, services
 from estimation.runs.run_lock import SurveyBusy
 from estimation.runs.scheduling import (
@@ -19,39 +20,31 @@ from estimation.runs.scheduling import (
 )
 from surveys.results.tasks import draw_results_pages
 
-MAX_RETRIES = 5
 
-
-@shared_task(name=ESTIMATE_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
-def estimate_survey(self: Any, run_id: int) -> int | None:
+@shared_task(name=ESTIMATE_TASK, bind=True, acks_late=True, max_retries=None)
+def estimate_survey(self: Any, run_id: int, failures: int = 0) -> int | None:
     """Compute and save one estimate run; retry with backoff on database errors."""
     try:
         run = services.estimate_run_execute(run_id=run_id)
     except SurveyBusy as busy:
         # Another run of the survey holds it: this one waits its turn, however
         # long that run takes, rather than running beside it.
-        raise self.retry(
-            exc=busy, countdown=BUSY_RETRY_SECONDS, max_retries=None
-        ) from busy
+        raise retry_busy(self, busy, BUSY_RETRY_SECONDS) from busy
     except DatabaseError as error:
-        raise self.retry(
-            exc=error, countdown=min(300, 5 * 2**self.request.retries)
-        ) from error
+        raise retry_failed(self, error, failures) from error
     if run is not None and run.status == run.Status.FINISHED:
         # Its page drawn now, so that no reader's first view draws it.
         draw_results_pages(run)
     return None if run is None else run.pk
 
 
-@shared_task(name=MODEL_FIT_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
-def fit_model(self: Any, fit_id: int) -> int | None:
+@shared_task(name=MODEL_FIT_TASK, bind=True, acks_late=True, max_retries=None)
+def fit_model(self: Any, fit_id: int, failures: int = 0) -> int | None:
     """Count, fit and save one model; retry with backoff on database errors."""
     try:
         fit = model_fits.model_fit_execute(fit_id=fit_id)
     except DatabaseError as error:
-        raise self.retry(
-            exc=error, countdown=min(300, 5 * 2**self.request.retries)
-        ) from error
+        raise retry_failed(self, error, failures) from error
     return None if fit is None else fit.pk
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from celery import shared_task
 from django.db import DatabaseError
 
+from config.task_retries import retry_busy, retry_failed
 from surveys.mailing import addresses, sending
 from surveys.mailing.sending import (
     BUSY_RETRY_SECONDS,
@@ -16,19 +17,15 @@ from surveys.mailing.sending import (
 )
 
 
-@shared_task(name=MAIL_TASK, bind=True, acks_late=True, max_retries=5)
-def send_mailing_batch(self: Any, mailing_id: int) -> int:
+@shared_task(name=MAIL_TASK, bind=True, acks_late=True, max_retries=None)
+def send_mailing_batch(self: Any, mailing_id: int, failures: int = 0) -> int:
     """Send one batch and queue the next; returns how many were sent."""
     try:
         batch = sending.mailing_batch_send(mailing_id=mailing_id)
     except MailingBusy as busy:
-        raise self.retry(
-            exc=busy, countdown=BUSY_RETRY_SECONDS, max_retries=None
-        ) from busy
+        raise retry_busy(self, busy, BUSY_RETRY_SECONDS) from busy
     except DatabaseError as error:
-        raise self.retry(
-            exc=error, countdown=min(300, 5 * 2**self.request.retries)
-        ) from error
+        raise retry_failed(self, error, failures) from error
     if not batch.done:
         sending.mailing_dispatch(mailing_id=mailing_id, delay=batch.delay)
     return batch.sent
