@@ -1,6 +1,6 @@
-"""Our own ES modules and style sheets without comments and indentation: what
-production serves (``config.static_storage`` applies it at collectstatic time;
-development serves the sources as they are).
+"""Our own ES modules and style sheets without comments, indentation and
+needless spaces: what production serves (``config.static_storage`` applies it
+at collectstatic time; development serves the sources as they are).
 
 Why our own tokenizer rather than a minifier from PyPI: the established
 pure-Python one (rjsmin 1.3.0) silently truncates a template literal nested in
@@ -12,10 +12,16 @@ What it does, and nothing more, so that a reader can check a served file
 against the source by eye as well as by hash:
 
 - JavaScript: removes comments, indentation, trailing and repeated spaces and
-  blank lines, and the space beside ``( ) [ ] ; , :``. Every line break
-  between two tokens is kept (one for a run of them, and one for a block
-  comment that spanned lines), so automatic semicolon insertion reads the
-  same statements. Strings, regular-expression literals and template
+  blank lines, and every space between two tokens that reads the same
+  without it: a space stays only between two names, keywords or numbers, a
+  number and a ``.``, two punctuators that would join into another
+  (``a - -b``), a ``/`` and what would make it a comment or a regular
+  expression's flags, and after ``<`` before ``!`` or ``/`` and after
+  ``--`` before ``>`` (which mean something to the HTML page that carries
+  the script). Every line break between two tokens is kept (one for a run
+  of them, and one for a block comment that spanned lines), so automatic
+  semicolon insertion reads the same statements and each line of the served
+  file is a line of the source. Strings, regular-expression literals and template
   literals (their text, including line breaks and anything that looks like a
   comment in it) are copied byte for byte; a ``${…}`` inside a template is
   code and is stripped like code.
@@ -43,6 +49,7 @@ import argparse
 import base64
 import hashlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 # Keywords after which a ``/`` begins a regular expression (the expression
@@ -64,9 +71,8 @@ _PUNCTUATORS = sorted(
     key=len,
     reverse=True,
 )
-# Characters that are a token on their own in JavaScript and never join a
-# neighbour into another token: the space beside them carries nothing.
-_JS_LONE = frozenset("()[];,:")
+# Characters that are a token on their own in CSS and never join a
+# neighbour into another: the space beside them carries nothing.
 _CSS_LONE = frozenset("{};,")
 _SPACES = " \t\f\v\u00a0\ufeff"
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -81,32 +87,62 @@ def _word_char(char: str) -> bool:
     return char.isalnum() or char in "_$#\\" or ord(char) > 127
 
 
+def _js_space_needed(previous: str, following: str) -> bool:
+    """Whether the space between two JavaScript tokens must stay: without it
+    they would read as other tokens, or as markup to the HTML parser of a
+    page that carries the script inside it."""
+    last, first = previous[-1], following[0]
+    if _word_char(last) and _word_char(first):
+        return True  # two names, keywords or numbers: ``return x``
+    if previous[0].isdigit() and first == ".":
+        return True  # ``1 .toString()``
+    if last == "/" and (first in "/*" or (len(previous) > 1 and _word_char(first))):
+        return True  # a comment, or a name read as a regular expression's flags
+    if (last == "<" and first in "!/") or (previous.endswith("--") and first == ">"):
+        return True  # ``<!--``, ``</script``, ``-->``
+    # Two punctuators that would join into a longer one: ``a - -b``, ``a ? .5``.
+    return any(
+        previous.endswith(punctuator[:cut]) and following.startswith(punctuator[cut:])
+        for punctuator in _PUNCTUATORS
+        for cut in range(1, len(punctuator))
+    )
+
+
+def _css_space_needed(previous: str, following: str) -> bool:
+    return not (previous[-1] in _CSS_LONE or following[0] in _CSS_LONE)
+
+
 class _Output:
     """The stripped text, with the space or line break owed before the next
     token decided when that token arrives."""
 
-    def __init__(self, lone: frozenset[str]) -> None:
+    def __init__(self, space_needed: Callable[[str, str], bool]) -> None:
         self.parts: list[str] = []
-        self.lone = lone
+        self.space_needed = space_needed
         self.space = False
         self.newline = False
-        self.last = ""
+        # The text just written: the last token, or a literal's text.
+        self.previous = ""
+        # Every token and literal text, in order.
+        self.tokens: list[str] = []
 
     def token(self, text: str) -> None:
         if self.parts:
             if self.newline:
                 self.parts.append("\n")
-            elif self.space and not (self.last in self.lone or text[0] in self.lone):
+            elif self.space and self.space_needed(self.previous, text):
                 self.parts.append(" ")
         self.space = self.newline = False
         self.parts.append(text)
-        self.last = text[-1]
+        self.previous = text
+        self.tokens.append(text)
 
     def raw(self, text: str) -> None:
         """Text inside a literal: copied as it is, never separated."""
         self.parts.append(text)
         if text:
-            self.last = text[-1]
+            self.previous = text
+            self.tokens.append(text)
 
     def text(self) -> str:
         body = "".join(self.parts)
@@ -201,8 +237,18 @@ def _divides(previous: str, before_previous: str) -> bool:
 def strip_js(source: str) -> str:
     """``source`` (an ES module) without comments, indentation or blank lines;
     raises ``StripError`` where it cannot tell what a character is."""
+    return _read_js(source).text()
+
+
+def js_tokens(source: str) -> list[str]:
+    """The tokens of ``source`` as :func:`strip_js` reads them: a file's and
+    its stripped text's must be the same (tests/deploy/test_static_minify.py)."""
+    return _read_js(source).tokens
+
+
+def _read_js(source: str) -> _Output:
     licence, index = _leading_licence(source)
-    out = _Output(_JS_LONE)
+    out = _Output(_js_space_needed)
     if licence:
         out.token(licence)
         out.newline = True
@@ -289,13 +335,13 @@ def strip_js(source: str) -> str:
             elif punctuator == ")" and parens and parens.pop():
                 punctuator = ")stmt"
             previous, before = punctuator, previous
-    return out.text()
+    return out
 
 
 def strip_css(source: str) -> str:
     """``source`` (a style sheet) without comments or needless whitespace."""
     licence, index = _leading_licence(source)
-    out = _Output(_CSS_LONE)
+    out = _Output(_css_space_needed)
     if licence:
         out.token(licence)
     length = len(source)
@@ -326,7 +372,7 @@ def strip_css(source: str) -> str:
             elif end < length and source[end] in _SPACES + _NEWLINES:
                 end += 1
             out.token(source[index:end])
-            out.last = "\\"
+            out.previous = "\\"
             index = end
         elif source[index : index + 4].lower() == "url(":
             end = source.find(")", index)
@@ -365,7 +411,7 @@ def strip(name: str, source: str) -> str:
 def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Print a source file as production serves it: its "
-        "comments and indentation removed (before the hashed names of its "
+        "comments, indentation and needless spaces removed (before the hashed names of its "
         "imports are written in)."
     )
     parser.add_argument("file", type=Path)

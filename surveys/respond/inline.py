@@ -88,9 +88,12 @@ def inline(path: str, element: str) -> Inline | None:
     return Inline(file=integrity(path), text=text)
 
 
-# The line that ends each module the page script loads, as collected:
-# ``(globalThis.carriedModules ??= new Map()).set("<path>", <exports>)``.
-HANDS_OVER = re.compile(r'carriedModules \?\?= new Map\(\)\)\.set\(\s*"([^"]+)",')
+# The line that ends each module the page script loads:
+# ``(globalThis.carriedModules ??= new Map()).set("<path>", <exports>)``, in
+# its source or as collected (without the spaces between its tokens).
+HANDS_OVER = re.compile(
+    r'carriedModules\s*\?\?=\s*new Map\(\)\)\.set\(\s*"([^"]+)"\s*,'
+)
 
 
 @lru_cache(maxsize=64)

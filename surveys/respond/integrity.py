@@ -1,8 +1,8 @@
 """Hashes of the scripts a respondent's page loads, computed from the files as
 served, for Subresource Integrity and for the public transparency page.
 
-In production the hashed storage strips the modules' comments and indentation
-(``config.static_minify``) and rewrites their imports (the display logic's
+In production the hashed storage strips the modules' comments, indentation
+and needless spaces (``config.static_minify``) and rewrites their imports (the display logic's
 one), so the bytes served differ from the source: the hash is taken from what
 is served (the collected file), never from the repository copy. The page
 carries most of them inside itself (``surveys/respond/inline.py``), where the
@@ -48,8 +48,8 @@ class Integrity:
     """One served file: its URL, SHA-256 (hex) and SRI value (the same
     SHA-256, base64: sha256 is what the transparency page states, and 44
     characters instead of sha384's 64 on every preload of a page);
-    ``stripped`` when it is served without its source's comments and
-    indentation (the production storage), so the transparency page says how
+    ``stripped`` when it is served without its source's comments,
+    indentation and needless spaces (the production storage), so the transparency page says how
     to reproduce it."""
 
     path: str

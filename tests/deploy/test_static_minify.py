@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from config.static_minify import StripError, _main, strip, strip_css, strip_js
+from config.static_minify import (
+    StripError,
+    _main,
+    js_tokens,
+    strip,
+    strip_css,
+    strip_js,
+)
 from tests.conftest import skip_or_fail
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,50 +42,61 @@ STYLES = sorted(REPO.glob("static/**/*.css"))
     ("source", "stripped"),
     [
         # Comment-like text in strings, and quotes in comments.
-        ('const u = "http://x.y/*z*/"; // it\'s\n', 'const u = "http://x.y/*z*/";\n'),
-        ("const u = 'a//b' /* \"q */ + x;\n", "const u = 'a//b' + x;\n"),
-        ('const e = "a\\"//b";\n', 'const e = "a\\"//b";\n'),
+        ('const u = "http://x.y/*z*/"; // it\'s\n', 'const u="http://x.y/*z*/";\n'),
+        ("const u = 'a//b' /* \"q */ + x;\n", "const u='a//b'+x;\n"),
+        ('const e = "a\\"//b";\n', 'const e="a\\"//b";\n'),
         # A regular expression holding comment openers, and division beside it.
-        ("const r = /\\/*a/g; // c\n", "const r = /\\/*a/g;\n"),
+        ("const r = /\\/*a/g; // c\n", "const r=/\\/*a/g;\n"),
         (
             "const r = /[/*]+/; const q = a / b / c;\n",
-            "const r = /[/*]+/;const q = a / b / c;\n",
+            "const r=/[/*]+/;const q=a/b/c;\n",
         ),
-        ("const x = (a) / 2 /* h */ / 3;\n", "const x =(a)/ 2 / 3;\n"),
-        ("return /'/.test(s); // '\n", "return /'/.test(s);\n"),
-        ("x = y.return / 2 // d\n", "x = y.return / 2\n"),
-        ("i++ / 2 // e\n", "i++ / 2\n"),
+        ("const x = (a) / 2 /* h */ / 3;\n", "const x=(a)/2/3;\n"),
+        ("return /'/.test(s); // '\n", "return/'/.test(s);\n"),
+        ("x = y.return / 2 // d\n", "x=y.return/2\n"),
+        ("i++ / 2 // e\n", "i++/2\n"),
         # After a condition's ``)`` a statement, so a literal, begins.
         ("if (a) /'  x/.test(b) // f\n", "if(a)/'  x/.test(b)\n"),
         ('while (f(a)) /"/g.exec(b);\n', 'while(f(a))/"/g.exec(b);\n'),
-        ("x = f(a) / 2 / g(b) // h\n", "x = f(a)/ 2 / g(b)\n"),
+        ("x = f(a) / 2 / g(b) // h\n", "x=f(a)/2/g(b)\n"),
         # Template literals: their text untouched, their ${…} code.
         (
             'const t = `a // b  /* c */\n  d ${ "}" } e`;\n',
-            'const t = `a // b  /* c */\n  d ${ "}" } e`;\n',
+            'const t=`a // b  /* c */\n  d ${"}"} e`;\n',
         ),
         (
             "const t = `a${x ? `in ${x} // c` : '}'}b  c`; // end\n",
-            "const t = `a${x ? `in ${x} // c`:'}'}b  c`;\n",
+            "const t=`a${x?`in ${x} // c`:'}'}b  c`;\n",
         ),
-        ("const t = `${ {a: 1}.a }`;\n", "const t = `${ {a:1}.a }`;\n"),
-        ("const t = `\\`${a}\\${b}`;\n", "const t = `\\`${a}\\${b}`;\n"),
+        ("const t = `${ {a: 1}.a }`;\n", "const t=`${{a:1}.a}`;\n"),
+        ("const t = `\\`${a}\\${b}`;\n", "const t=`\\`${a}\\${b}`;\n"),
         # Line breaks that automatic semicolon insertion reads are kept.
         ("function f() {\n  return\n  1;\n}\n", "function f(){\nreturn\n1;\n}\n"),
-        ("a = b\n/* x\n*/++c\n", "a = b\n++c\n"),
-        ("a = b /* x */ ++c\n", "a = b ++c\n"),
-        ("let a = b\n\n\n  /re/g.test(c)\n", "let a = b\n/re/g.test(c)\n"),
+        ("a = b\n/* x\n*/++c\n", "a=b\n++c\n"),
+        ("a = b /* x */ ++c\n", "a=b++c\n"),
+        ("let a = b\n\n\n  /re/g.test(c)\n", "let a=b\n/re/g.test(c)\n"),
         # Modern syntax passes through.
         (
             "const g = (o) => o?.a ?? o?.[0] ?? 0;\n",
-            "const g =(o)=> o?.a ?? o?.[0]?? 0;\n",
+            "const g=(o)=>o?.a??o?.[0]??0;\n",
         ),
         (
             "class C {\n  #p = 1;\n  static s = 2;\n}\n",
-            "class C {\n#p = 1;\nstatic s = 2;\n}\n",
+            "class C{\n#p=1;\nstatic s=2;\n}\n",
         ),
-        ("x = 1 .toString() + 1.5e-3 / 2;\n", "x = 1 .toString()+ 1.5e-3 / 2;\n"),
-        ('import { a } from "./a.js";\n', 'import { a } from "./a.js";\n'),
+        ("x = 1 .toString() + 1.5e-3 / 2;\n", "x=1 .toString()+1.5e-3/2;\n"),
+        ('import { a } from "./a.js";\n', 'import{a}from"./a.js";\n'),
+        # A space stays where tokens would join, or the page's HTML would
+        # read markup: two punctuators, a number's dot, a regular
+        # expression's flags, ``<!--``, ``</`` and ``-->``.
+        ("x = a - -b + +c - --d;\n", "x=a- -b+ +c- --d;\n"),
+        ("y = a ? .5 : 1 .toFixed(1);\n", "y=a? .5:1 .toFixed(1);\n"),
+        ("r = /x/ in q; s = a / b;\n", "r=/x/ in q;s=a/b;\n"),
+        (
+            "t = a < !b || a < /script/.test(c) || c-- > d;\n",
+            "t=a< !b||a< /script/.test(c)||c-- >d;\n",
+        ),
+        ("return typeof x === 'a' ? [] : {};\n", "return typeof x==='a'?[]:{};\n"),
         # A licence at the start stays; no code, no output.
         ("/*! MIT */\n// note\nx;\n", "/*! MIT */\nx;\n"),
         ("// only a comment\n\n", ""),
@@ -122,7 +140,7 @@ def test_it_prints_a_source_files_stripped_bytes_and_hashes(tmp_path, capsys):
     source = tmp_path / "a.js"
     source.write_text("// c\n  x = 1;\n")
     _main([str(source)])
-    assert capsys.readouterr().out == "x = 1;\n"
+    assert capsys.readouterr().out == "x=1;\n"
     _main([str(source), "--sha256"])
     sha256 = capsys.readouterr().out.strip()
     _main([str(source), "--sri"])
@@ -151,6 +169,18 @@ def test_every_module_we_serve_still_parses_stripped_and_is_smaller(
         [node, "--check", str(copy)], capture_output=True, text=True
     )
     assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda path: str(path.relative_to(REPO)))
+def test_every_module_we_serve_reads_as_the_same_tokens_stripped(path):
+    """Read again, the stripped text gives the source's tokens one for one:
+    no space or line break that went had kept two tokens apart. (Where the
+    tokenizer could misread a file, the parse and unit-test checks here run
+    it in Node.js.)"""
+    source = path.read_text()
+    stripped = strip(path.name, source)
+    assert js_tokens(stripped) == js_tokens(source)
+    assert strip(path.name, stripped) == stripped
 
 
 def test_the_javascript_unit_tests_pass_on_the_stripped_modules(tmp_path, node):
