@@ -21,10 +21,10 @@ against the source by eye as well as by hash:
   the script). Every line break between two tokens is kept (one for a run
   of them, and one for a block comment that spanned lines), so automatic
   semicolon insertion reads the same statements and each line of the served
-  file is a line of the source. Strings, regular-expression literals and template
-  literals (their text, including line breaks and anything that looks like a
-  comment in it) are copied byte for byte; a ``${…}`` inside a template is
-  code and is stripped like code.
+  file is a line of the source. Strings, regular-expression literals and
+  template literals (their text, including line breaks and anything that
+  looks like a comment in it) are copied byte for byte; a ``${…}`` inside a
+  template is code and is stripped like code.
 - CSS: removes comments, and collapses every run of whitespace to one space,
   none beside ``{ } ; ,``, and a block's last semicolon; strings and
   ``url(…)`` are copied as they are.
@@ -235,8 +235,9 @@ def _divides(previous: str, before_previous: str) -> bool:
 
 
 def strip_js(source: str) -> str:
-    """``source`` (an ES module) without comments, indentation or blank lines;
-    raises ``StripError`` where it cannot tell what a character is."""
+    """``source`` (an ES module) without comments, indentation, blank lines or
+    needless spaces; raises ``StripError`` where it cannot tell what a
+    character is."""
     return _read_js(source).text()
 
 
@@ -411,8 +412,8 @@ def strip(name: str, source: str) -> str:
 def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Print a source file as production serves it: its "
-        "comments, indentation and needless spaces removed (before the hashed names of its "
-        "imports are written in)."
+        "comments, indentation and needless spaces removed (before the hashed "
+        "names of its imports are written in)."
     )
     parser.add_argument("file", type=Path)
     shown = parser.add_mutually_exclusive_group()

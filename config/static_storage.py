@@ -1,6 +1,7 @@
 """Static files for production: WhiteNoise's compressed, hashed storage, with
 the ES modules' own imports rewritten to hashed names as well, and our own
-scripts and style sheets served without comments, indentation and needless spaces.
+scripts and style sheets served without comments, indentation and needless
+spaces.
 
 Without the rewrite, ``survey.<hash>.js`` imports plain ``./rr.js``, which can
 only be cached briefly (it changes under the same name), and a phone holding

@@ -2,11 +2,12 @@
 served, for Subresource Integrity and for the public transparency page.
 
 In production the hashed storage strips the modules' comments, indentation
-and needless spaces (``config.static_minify``) and rewrites their imports (the display logic's
-one), so the bytes served differ from the source: the hash is taken from what
-is served (the collected file), never from the repository copy. The page
-carries most of them inside itself (``surveys/respond/inline.py``), where the
-same hash, in its policy, is what lets them run.
+and needless spaces (``config.static_minify``) and rewrites their imports
+(the display logic's one), so the bytes served differ from the source: the
+hash is taken from what is served (the collected file), never from the
+repository copy. The page carries most of them inside itself
+(``surveys/respond/inline.py``), where the same hash, in its policy, is what
+lets them run.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ class Integrity:
     SHA-256, base64: sha256 is what the transparency page states, and 44
     characters instead of sha384's 64 on every preload of a page);
     ``stripped`` when it is served without its source's comments,
-    indentation and needless spaces (the production storage), so the transparency page says how
-    to reproduce it."""
+    indentation and needless spaces (the production storage), so the
+    transparency page says how to reproduce it."""
 
     path: str
     url: str
