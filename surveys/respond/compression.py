@@ -24,15 +24,20 @@ from django.utils.decorators import decorator_from_middleware
 # "Results, 2026-12-06: second pass").
 BROTLI_QUALITY = 5
 
-# A page this process has already sent twice is sent at quality 11 from then
-# on, compressed once: a survey's page is the same for every respondent in a
-# language, so all but its first two respondents per process get it a tenth
-# smaller (docs/benchmarks.md, "Respondent page weight"), while a page that
-# differs per request never pays quality 11's 30 to 90 ms.
+# A page this process has sent before is compressed again at quality 11, once,
+# in a thread of its own beside the requests, and sent that way as soon as it
+# is ready (in practice from its third sight) and kept: a survey's page is the
+# same for every respondent in a language, so all but its first few
+# respondents per process get it a tenth smaller, while no request waits for
+# quality 11's 30 to 130 ms (Brotli lets go of the GIL meanwhile), and a page
+# that differs per request never costs a quality 11 compression.
 BEST_QUALITY = 11
 # Pages remembered: those seen once (by digest) and those kept compressed.
 SEEN_PAGES = 256
 KEPT_PAGES = 32
+# Pages being compressed at quality 11 at once; a page over this waits for a
+# later sight.
+PENDING_PAGES = 4
 
 # Too short to be worth a coding (Django's gzip makes the same cut).
 MIN_LENGTH = 200
@@ -56,13 +61,15 @@ def accepts(accept_encoding: str, coding: str) -> bool:
 
 
 class _Packer:
-    """Brotli for a page's bytes: quality 5 on its first two sights, then
-    quality 11, compressed once and kept (least recently used pages go)."""
+    """Brotli for a page's bytes: quality 5 until the page has been seen
+    twice and its quality 11 copy, made beside the requests, is ready; that
+    copy from then on (least recently used pages go)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._seen: OrderedDict[bytes, int] = OrderedDict()
         self._kept: OrderedDict[bytes, bytes] = OrderedDict()
+        self._pending: dict[bytes, threading.Thread] = {}
 
     def pack(self, content: bytes) -> bytes:
         key = hashlib.sha256(content).digest()
@@ -71,21 +78,45 @@ class _Packer:
             if packed is not None:
                 self._kept.move_to_end(key)
                 return packed
-            sights = self._seen.pop(key, 0) + 1
+            if key not in self._pending:
+                self._count_sight(key, content)
+        return brotli.compress(content, mode=brotli.MODE_TEXT, quality=BROTLI_QUALITY)
+
+    def _count_sight(self, key: bytes, content: bytes) -> None:
+        """Count one more sight of the page; start its best compression on
+        the second. Called with the lock held."""
+        sights = self._seen.pop(key, 0) + 1
+        if sights < 2 or len(self._pending) >= PENDING_PAGES:
             self._seen[key] = sights
             while len(self._seen) > SEEN_PAGES:
                 self._seen.popitem(last=False)
-        if sights < 3:
-            return brotli.compress(
-                content, mode=brotli.MODE_TEXT, quality=BROTLI_QUALITY
+            return
+        worker = threading.Thread(
+            target=self._keep_best, args=(key, content), daemon=True
+        )
+        self._pending[key] = worker
+        worker.start()
+
+    def _keep_best(self, key: bytes, content: bytes) -> None:
+        packed = None
+        try:
+            packed = brotli.compress(
+                content, mode=brotli.MODE_TEXT, quality=BEST_QUALITY
             )
-        packed = brotli.compress(content, mode=brotli.MODE_TEXT, quality=BEST_QUALITY)
+        finally:
+            with self._lock:
+                self._pending.pop(key, None)
+                if packed is not None:
+                    self._kept[key] = packed
+                    while len(self._kept) > KEPT_PAGES:
+                        self._kept.popitem(last=False)
+
+    def settle(self) -> None:
+        """Wait for the compressions under way (for tests and benchmarks)."""
         with self._lock:
-            self._seen.pop(key, None)
-            self._kept[key] = packed
-            while len(self._kept) > KEPT_PAGES:
-                self._kept.popitem(last=False)
-        return packed
+            pending = list(self._pending.values())
+        for worker in pending:
+            worker.join()
 
 
 packer = _Packer()
