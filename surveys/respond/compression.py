@@ -112,7 +112,7 @@ class _Packer:
                         self._kept.popitem(last=False)
 
     def settle(self) -> None:
-        """Wait for the compressions under way (for tests and benchmarks)."""
+        """Wait for the compressions under way (tests wait before the next sight)."""
         with self._lock:
             pending = list(self._pending.values())
         for worker in pending:
