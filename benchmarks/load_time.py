@@ -2,7 +2,8 @@
 
 Starts ``docker/serve.sh all`` (gunicorn and a Celery worker, production
 settings) on a fresh PostgreSQL database ``bench_load_<pid>`` with the demo and
-the twenty-question survey of ``benchmarks/mixed_survey.py``, and opens each
+the twenty-question survey of ``benchmarks/mixed_survey.py`` (on one page, and
+in four sections, answered page by page with "Next"), and opens each
 page in Debian's Chromium with the DevTools protocol's network emulation
 (``Network.emulateNetworkConditions``) and CPU throttling
 (``Emulation.setCPUThrottlingRate``, 4x, a mid-range phone):
@@ -66,7 +67,11 @@ from benchmarks.layout import ROOT, ProductionLayout
 from benchmarks.submission import machine_facts
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
-PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
+PAGES = {
+    "demo": "/s/demo/",
+    "mixed20": "/s/mixed20/",
+    "mixed20-sections": "/s/mixed20-sections/",
+}
 CPU_SLOWDOWN = 4
 MAX_ANSWERABLE_S = 1.0
 MAX_RECEIPT_S = 0.6
@@ -323,7 +328,7 @@ def measure(
 def seed(layout: ProductionLayout) -> None:
     for command in (
         ["seed_demo", "--respondents", "0"],
-        ["shell", "-c", "from benchmarks.mixed_survey import create; create()"],
+        ["shell", "-c", "from benchmarks.mixed_survey import both; both()"],
     ):
         subprocess.run(
             [sys.executable, "manage.py", *command],
