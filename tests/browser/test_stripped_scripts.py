@@ -95,9 +95,7 @@ def test_a_page_of_every_kind_and_feature_it_carries_answers_and_sends(
     assert len(json.loads(post.post_data or "{}")["answers"]) == 20
 
 
-def test_the_same_questions_in_sections_answer_page_by_page(
-    visit, collected, settings
-):
+def test_the_same_questions_in_sections_answer_page_by_page(visit, collected, settings):
     """The benchmarks' twenty questions in four sections: the sections'
     module, carried inside the page with the others, takes the respondent
     through every page with Next, as the load-time benchmark's driver does,
