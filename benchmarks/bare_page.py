@@ -14,10 +14,11 @@ alone cannot tell apart from a slower page.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from benchmarks.loopback import loopback_server
 
 BARE_PAGE = (
     b'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -44,12 +45,5 @@ class _Handler(BaseHTTPRequestHandler):
 @contextmanager
 def bare_site() -> Iterator[str]:
     """A loopback server of the bare page, on a free port; yields its URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with loopback_server(_Handler) as base:
+        yield f"{base}/"

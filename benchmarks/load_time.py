@@ -60,7 +60,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -244,9 +245,10 @@ def throttle(cdp: Any, profile: Profile) -> None:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
 
 
-def visit_bare(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
-    """The bare page (benchmarks/bare_page.py) opened as a respondent opens a
-    survey: when it was answerable and when its last byte came."""
+@contextmanager
+def answerable_page(browser: Any, url: str, profile: Profile) -> Iterator[Any]:
+    """A page opened at ``url`` in a fresh context under ``profile``, once its
+    questions are shown; the context is closed afterwards."""
     context = browser.new_context()
     try:
         context.add_init_script(MARKS)
@@ -254,14 +256,20 @@ def visit_bare(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
         throttle(context.new_cdp_session(page), profile)
         page.goto(url, wait_until="commit")
         wait_for(page, "answerable")
-        timeline = page.evaluate(TIMELINE)
-        marks = page.evaluate("window.__marks")
-        return {
-            "answerable_s": marks["answerable"] / 1000,
-            "html_s": timeline["html"] / 1000,
-        }
+        yield page
     finally:
         context.close()
+
+
+def visit_bare(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
+    """The bare page (benchmarks/bare_page.py) opened as a respondent opens a
+    survey: when it was answerable and when its last byte came."""
+    with answerable_page(browser, url, profile) as page:
+        timeline = page.evaluate(TIMELINE)
+        return {
+            "answerable_s": page.evaluate("window.__marks.answerable") / 1000,
+            "html_s": timeline["html"] / 1000,
+        }
 
 
 def visit(browser: Any, url: str, profile: Profile, think: float) -> dict[str, Any]:
