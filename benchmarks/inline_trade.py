@@ -46,18 +46,18 @@ import json
 import re
 import statistics
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import brotli
 
 from benchmarks.chromium import CHROMIUM, launch
-from benchmarks.load_time import MARKS, PROFILES, Profile, throttle, wait_for
+from benchmarks.load_time import PROFILES, Profile, answerable_page
+from benchmarks.loopback import loopback_server
 from benchmarks.page_weight import local_site
 from config.csp import SUBRESOURCE_POLICY, with_sources
 from surveys.respond.inline import HANDS_OVER
@@ -210,14 +210,8 @@ def side_server(base: str, pages: dict[str, tuple[str, str]]) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with loopback_server(Handler) as url:
+        yield url
 
 
 # When the HTML and the last file fetched before the questions showed had
@@ -237,13 +231,7 @@ TIMELINE = """() => {
 
 
 def visit(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
-    context = browser.new_context()
-    try:
-        context.add_init_script(MARKS)
-        page = context.new_page()
-        throttle(context.new_cdp_session(page), profile)
-        page.goto(url, wait_until="commit")
-        wait_for(page, "answerable")
+    with answerable_page(browser, url, profile) as page:
         timeline = page.evaluate(TIMELINE)
         if timeline["refused"]:
             raise RuntimeError(f"{url}: the page refused a spec")
@@ -254,8 +242,6 @@ def visit(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
             "files": timeline["files"],
             "body_bytes": timeline["bytes"],
         }
-    finally:
-        context.close()
 
 
 def _key(page: str, variant: str) -> str:

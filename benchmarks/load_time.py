@@ -2,7 +2,8 @@
 
 Starts ``docker/serve.sh all`` (gunicorn and a Celery worker, production
 settings) on a fresh PostgreSQL database ``bench_load_<pid>`` with the demo and
-the twenty-question survey of ``benchmarks/mixed_survey.py``, and opens each
+the twenty-question survey of ``benchmarks/mixed_survey.py`` (on one page, and
+in four sections, answered page by page with "Next"), and opens each
 page in Debian's Chromium with the DevTools protocol's network emulation
 (``Network.emulateNetworkConditions``) and CPU throttling
 (``Emulation.setCPUThrottlingRate``, 4x, a mid-range phone):
@@ -27,6 +28,11 @@ bytes they took on the wire (headers included) and how many went over a
 connection opened before them. Answers are chosen before "Send" and not
 timed; ``--think`` seconds pass between answering and "Send", as a respondent
 reading the questions (a server's keep-alive shorter than that gains nothing).
+
+Each round also opens a bare page (``benchmarks/bare_page.py``: one element
+shown by one module script) under each profile, served beside the site: the
+machine's floor for "answerable" in the same run, so that a page's own cost
+can be told from the machine's.
 
 Targets (slow 3G, demo, medians): answerable within 1.0 s, receipt within
 0.6 s. Exit status 1 when missed. Run with ``make bench-load`` or::
@@ -54,19 +60,25 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from benchmarks import proxy
+from benchmarks.bare_page import bare_site
 from benchmarks.chromium import CHROMIUM, launch
 from benchmarks.database import bench_database
 from benchmarks.layout import ROOT, ProductionLayout
 from benchmarks.submission import machine_facts
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
-PAGES = {"demo": "/s/demo/", "mixed20": "/s/mixed20/"}
+PAGES = {
+    "demo": "/s/demo/",
+    "mixed20": "/s/mixed20/",
+    "mixed20-sections": "/s/mixed20-sections/",
+}
 CPU_SLOWDOWN = 4
 MAX_ANSWERABLE_S = 1.0
 MAX_RECEIPT_S = 0.6
@@ -233,6 +245,33 @@ def throttle(cdp: Any, profile: Profile) -> None:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
 
 
+@contextmanager
+def answerable_page(browser: Any, url: str, profile: Profile) -> Iterator[Any]:
+    """A page opened at ``url`` in a fresh context under ``profile``, once its
+    questions are shown; the context is closed afterwards."""
+    context = browser.new_context()
+    try:
+        context.add_init_script(MARKS)
+        page = context.new_page()
+        throttle(context.new_cdp_session(page), profile)
+        page.goto(url, wait_until="commit")
+        wait_for(page, "answerable")
+        yield page
+    finally:
+        context.close()
+
+
+def visit_bare(browser: Any, url: str, profile: Profile) -> dict[str, Any]:
+    """The bare page (benchmarks/bare_page.py) opened as a respondent opens a
+    survey: when it was answerable and when its last byte came."""
+    with answerable_page(browser, url, profile) as page:
+        timeline = page.evaluate(TIMELINE)
+        return {
+            "answerable_s": page.evaluate("window.__marks.answerable") / 1000,
+            "html_s": timeline["html"] / 1000,
+        }
+
+
 def visit(browser: Any, url: str, profile: Profile, think: float) -> dict[str, Any]:
     """One respondent: open the page, answer, wait, send, see the receipt."""
     # The proxy's certificate is a throwaway self-signed one.
@@ -271,20 +310,31 @@ def median_of(visits: list[dict[str, Any]], key: str) -> float:
 
 
 def measure(
-    base_urls: dict[str, str], profiles: list[str], visits: int, think: float
-) -> list[dict[str, Any]]:
+    base_urls: dict[str, str],
+    profiles: list[str],
+    visits: int,
+    think: float,
+    bare_url: str,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Every (profile, page, way in) ``visits`` times, interleaved round by
-    round; ``base_urls`` names each way in (gunicorn itself, or the proxy)."""
+    round; ``base_urls`` names each way in (gunicorn itself, or the proxy).
+    Each round also opens the bare page at ``bare_url`` once per profile. The
+    rows, and the bare page's floors per profile."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
         raise RuntimeError(f"Chromium not installed at {CHROMIUM}")
     keys = [(p, name, via) for p in profiles for name in PAGES for via in base_urls]
     samples: dict[tuple[str, str, str], list[dict[str, Any]]] = {k: [] for k in keys}
+    bare: dict[str, list[dict[str, Any]]] = {p: [] for p in profiles}
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
             for _ in range(visits):
+                for profile in profiles:
+                    bare[profile].append(
+                        visit_bare(browser, bare_url, PROFILES[profile])
+                    )
                 for profile, name, via in keys:
                     url = base_urls[via] + PAGES[name]
                     one = visit(browser, url, PROFILES[profile], think)
@@ -292,6 +342,16 @@ def measure(
                     samples[profile, name, via].append(one)
         finally:
             browser.close()
+    floors = [
+        {
+            "profile": profile,
+            "visits": len(runs),
+            "answerable_s": median_of(runs, "answerable_s"),
+            "html_s": median_of(runs, "html_s"),
+            "runs": runs,
+        }
+        for profile, runs in bare.items()
+    ]
     rows = []
     for (profile, name, via), runs in samples.items():
         rows.append(
@@ -317,13 +377,13 @@ def measure(
                 "runs": runs,
             }
         )
-    return rows
+    return rows, floors
 
 
 def seed(layout: ProductionLayout) -> None:
     for command in (
         ["seed_demo", "--respondents", "0"],
-        ["shell", "-c", "from benchmarks.mixed_survey import create; create()"],
+        ["shell", "-c", "from benchmarks.mixed_survey import both; both()"],
     ):
         subprocess.run(
             [sys.executable, "manage.py", *command],
@@ -334,7 +394,9 @@ def seed(layout: ProductionLayout) -> None:
         )
 
 
-def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
+def report(
+    rows: list[dict[str, Any]], floors: list[dict[str, Any]], args: argparse.Namespace
+) -> bool:
     keepalive = (
         "none"
         if args.worker_class == "sync"
@@ -347,9 +409,17 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
         f"CPU {CPU_SLOWDOWN}x slower; think {args.think} s; "
         f"{args.visits} visits each (medians, min-max)"
     )
+    floor_of = {floor["profile"]: floor["answerable_s"] for floor in floors}
+    for row in rows:
+        row["beyond_bare_s"] = round(row["answerable_s"] - floor_of[row["profile"]], 3)
+    for floor in floors:
+        print(
+            f"bare page on {floor['profile']} (the machine's floor): answerable "
+            f"{floor['answerable_s']:.2f} s, its last byte at {floor['html_s']:.2f} s"
+        )
     header = (
-        f"{'profile':<8}{'page':<9}{'via':<9}{'answerable s':>22}{'html / scripts s':>18}"
-        f"{'receipt s':>22}{'load req/KB/reused':>21}{'send req/KB/reused':>21}"
+        f"{'profile':<8}{'page':<18}{'via':<9}{'answerable s':>22}{'beyond bare':>12}"
+        f"{'html / scripts s':>18}{'receipt s':>22}{'load req/KB/reused':>21}{'send req/KB/reused':>21}"
     )
     print(header)
     passed = True
@@ -358,8 +428,9 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> bool:
         lo, hi = row["answerable_range_s"]
         rlo, rhi = row["receipt_range_s"]
         print(
-            f"{row['profile']:<8}{row['page']:<9}{row['via']:<9}"
+            f"{row['profile']:<8}{row['page']:<18}{row['via']:<9}"
             f"{row['answerable_s']:>7.2f} ({lo:.2f}-{hi:.2f})"
+            f"{row['beyond_bare_s']:>+12.2f}"
             f"{row['html_s']:>10.2f} / {row['scripts_s']:.2f}"
             f"{row['receipt_s']:>12.2f} ({rlo:.2f}-{rhi:.2f})"
             f"{load['requests']:>10} /{load['bytes'] / 1000:>5.1f} /{load['reused_connections']:>2}"
@@ -447,12 +518,15 @@ def main(argv: list[str] | None = None) -> int:
                     ways["nginx"] = stack.enter_context(
                         proxy.tls_proxy(layout.base_url)
                     )
-                rows = measure(ways, args.profiles, args.visits, args.think)
+                bare_url = stack.enter_context(bare_site())
+                rows, floors = measure(
+                    ways, args.profiles, args.visits, args.think, bare_url
+                )
             args.worker_class = args.worker_class or "default"
             args.keepalive = args.keepalive if args.keepalive is not None else "default"
         finally:
             layout.stop()
-    passed = report(rows, args)
+    passed = report(rows, floors, args)
     facts["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         args.json.write_text(
@@ -461,6 +535,7 @@ def main(argv: list[str] | None = None) -> int:
                     "machine": facts,
                     "args": vars(args) | {"json": str(args.json)},
                     "rows": rows,
+                    "bare_page": floors,
                 },
                 indent=2,
                 default=str,

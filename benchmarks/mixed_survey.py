@@ -16,9 +16,16 @@ list reveals the answer), so it publishes as a site that allows such designs pub
 (``ALLOW_UNBOUNDED_DESIGNS``), with the researcher's confirmation that
 respondents are told.
 
-Create it inside a migrated site with::
+The same twenty questions also come in sections (``create_in_sections``, at
+``/s/mixed20-sections/``), as a study of that length is usually laid out:
+four pages with a title and a short text, the questions of one of them and
+the options of one plain question in an order drawn on the device. That page
+carries the sections' own script and words as well, so the page-weight
+targets are checked on it too (issue 33: sections counted in).
 
-    python manage.py shell -c "from benchmarks.mixed_survey import create; create()"
+Create both inside a migrated site with::
+
+    python manage.py shell -c "from benchmarks.mixed_survey import both; both()"
 """
 
 from __future__ import annotations
@@ -30,11 +37,13 @@ from django.db import transaction
 from django.test import override_settings
 
 from surveys.builder.questions import question_create
+from surveys.builder.sections import question_shuffle_set, section_create
 from surveys.builder.services import survey_create, survey_publish
 from surveys.models import Survey
 from surveys.sealing.services import team_key_set
 
 MIXED_SLUG = "mixed20"
+SECTIONS_SLUG = "mixed20-sections"
 MEASURING_KEY = {
     "kty": "EC",
     "crv": "P-256",
@@ -195,10 +204,38 @@ QUESTIONS: list[dict[str, Any]] = [
 ]
 
 
-@transaction.atomic
-def create() -> Survey:
-    """The published survey at ``/s/mixed20/``; an existing one is kept."""
-    survey = Survey.objects.filter(slug=MIXED_SLUG).first()
+# The sections of ``create_in_sections``: each opens before the question at
+# its index in QUESTIONS; the second shows its questions in an order drawn
+# on the device.
+SECTIONS: list[dict[str, Any]] = [
+    {
+        "before": 0,
+        "title": "The law",
+        "text": "Things people do that the law forbids.",
+    },
+    {
+        "before": 5,
+        "title": "What you have done",
+        "text": "Answer for the past 12 months unless a question says otherwise.",
+        "shuffle_questions": True,
+    },
+    {
+        "before": 11,
+        "title": "How often, and about you",
+        "text": "Counts, and a few facts for comparing groups of people.",
+    },
+    {
+        "before": 17,
+        "title": "Your work",
+        "text": "Last, some questions about your job.",
+    },
+]
+# A plain question whose options a sectioned survey shows in a drawn order.
+SHUFFLED_OPTIONS = "What is your gender?"
+
+
+def _published(slug: str, sections: list[dict[str, Any]] | None = None) -> Survey:
+    survey = Survey.objects.filter(slug=slug).first()
     if survey is not None:
         return survey
     owner, _ = get_user_model().objects.get_or_create(username=OWNER)
@@ -208,12 +245,36 @@ def create() -> Survey:
         introduction="Twenty questions of every kind, for measuring the page.",
         planned_responses=2000,
     )
-    survey.slug = MIXED_SLUG
+    survey.slug = slug
     survey.save(update_fields=["slug"])
-    for question in QUESTIONS:
-        question_create(survey=survey, **question)
+    opening = {section["before"]: section for section in sections or []}
+    for index, question in enumerate(QUESTIONS):
+        if index in opening:
+            section = {k: v for k, v in opening[index].items() if k != "before"}
+            section_create(survey=survey, **section)
+        created = question_create(survey=survey, **question)
+        if sections and question["text"] == SHUFFLED_OPTIONS:
+            question_shuffle_set(question=created, shuffle_options=True)
     # The sealed question's team key, for measuring the page only: P-256's
     # generator, whose private key is 1, so nothing sealed for it is secret.
     team_key_set(survey=survey, public_jwk=MEASURING_KEY)
     with override_settings(ALLOW_UNBOUNDED_DESIGNS=True):
         return survey_publish(survey=survey, confirm_unbounded=True)
+
+
+@transaction.atomic
+def create() -> Survey:
+    """The published survey at ``/s/mixed20/``; an existing one is kept."""
+    return _published(MIXED_SLUG)
+
+
+@transaction.atomic
+def create_in_sections() -> Survey:
+    """The same survey in four sections, at ``/s/mixed20-sections/``; an
+    existing one is kept."""
+    return _published(SECTIONS_SLUG, SECTIONS)
+
+
+def both() -> tuple[Survey, Survey]:
+    """The survey on one page and in sections, as the benchmarks weigh them."""
+    return create(), create_in_sections()

@@ -494,6 +494,22 @@ function fillList(id, items) {
   byId(id).hidden = items.length === 0;
 }
 
+// The date the receipt names, in the page's language, not the browser's. A
+// page's first date format loads the language's data, 150 to 330 ms of a
+// phone's CPU (docs/benchmarks.md, "Load time"): prepareReceiptDate does it
+// while the respondent reads the questions, not between "Send" and the
+// receipt.
+let dateFormat = null;
+function receiptDate(time) {
+  const lang = document.documentElement.lang || undefined;
+  dateFormat ??= new Intl.DateTimeFormat(lang, { dateStyle: "long" });
+  return dateFormat.format(new Date(time));
+}
+function prepareReceiptDate() {
+  const later = globalThis.requestIdleCallback ?? ((task) => setTimeout(task, 0));
+  later(() => receiptDate(Date.now()));
+}
+
 function showReceipt(answers, { kept }) {
   const randomized = [];
   const plain = [];
@@ -517,10 +533,7 @@ function showReceipt(answers, { kept }) {
     keptText.textContent = words.previewKept;
     forget.hidden = true;
   } else if (kept) {
-    // The date in the page's language, not the browser's.
-    const lang = document.documentElement.lang || undefined;
-    const until = new Date(kept.expires).toLocaleDateString(lang, { dateStyle: "long" });
-    keptText.textContent = fill(words.kept, { date: until });
+    keptText.textContent = fill(words.kept, { date: receiptDate(kept.expires) });
     forget.hidden = false;
   }
   form.hidden = true;
@@ -729,6 +742,7 @@ function start() {
 // The questions (or the consent statement first), or the reports drawn
 // before and not yet confirmed.
 function openQuestions(stored) {
+  prepareReceiptDate();
   // Before consent and before any question shows: each question says which
   // way it is asked before it can be answered.
   if (!stored) assignArms();

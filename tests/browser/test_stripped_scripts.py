@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from benchmarks.load_time import ANSWER
-from benchmarks.mixed_survey import create
+from benchmarks.mixed_survey import SECTIONS, create, create_in_sections
 from tests.browser.helpers import (
     STATIC_PREFIX,
     answer_everything,
@@ -88,6 +88,28 @@ def test_a_page_of_every_kind_and_feature_it_carries_answers_and_sends(
     expect(respondent.page.locator("#refusal")).to_be_hidden()
     while respondent.page.evaluate(ANSWER):
         pass
+    send_button(respondent.page).click()
+    expect(respondent.page.locator("#receipt")).to_be_visible()
+    assert served == []
+    (post,) = [r for r in respondent.requests if r.method == "POST"]
+    assert len(json.loads(post.post_data or "{}")["answers"]) == 20
+
+
+def test_the_same_questions_in_sections_answer_page_by_page(visit, collected, settings):
+    """The benchmarks' twenty questions in four sections: the sections'
+    module, carried inside the page with the others, takes the respondent
+    through every page with Next, as the load-time benchmark's driver does,
+    and the last page sends all twenty answers."""
+    survey = create_in_sections()
+    respondent = visit()
+    served = serve_collected(respondent.page, Path(settings.STATIC_ROOT))
+    respondent.goto(page_path(survey))
+    expect(respondent.page.locator("#refusal")).to_be_hidden()
+    progress = respondent.page.locator("#progress-text")
+    pages = len(SECTIONS)
+    for page in range(1, pages + 1):
+        expect(progress).to_have_text(f"Page {page} of {pages}")
+        assert respondent.page.evaluate(ANSWER) is (page < pages)
     send_button(respondent.page).click()
     expect(respondent.page.locator("#receipt")).to_be_visible()
     assert served == []

@@ -5,7 +5,14 @@ import gzip
 
 import pytest
 
-from benchmarks.mixed_survey import MIXED_SLUG, QUESTIONS, create
+from benchmarks.mixed_survey import (
+    MIXED_SLUG,
+    QUESTIONS,
+    SECTIONS,
+    SECTIONS_SLUG,
+    create,
+    create_in_sections,
+)
 from surveys.builder.kinds import DESIGNS_FOR_KIND
 
 pytestmark = pytest.mark.django_db
@@ -31,3 +38,24 @@ def test_its_page_shows_every_question_and_goes_out_compressed(client):
     page = client.get(f"/s/{MIXED_SLUG}/", headers={"accept-encoding": "gzip"})
     html = gzip.decompress(page.content).decode()
     assert html.count('class="question"') == 20
+
+
+def test_in_sections_it_shows_the_same_questions_on_four_pages(client):
+    survey = create_in_sections()
+    assert survey.slug == SECTIONS_SLUG
+    assert not survey.is_draft
+    sections = list(survey.sections.order_by("position"))
+    assert [s.title for s in sections] == [s["title"] for s in SECTIONS]
+    assert [s.shuffle_questions for s in sections] == [False, True, False, False]
+    counts = [s.questions.count() for s in sections]
+    starts = [s["before"] for s in SECTIONS]
+    assert counts == [
+        b - a for a, b in zip(starts, [*starts[1:], len(QUESTIONS)], strict=True)
+    ]
+    texts = [q.text for q in survey.questions.order_by("position")]
+    assert texts == [q["text"] for q in QUESTIONS]
+    page = client.get(f"/s/{SECTIONS_SLUG}/", headers={"accept-encoding": "gzip"})
+    html = gzip.decompress(page.content).decode()
+    assert html.count('class="question"') == 20
+    assert html.count('class="page"') == len(SECTIONS)
+    assert '"pages"' in html  # the sections' own script is on the page
