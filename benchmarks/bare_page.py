@@ -7,9 +7,10 @@ and CPU throttling as the real pages, in the same run, its "answerable" time
 is one round trip plus what the browser itself spends on any page at the
 slowed CPU (a renderer, parsing, a module, layout), so a page's time beyond it
 is what the page's own bytes and scripts cost. The browser's share depends on
-the machine: on a shared one it moved from under 0.1 s to about 0.25 s after
-the last byte between two days (docs/benchmarks.md), which an absolute target
-alone cannot tell apart from a slower page.
+the machine: on 2026-12-07 it was 0.22 to 0.36 s after the bare page's last
+byte, where the whole demo had been answerable 30 ms after its own last byte
+on the machine of the day before (docs/benchmarks.md), which an absolute
+target alone cannot tell apart from a slower page.
 """
 
 from __future__ import annotations

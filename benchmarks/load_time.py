@@ -352,6 +352,7 @@ def measure(
         }
         for profile, runs in bare.items()
     ]
+    floor_of = {floor["profile"]: floor["answerable_s"] for floor in floors}
     rows = []
     for (profile, name, via), runs in samples.items():
         rows.append(
@@ -361,6 +362,9 @@ def measure(
                 "via": via,
                 "visits": len(runs),
                 "answerable_s": median_of(runs, "answerable_s"),
+                "beyond_bare_s": round(
+                    median_of(runs, "answerable_s") - floor_of[profile], 3
+                ),
                 "answerable_range_s": [
                     round(min(v["answerable_s"] for v in runs), 3),
                     round(max(v["answerable_s"] for v in runs), 3),
@@ -409,9 +413,6 @@ def report(
         f"CPU {CPU_SLOWDOWN}x slower; think {args.think} s; "
         f"{args.visits} visits each (medians, min-max)"
     )
-    floor_of = {floor["profile"]: floor["answerable_s"] for floor in floors}
-    for row in rows:
-        row["beyond_bare_s"] = round(row["answerable_s"] - floor_of[row["profile"]], 3)
     for floor in floors:
         print(
             f"bare page on {floor['profile']} (the machine's floor): answerable "

@@ -495,8 +495,8 @@ function fillList(id, items) {
 }
 
 // The date the receipt names, in the page's language, not the browser's. A
-// page's first date format loads the language's data, 150 to 330 ms of a
-// phone's CPU (docs/benchmarks.md, "Load time"): prepareReceiptDate does it
+// page's first date format loads the language's data, 148 to 327 ms at 4x
+// CPU throttling (docs/benchmarks.md, "Load time"): prepareReceiptDate does it
 // while the respondent reads the questions, not between "Send" and the
 // receipt.
 let dateFormat = null;

@@ -42,8 +42,8 @@ def test_a_question_on_several_lines_is_named_in_one_line(owner, visit):
 
 
 def test_the_receipts_date_format_is_made_before_send_and_only_once(visit, open_survey):
-    """A browser's first date format loads its language's data (150 to 330 ms
-    of a phone's CPU, docs/benchmarks.md): the page makes it while the
+    """A browser's first date format loads its language's data (148 to 327 ms
+    at 4x CPU throttling, docs/benchmarks.md): the page makes it while the
     questions are read, so that "Send" to the receipt does not wait for it,
     and the receipt uses that one."""
     respondent = visit()
