@@ -183,7 +183,7 @@ export default function sectionPages(core) {
       note.id = id;
       const again = document.createElement("button");
       again.type = "button";
-      again.className = "secondary small";
+      again.classList.add("secondary", "small");
       again.dataset.answerAgain = "";
       again.textContent = words.answerAgain;
       note.append(document.createElement("p"), again);
