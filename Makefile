@@ -47,6 +47,11 @@ run: setup
 	fi
 
 ## Run every test and the linters.
+## The test suite's processes: one per CPU, at most 4 (each is a run of its own
+## on the shared PostgreSQL and Redis, as another copy of the suite would be);
+## TEST_WORKERS=0 runs it in this one process.
+TEST_WORKERS ?= auto
+
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
@@ -54,7 +59,7 @@ test: $(STAMP) $(NODE_STAMP)
 	$(BANDIT)
 	$(PY) manage.py makemigrations --check --dry-run
 	node --test tests/js/
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --maxprocesses 4
 
 ## make test in two clean clones at once, on the same PostgreSQL and Redis
 ## (.ci/twin): fails if either copy fails, i.e. if two runs interfere.

@@ -40,12 +40,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from benchmarks.chromium import CHROMIUM, launch
+from benchmarks.page_parts import parts
 
 MAX_THIRD_PARTY = 0
 # The demo (one question of each classic kind) and a 20-question survey mixing
@@ -209,6 +211,8 @@ def measure(base: str, path: str, *, cold: bool = False) -> dict[str, Any]:
             page.on("pageerror", lambda error: console_errors.append(str(error)))
             page.goto(base + path, wait_until="networkidle")
             rows = [_weigh(request, site) for request in requests]
+            document = next(r for r in requests if r.resource_type == "document")
+            page_parts = parts(document.response().body())
             version = browser.version
         finally:
             browser.close()
@@ -234,6 +238,7 @@ def measure(base: str, path: str, *, cold: bool = False) -> dict[str, Any]:
         "chromium": version,
         "gzip_level": GZIP_LEVEL,
         "requests": rows,
+        "parts": [asdict(part) for part in page_parts],
         "console_errors": console_errors,
         "totals": totals,
         "targets": {
@@ -298,6 +303,7 @@ def report(figures: dict[str, Any]) -> None:
         f"{totals['uncompressed_bytes']:>12,} {totals['gzip6_bytes']:>8,} "
         f"{totals['wire_bytes']:>8,}"
     )
+    _report_parts(figures["parts"])
     compressed = [r["path"] for r in figures["requests"] if r["content_encoding"]]
     print(
         f"\nRequests: {totals['requests']}, to other origins: "
@@ -320,6 +326,21 @@ def report(figures: dict[str, Any]) -> None:
         }[key]
         print(f"{'PASS' if verdicts[key] else 'FAIL'}: {text} (target {target})")
     print()
+
+
+def _report_parts(page_parts: list[dict[str, Any]]) -> None:
+    """The page's own parts (benchmarks/page_parts.py): what a budget per
+    kind and feature would be set on."""
+    print(f"\n{'the page, part by part':<45} {'uncompressed':>12} {'adds on wire':>12}")
+    for part in page_parts:
+        print(
+            f"  {part['name']:<43} {part['uncompressed_bytes']:>12,} "
+            f"{part['wire_bytes']:>12,}"
+        )
+    print(
+        "  (on the wire: how much smaller the page compresses without the part, "
+        "at Brotli 11;\n   parts share words, so these add up to less than the page)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

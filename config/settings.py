@@ -34,12 +34,24 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 def _local_secret_key() -> str:
-    """A key generated once per checkout, so a laptop needs no configuration."""
+    """A key generated once per checkout, so a laptop needs no configuration.
+
+    Several processes may start at once on a fresh checkout (the test
+    suite's workers, ``make run``'s server and worker): each writes its key
+    whole to a file of its own, then links it into place, which only the
+    first can do, so every process reads the same complete key."""
     path = VAR_DIR / "secret_key"
     if not path.exists():
         VAR_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        draft = VAR_DIR / f"secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        draft.write_text(secrets.token_urlsafe(50))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process was first: its key is the checkout's
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 

@@ -7,6 +7,7 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 
 from benchmarks.layout import ROOT
 
@@ -77,3 +78,46 @@ def test_a_replica_url_adds_the_alias_the_downloads_read_from():
         "shell", "--no-imports", "-c", probe, SECRET_KEY=key, DATABASE_REPLICA_URL=""
     )
     assert without.stdout.split()[0] == "default"
+
+
+# Imports what the settings import, waits for a moment shared by every copy,
+# then reads the settings: the copies look for the key at the same instant.
+_AT_ONCE = """
+import sys, time
+import dj_database_url, django.core.exceptions
+time.sleep(max(0.0, float(sys.argv[1]) - time.time()))
+from config import settings
+print(settings.SECRET_KEY)
+"""
+
+
+def test_processes_starting_at_once_on_a_fresh_checkout_share_one_key(tmp_path):
+    """The test suite's workers, or ``make run``'s server and worker, may all
+    be first on a fresh checkout: each must end with the one key the file
+    keeps, or sessions and ledger digests of one would not check in another."""
+    environment = {
+        k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "VAR_DIR"}
+    }
+    environment["VAR_DIR"] = str(tmp_path / "var")
+    start = f"{time.time() + 3.0:.3f}"
+    copies = [
+        subprocess.Popen(
+            [sys.executable, "-c", _AT_ONCE, start],
+            cwd=ROOT,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
+    keys = []
+    for copy in copies:
+        out, err = copy.communicate(timeout=120)
+        assert copy.returncode == 0, err
+        keys.append(out.strip())
+    kept = (tmp_path / "var" / "secret_key").read_text().strip()
+    assert len(kept) >= 50
+    assert keys == [kept] * len(copies)
+    assert [p.name for p in (tmp_path / "var").iterdir()] == ["secret_key"]
+    assert (tmp_path / "var" / "secret_key").stat().st_mode & 0o777 == 0o600

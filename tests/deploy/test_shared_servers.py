@@ -26,7 +26,10 @@ def test_it_names_the_test_database_after_this_run():
         pytest.skip("SQLite's test database is in memory, private to the run")
     name = connection.settings_dict["NAME"]
     assert name.startswith("test_")
-    assert name.endswith(f"_{RUN_TOKEN}")
+    # A worker of a parallel run (pytest-xdist) is a run of its own, with its
+    # own token; pytest-django adds the worker's name after it.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    assert name.endswith(f"_{RUN_TOKEN}_{worker}" if worker else f"_{RUN_TOKEN}")
     assert RUN_TOKEN.startswith(f"{os.getpid()}_")
     assert len(name.encode()) <= 63  # PostgreSQL would cut it silently
     assert RUN_TOKEN in REPLICA_APPLICATION_NAME

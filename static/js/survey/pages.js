@@ -167,10 +167,33 @@ export default function sectionPages(core) {
 
   // The question's own parts: all but its heading and its "answered" note.
   function answerParts(question) {
-    const section = form.querySelector(`section.question[data-question-id="${CSS.escape(String(question.id))}"]`);
-    return [...section.children].filter(
+    return [...sectionOf(question).children].filter(
       (child) => child.tagName !== "H2" && !child.classList.contains("answered-note") && !child.id.endsWith("-how"),
     );
+  }
+
+  // The question's "answered" note, made the first time it is needed rather
+  // than sent hidden in the markup of every question.
+  function answeredNote(question) {
+    const id = `q${question.id}-answered`;
+    let note = byId(id);
+    if (!note) {
+      note = document.createElement("div");
+      note.className = "answered-note";
+      note.id = id;
+      const again = document.createElement("button");
+      again.type = "button";
+      again.classList.add("secondary", "small");
+      again.dataset.answerAgain = "";
+      again.textContent = words.answerAgain;
+      note.append(document.createElement("p"), again);
+      sectionOf(question).append(note);
+    }
+    return note;
+  }
+
+  function sectionOf(question) {
+    return form.querySelector(`section.question[data-question-id="${CSS.escape(String(question.id))}"]`);
   }
 
   // Shown in place of a settled answer that is not shown again; the choice
@@ -183,7 +206,7 @@ export default function sectionPages(core) {
     const { boxes, forget } = kindOf(question);
     if (boxes) for (const box of form.querySelectorAll(`${boxes}[data-question="${id}"]`)) forget(box);
     for (const part of answerParts(question)) part.hidden = true;
-    const note = byId(`q${question.id}-answered`);
+    const note = answeredNote(question);
     note.querySelector("p").textContent = isRandomized(question)
       ? words.answeredRandomized
       : words.answeredKept;
@@ -195,7 +218,7 @@ export default function sectionPages(core) {
     delete progress.answers[question.id];
     saveProgress();
     for (const part of answerParts(question)) part.hidden = false;
-    byId(`q${question.id}-answered`).hidden = true;
+    answeredNote(question).hidden = true;
     const first = form.querySelector(
       `[data-question="${CSS.escape(String(question.id))}"] :is([tabindex="0"], input)`,
     );

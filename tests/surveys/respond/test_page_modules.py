@@ -49,10 +49,9 @@ def test_a_page_without_features_loads_none_of_their_modules(client, open_survey
     assert ("rule" in config.get("parts", {})) == ruled
     # Nor the words only a feature shows.
     assert "pageOf" not in config["messages"]
+    assert "answerAgain" not in config["messages"]
     assert "directText" not in config["messages"]
-    # Nor the markup only pages of a survey of several use.
     page = client.get(f"/s/{open_survey.slug}/").content.decode()
-    assert "data-answer-again" not in page
     # The page's own script is fetched with the others, from the head, not
     # once the parser reaches the end of the body.
     (own,) = re.findall(
@@ -105,7 +104,10 @@ def test_sections_load_the_pages_module_and_its_words(client, draft_survey):
     assert set(config["modules"]) == {"pages"}
     assert_loads(config, preloads, "pages", *FEATURE_SCRIPTS["pages"])
     assert "pageOf" in config["messages"]
-    assert "data-answer-again" in client.get(f"/s/{survey.slug}/").content.decode()
+    assert config["messages"]["answerAgain"] == "Answer again"
+    # The "answered" notes are made by the pages' script when a page is left,
+    # not sent hidden with every question.
+    assert "answered-note" not in client.get(f"/s/{survey.slug}/").content.decode()
 
 
 @pytest.mark.parametrize(
