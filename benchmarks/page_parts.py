@@ -63,27 +63,25 @@ def parts(html: bytes) -> list[Part]:
     and words around them (everything that is not one of those elements)."""
     text = html.decode("utf-8")
     whole = _packed(html)
-    found: list[Part] = []
-    markup = text
-    for match in ELEMENT.finditer(text):
-        without = (text[: match.start()] + text[match.end() :]).encode("utf-8")
-        found.append(
-            Part(
-                name=_name(match.group(1), match.group(2), match.group(3)),
-                uncompressed_bytes=len(match.group(0).encode("utf-8")),
-                wire_bytes=whole - _packed(without),
-            )
+    matches = list(ELEMENT.finditer(text))
+    found = [
+        Part(
+            name=_name(match.group(1), match.group(2), match.group(3)),
+            uncompressed_bytes=len(match.group(0).encode("utf-8")),
+            wire_bytes=whole
+            - _packed((text[: match.start()] + text[match.end() :]).encode("utf-8")),
         )
-        markup = markup.replace(match.group(0), "", 1)
+        for match in matches
+    ]
     found.sort(key=lambda part: -part.uncompressed_bytes)
-    rest = len(markup.encode("utf-8"))
-    # The markup's wire bytes: the page compressed, less its elements alone.
-    elements = "".join(match.group(0) for match in ELEMENT.finditer(text))
+    # The markup: the page less its elements; on the wire, the page
+    # compressed less its elements alone compressed.
+    elements = "".join(match.group(0) for match in matches).encode("utf-8")
     found.append(
         Part(
             name="markup and words",
-            uncompressed_bytes=rest,
-            wire_bytes=whole - _packed(elements.encode("utf-8")),
+            uncompressed_bytes=len(html) - len(elements),
+            wire_bytes=whole - _packed(elements),
         )
     )
     return found

@@ -50,8 +50,12 @@ def _local_secret_key() -> str:
             os.link(draft, path)
         except FileExistsError:
             pass  # another process was first: its key is the checkout's
+        except OSError:
+            # A file system without hard links: moved into place whole
+            # instead (of processes racing here, the last one's key stays).
+            os.replace(draft, path)
         finally:
-            draft.unlink()
+            draft.unlink(missing_ok=True)
     return path.read_text().strip()
 
 
