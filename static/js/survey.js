@@ -11,8 +11,9 @@
 //
 // Each feature a page may use lives in a module of its own (static/js/survey/:
 // pages and saved progress, display logic, the practice round, consent,
-// access, the validation arm, boxes typed into), and a page loads only those it uses: the
-// server lists them in the page's config (surveys/respond/page_modules.py).
+// access, the validation arm, boxes typed into), and a page loads only those
+// it uses: the server lists them in the page's config
+// (surveys/respond/page_modules.py).
 //
 // Where the site can, the page carries the randomizer and every module it
 // needs inside itself, each byte for byte its file and allowed by its own
@@ -669,10 +670,10 @@ function answersComplete(questions, truths) {
   return true;
 }
 
-// What is sent for `question` (beside its id) given its true answer: its report, drawn here
-// once, and a typed answer's value beside it, as typed. A question left out
-// or answered "Prefer not to answer" is sent as missing (report null):
-// nothing is drawn for it.
+// What is sent for `question` (beside its id) given its true answer: its
+// report, drawn here once, and a typed answer's value beside it, as typed. A
+// question left out or answered "Prefer not to answer" is sent as missing
+// (report null): nothing is drawn for it.
 function answerTo(question, truth) {
   const missing = truth === null || truth === undefined || truth === NO_ANSWER;
   const { value } = kindOf(question);
