@@ -11,8 +11,9 @@
 //
 // Each feature a page may use lives in a module of its own (static/js/survey/:
 // pages and saved progress, display logic, the practice round, consent,
-// access, the validation arm), and a page loads only those it uses: the
-// server lists them in the page's config (surveys/respond/page_modules.py).
+// access, the validation arm, boxes typed into), and a page loads only those
+// it uses: the server lists them in the page's config
+// (surveys/respond/page_modules.py).
 //
 // Where the site can, the page carries the randomizer and every module it
 // needs inside itself, each byte for byte its file and allowed by its own
@@ -124,9 +125,13 @@ const core = {
   kindOf,
   truths: () => typedTruths(chosenTruths()),
   sealTruths: (truths, questions) => sealTruths(truths, questions),
-  reportFor,
+  answersComplete,
+  answerTo,
   expiryFrom,
   forgetTruths,
+  // Read when a page is left, once every feature is made.
+  forgetBox: (box) => features.boxes?.forget(box),
+  keptItem,
   sendAnswers,
   NO_ANSWER,
 };
@@ -144,6 +149,7 @@ function missingFeature() {
     practice: Boolean(config.practice && byId("practice")),
     consent: config.consent,
     access: config.access.mode !== "open",
+    boxes: typedBoxes().length > 0,
   };
   return Object.keys(needs).find((name) => needs[name] && !features[name]);
 }
@@ -152,36 +158,47 @@ function missingFeature() {
 const accessCredential = () => (features.access ? features.access.credential() : {});
 
 
-const storage = {
-  load() {
-    try {
-      const state = JSON.parse(localStorage.getItem(storageKey));
-      // Receipts from before expiry existed, or past their date, are removed.
-      if (state && !(state.expires > Date.now())) {
-        this.remove();
+// What this browser keeps of the survey under `key` (localStorage): read back
+// only until its date (`expires`), and removed once past it. Private browsing
+// may refuse storage; the page then still works, it only keeps nothing (a
+// reload could draw again, or lose the answers of earlier pages).
+function keptItem(key) {
+  const item = {
+    load() {
+      try {
+        const kept = JSON.parse(localStorage.getItem(key));
+        if (kept && !(kept.expires > Date.now())) {
+          item.remove();
+          return null;
+        }
+        return kept;
+      } catch {
         return null;
       }
-      return state;
-    } catch {
-      return null;
-    }
-  },
-  save(state) {
-    try {
-      localStorage.setItem(storageKey, JSON.stringify(state));
-    } catch {
-      // Private browsing may refuse storage; the in-page state still guards
-      // against double clicks, only a reload could draw again.
-    }
-  },
-  remove() {
-    try {
-      localStorage.removeItem(storageKey);
-    } catch {
-      // Nothing was stored.
-    }
-  },
-};
+    },
+    save(kept) {
+      try {
+        localStorage.setItem(key, JSON.stringify(kept));
+      } catch {
+        // Kept in this page's memory only.
+      }
+    },
+    remove() {
+      try {
+        localStorage.removeItem(key);
+      } catch {
+        // Nothing was stored.
+      }
+    },
+  };
+  return item;
+}
+
+// The reports until they are sent, then the receipt.
+const storage = keptItem(storageKey);
+// What was drawn before the questions showed (validation arms, procedures'
+// groups), so that a reload cannot draw again.
+const keptArms = keptItem(armsKey);
 
 // When the receipt leaves this browser: after the set number of days, or when
 // the survey closes, whichever comes first.
@@ -258,27 +275,10 @@ function markPlain(question) {
 
 // -- drawn before the questions show: validation arms, procedures' groups ------
 
-function loadArms() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(armsKey));
-    return kept && kept.expires > Date.now() ? kept : null;
-  } catch {
-    return null;
-  }
-}
-
-function forgetArms() {
-  try {
-    localStorage.removeItem(armsKey);
-  } catch {
-    // Nothing was stored.
-  }
-}
-
 // Drawn here, before any question is shown: what a procedure draws first
 // (static/js/survey/arms.js draws the validation arms, on a page with any).
 function assignArms() {
-  const kept = config.preview ? null : loadArms();
+  const kept = config.preview ? null : keptArms.load();
   const groups = {};
   for (const question of config.questions) {
     if (!question.procedure) continue;
@@ -296,12 +296,7 @@ function assignArms() {
   }
   const arms = features.arms?.assign(kept?.arms ?? {}) ?? {};
   if (!config.preview && Object.keys(arms).length + Object.keys(groups).length) {
-    try {
-      const kept = { arms, groups, expires: expiryFrom(Date.now()) };
-      localStorage.setItem(armsKey, JSON.stringify(kept));
-    } catch {
-      // Without storage a reload may draw again; nothing else changes.
-    }
+    keptArms.save({ arms, groups, expires: expiryFrom(Date.now()) });
   }
 }
 
@@ -441,7 +436,7 @@ async function sealTruths(truths, questions) {
 }
 
 function forgetTruths() {
-  for (const [kind, box] of typedBoxes()) kind.forget(box);
+  for (const [, box] of typedBoxes()) features.boxes?.forget(box);
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
   }
@@ -544,7 +539,7 @@ function showReceipt(answers, { kept }) {
 
 function removeFromDevice() {
   storage.remove();
-  forgetArms();
+  keptArms.remove();
   byId("receipt-randomized-list").replaceChildren();
   byId("receipt-plain-list").replaceChildren();
   byId("receipt-intro").textContent = words.received;
@@ -597,7 +592,7 @@ async function send(state) {
       next: body.completion_url || null,
     };
     storage.save(receipt);
-    forgetArms();
+    keptArms.remove();
     showReceipt(state.answers, { kept: receipt });
     features.access?.continueTo(receipt.next);
     return;
@@ -645,38 +640,48 @@ async function pageAnswers() {
   features.displayLogic?.apply();
   // A question not shown is not answered: nothing is checked, drawn or sent for it.
   for (const q of config.questions) if (q.hidden) delete truths[q.id];
-  const invalid = config.questions.findIndex((q) => !q.hidden && truths[q.id] === undefined);
-  const typed = invalid >= 0 ? kindOf(config.questions[invalid]) : {};
+  const shown = config.questions.filter((q) => !q.hidden);
+  if (!answersComplete(shown, truths)) return null;
+  if (!(await sealTruths(truths, config.questions))) return null;
+  return shown.map((q) => ({ question: q.id, ...answerTo(q, truths[q.id]) }));
+}
+
+// Says what stops the answers to `questions` (as shown, in order) from
+// being sent, and takes the respondent there: the first box whose text its
+// question does not take, or else how many questions that are not optional
+// are left. True when nothing does.
+function answersComplete(questions, truths) {
+  const invalid = questions.find((q) => truths[q.id] === undefined);
+  const typed = invalid ? kindOf(invalid) : {};
   if (typed.boxes) {
-    const box = form.querySelector(`${typed.boxes}[data-question="${config.questions[invalid].id}"]`);
-    say(fill(words[typed.invalidWords ?? "numberInvalid"], { number: invalid + 1, ...typed.invalid(box) }), true);
+    const box = form.querySelector(`${typed.boxes}[data-question="${invalid.id}"]`);
+    // Its number as the respondent sees it (sections and shuffles renumber).
+    const number = box.closest("section.question").querySelector(".q-number").textContent;
+    say(fill(words[typed.invalidWords ?? "numberInvalid"], { number, ...typed.invalid(box) }), true);
     box.querySelector("input, textarea").focus();
-    return null;
+    return false;
   }
-  const missing = config.questions.filter((q) => !q.hidden && truths[q.id] === null && !q.optional);
+  const missing = questions.filter((q) => truths[q.id] === null && !q.optional);
   if (missing.length) {
     say(counted(words.questionsLeft, missing.length), true);
-    const group = form.querySelector(
-      `[data-question="${missing[0].id}"] :is([tabindex="0"], input, textarea)`,
-    );
-    group?.focus();
-    return null;
+    form.querySelector(`[data-question="${missing[0].id}"] :is([tabindex="0"], input, textarea)`)?.focus();
+    return false;
   }
-  if (!(await sealTruths(truths, config.questions))) return null;
-  // A question left out or answered "Prefer not to answer" is sent as missing
-  // (report null): nothing is drawn for it.
-  return config.questions.filter((q) => !q.hidden).map((q) => ({
-    question: q.id,
-    report:
-      truths[q.id] === null || truths[q.id] === NO_ANSWER
-        ? null
-        : reportFor(q, truths[q.id]),
-    spec_version: q.spec_version,
-    // A kind that takes a typed answer sends it beside its report, as typed.
-    ...(kindOf(q).value && truths[q.id] !== null && truths[q.id] !== NO_ANSWER
-      ? { value: kindOf(q).value(truths[q.id]) }
-      : {}),
-  }));
+  return true;
+}
+
+// What is sent for `question` (beside its id) given its true answer: its
+// report, drawn here once, and a typed answer's value beside it, as typed. A
+// question left out or answered "Prefer not to answer" is sent as missing
+// (report null): nothing is drawn for it.
+function answerTo(question, truth) {
+  const missing = truth === null || truth === undefined || truth === NO_ANSWER;
+  const { value } = kindOf(question);
+  return {
+    report: missing ? null : reportFor(question, truth),
+    spec_version: question.spec_version,
+    ...(value && !missing ? { value: value(truth) } : {}),
+  };
 }
 
 // The answers drawn (or kept as given), from here on the only record: kept
@@ -715,7 +720,7 @@ function start() {
   for (const group of form.querySelectorAll("[role=radiogroup]")) wireGroup(group);
   for (const group of form.querySelectorAll(".options[role=group]")) wireChecklist(group);
   features.displayLogic?.wire();
-  for (const [kind, box] of typedBoxes()) kind.wire(box);
+  for (const [, box] of typedBoxes()) features.boxes.wire(box);
   sendButton.addEventListener("click", onSend);
   byId("forget").addEventListener("click", removeFromDevice);
   const stored = config.preview ? null : storage.load();

@@ -22,6 +22,7 @@ __all__ = [
     "NOTES",
     "NOTE_RANK",
     "SCRIPT",
+    "TYPED_BOX",
     "WHOLE",
     "item",
     "noted",
@@ -35,6 +36,10 @@ __all__ = [
 
 # Randomized by the randomizer itself: no script of its own.
 SCRIPT = None
+# Answered with buttons. A kind answered in a box typed into (its script's
+# ``boxes``) says True: its page then loads what every such box does
+# (static/js/survey/boxes.js, surveys/respond/page_modules.py).
+TYPED_BOX = False
 
 
 def refusals() -> dict[str, str]:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from surveys.kinds import kind_module
 from surveys.models import Survey
 from surveys.respond.integrity import (
     CONDITIONS_SCRIPT,
@@ -45,6 +46,8 @@ FEATURE_SCRIPTS: dict[str, tuple[str, ...]] = {
     "access": ("js/survey/access.js",),
     # Questions asked directly of some respondents (the validation arm).
     "arms": ("js/survey/arms.js",),
+    # Boxes typed into (a count, a number, a text), whichever kind reads them.
+    "boxes": ("js/survey/boxes.js",),
 }
 
 
@@ -82,6 +85,7 @@ def page_features(
         "access": survey.access_mode != Survey.AccessMode.OPEN,
         # As the page reads it: a spec with an arm.
         "arms": any(q["spec"].get("direct_arm") for q in questions),
+        "boxes": any(kind_module(q["kind"], "page").TYPED_BOX for q in questions),
     }
     return [name for name in FEATURE_SCRIPTS if uses[name]]
 

@@ -76,7 +76,9 @@ def test_a_text_is_typed_counted_sent_as_typed_and_shown_escaped(
     receipt = page.locator("#receipt-plain-list li").filter(has_text="alert(1)")
     expect(receipt).to_contain_text("Not protected: stored exactly as you typed it")
     assert dialogs == []
+    # Forgotten once sent: the box is empty and its count says so.
     assert box.input_value() == ""
+    expect(count).to_have_text("0 of 60 characters used")
     # Only the randomized report stays on the device, not the text.
     (kept,) = respondent.storage()["local"].values()
     assert [a["question"] for a in json.loads(kept)["answers"]] == [yes_no.pk]

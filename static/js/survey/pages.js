@@ -5,7 +5,7 @@
 // then, once, with the same code "Send" uses, and only the report is kept; the
 // page forgets the choice, so it cannot be shown again. An answer sent as given
 // (asked plainly) is kept as given and shown again. The reports, the page
-// reached and the order drawn are kept in localStorage under progressKey, so a
+// reached and the order drawn are kept in localStorage ("rr-progress:<slug>"), so a
 // reload on this device finds the answers exactly as they will be sent, and
 // nothing else. They go once the answers are stored for sending.
 //
@@ -25,10 +25,10 @@
  * @returns {object} what the core asks of the pages
  */
 export default function sectionPages(core) {
-  const { config, form, byId, words, fill, counted, say, sendButton, kindOf } = core;
-  const { reportFor, expiryFrom, NO_ANSWER } = core;
+  const { config, form, byId, words, fill, say, sendButton, kindOf } = core;
+  const { answersComplete, answerTo, expiryFrom, NO_ANSWER } = core;
 
-  const progressKey = `rr-progress:${config.slug}`;
+  const savedProgress = core.keptItem(`rr-progress:${config.slug}`);
   const pages = [...form.querySelectorAll(".page")];
   const questionsById = new Map(config.questions.map((q) => [String(q.id), q]));
   // What a reload must find: the page reached, each settled answer's report,
@@ -87,7 +87,7 @@ export default function sectionPages(core) {
   // Puts the questions and options in the order drawn (or kept from before a
   // reload), numbers the questions as shown, and shows the first page.
   function arrangePages() {
-    const kept = config.preview ? null : loadProgress();
+    const kept = config.preview ? null : savedProgress.load();
     progress.order = kept?.order ?? drawOrder();
     pages.forEach((page, index) => {
       for (const id of progress.order.pages[index] ?? []) {
@@ -121,34 +121,10 @@ export default function sectionPages(core) {
     }
   }
 
-  function loadProgress() {
-    try {
-      const kept = JSON.parse(localStorage.getItem(progressKey));
-      return kept && kept.expires > Date.now() ? kept : null;
-    } catch {
-      return null;
-    }
-  }
-
   function saveProgress() {
-    if (config.preview) return;
-    try {
-      localStorage.setItem(
-        progressKey,
-        JSON.stringify({ ...progress, expires: expiryFrom(Date.now()) }),
-      );
-    } catch {
-      // Without storage a reload loses the answers; nothing is sent meanwhile.
-    }
+    if (!config.preview) savedProgress.save({ ...progress, expires: expiryFrom(Date.now()) });
   }
 
-  function forgetProgress() {
-    try {
-      localStorage.removeItem(progressKey);
-    } catch {
-      // Nothing was stored.
-    }
-  }
 
   // Whether an answer kept between pages is shown again: a choice among
   // options asked plainly, whose report is the choice itself.
@@ -203,8 +179,8 @@ export default function sectionPages(core) {
     for (const option of form.querySelectorAll(`[data-question="${id}"] [role=radio], [data-question="${id}"] [role=checkbox]`)) {
       option.setAttribute("aria-checked", "false");
     }
-    const { boxes, forget } = kindOf(question);
-    if (boxes) for (const box of form.querySelectorAll(`${boxes}[data-question="${id}"]`)) forget(box);
+    const { boxes } = kindOf(question);
+    if (boxes) for (const box of form.querySelectorAll(`${boxes}[data-question="${id}"]`)) core.forgetBox(box);
     for (const part of answerParts(question)) part.hidden = true;
     const note = answeredNote(question);
     note.querySelector("p").textContent = isRandomized(question)
@@ -241,12 +217,7 @@ export default function sectionPages(core) {
         continue;
       }
       // A typed answer (a number) is asked plainly: kept as typed, as it is sent.
-      const typed = kindOf(question);
-      progress.answers[question.id] = {
-        report: reportFor(question, truth),
-        spec_version: question.spec_version,
-        ...(typed.value ? { value: typed.value(truth) } : {}),
-      };
+      progress.answers[question.id] = answerTo(question, truth);
       if (!shownAgain(question)) showAnswered(question);
     }
     saveProgress();
@@ -257,26 +228,7 @@ export default function sectionPages(core) {
   function pageComplete(page) {
     const truths = core.truths();
     const open = questionsOn(page).filter((q) => !progress.answers[q.id] || shownAgain(q));
-    const invalid = open.find((q) => truths[q.id] === undefined);
-    const typed = invalid ? kindOf(invalid) : {};
-    if (typed.boxes) {
-      const box = form.querySelector(`${typed.boxes}[data-question="${invalid.id}"]`);
-      const number = box.closest("section.question").querySelector(".q-number").textContent;
-      say(fill(words[typed.invalidWords ?? "numberInvalid"], { number, ...typed.invalid(box) }), true);
-      box.querySelector("input, textarea").focus();
-      return false;
-    }
-    const missing = open.filter((q) => truths[q.id] === null && !q.optional);
-    if (missing.length) {
-      say(counted(words.questionsLeft, missing.length), true);
-      form
-        .querySelector(
-          `[data-question="${missing[0].id}"] :is([tabindex="0"], input, textarea)`,
-        )
-        ?.focus();
-      return false;
-    }
-    return true;
+    return answersComplete(open, truths);
   }
 
   // Answers stored for sending but not confirmed: no page is shown, only "Send again".
@@ -325,7 +277,7 @@ export default function sectionPages(core) {
   // After a reload: the page reached and the answers settled, the randomized
   // ones told as answered, those asked plainly chosen again.
   function restoreProgress() {
-    const kept = config.preview || pages.length < 2 ? null : loadProgress();
+    const kept = config.preview || pages.length < 2 ? null : savedProgress.load();
     if (!kept) return;
     for (const [id, answer] of Object.entries(kept.answers ?? {})) {
       const question = questionsById.get(id);
@@ -368,12 +320,8 @@ export default function sectionPages(core) {
       pageComplete(section.closest(".page"));
       return null;
     }
-    return shown.map((q) => ({
-      question: q.id,
-      report: progress.answers[q.id]?.report ?? null,
-      spec_version: q.spec_version,
-      ...(progress.answers[q.id]?.value !== undefined ? { value: progress.answers[q.id].value } : {}),
-    }));
+    // Not answered (optional): sent as missing.
+    return shown.map((q) => ({ question: q.id, ...(progress.answers[q.id] ?? answerTo(q, null)) }));
   }
 
 
@@ -384,7 +332,7 @@ export default function sectionPages(core) {
     restore: restoreProgress,
     hide: hidePages,
     answers: pagesAnswers,
-    forget: forgetProgress,
+    forget: () => savedProgress.remove(),
   };
 }
 

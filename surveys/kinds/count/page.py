@@ -9,12 +9,14 @@ from django.utils.translation import gettext, gettext_lazy
 
 from surveys.kinds import base
 
-__all__ = ["FRAGMENTS", "SCRIPT", "SCRIPT_ID", "SCRIPT_LABEL", "words"]
+__all__ = ["FRAGMENTS", "SCRIPT", "SCRIPT_ID", "SCRIPT_LABEL", "TYPED_BOX", "words"]
 
 FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/count/answer.html"}
 # Randomized by the randomizer itself; the box is read by the kind's own
 # module, so that a page without a count loads none of its code.
 SCRIPT = "js/kinds/count/page.js"
+# Answered in a box typed into (static/js/survey/boxes.js).
+TYPED_BOX = True
 SCRIPT_LABEL = gettext_lazy("Counts' script:")
 SCRIPT_ID = "count-script"
 

@@ -20,6 +20,7 @@ __all__ = [
     "SCRIPT",
     "SCRIPT_ID",
     "SCRIPT_LABEL",
+    "TYPED_BOX",
     "item",
     "noted",
     "receipt_note",
@@ -41,6 +42,8 @@ NOTES = {
 # After every note on randomized answers: it is said last.
 NOTE_RANK = 9
 SCRIPT = "js/kinds/freetext/page.js"
+# Answered in a box typed into (static/js/survey/boxes.js).
+TYPED_BOX = True
 SCRIPT_LABEL = gettext_lazy("Free-text questions' script:")
 SCRIPT_ID = "freetext-script"
 

@@ -20,12 +20,15 @@ __all__ = [
     "SCRIPT",
     "SCRIPT_ID",
     "SCRIPT_LABEL",
+    "TYPED_BOX",
     "item",
     "words",
 ]
 
 FRAGMENTS = {**base.FRAGMENTS, "answer": "kinds/numeric/answer.html"}
 SCRIPT = "js/kinds/numeric/page.js"
+# Answered in a box typed into (static/js/survey/boxes.js).
+TYPED_BOX = True
 SCRIPT_LABEL = gettext_lazy("Numbers' script:")
 SCRIPT_ID = "numeric-script"
 

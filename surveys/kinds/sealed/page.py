@@ -22,6 +22,7 @@ __all__ = [
     "SCRIPT",
     "SCRIPT_ID",
     "SCRIPT_LABEL",
+    "TYPED_BOX",
     "item",
     "noted",
     "receipt_note",
@@ -42,6 +43,8 @@ NOTES = {
 # After the notes on randomized answers, before free text's.
 NOTE_RANK = 8
 SCRIPT = "js/kinds/sealed/page.js"
+# Answered in a box typed into (static/js/survey/boxes.js).
+TYPED_BOX = True
 SCRIPT_LABEL = gettext_lazy("Sealed open answers' script (encrypts them):")
 SCRIPT_ID = "sealed-script"
 

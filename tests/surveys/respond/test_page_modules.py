@@ -164,3 +164,28 @@ def test_the_transparency_page_lists_every_feature_module(client, open_survey):
         assert integrity(paths[0]).sha256 in page
     for path in RANDOMIZER_PARTS.values():
         assert integrity(path).sha256 in page
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        {
+            "kind": Question.Kind.COUNT,
+            "options": ["0", "5"],
+            "design": {"name": "geometric", "m": 5, "epsilon": 1.0},
+        },
+        {
+            "kind": Question.Kind.FREE_TEXT,
+            "design": {"name": "direct"},
+            "answer_format": {"max_length": 100},
+        },
+    ],
+    ids=["count", "free text"],
+)
+def test_a_question_typed_into_loads_what_every_box_does(
+    client, draft_survey, question
+):
+    question_create(survey=draft_survey, text="How many, or what?", **question)
+    config, preloads = page_of(client, survey_publish(survey=draft_survey))
+    assert set(config["modules"]) == {"boxes"}
+    assert_loads(config, preloads, "boxes", *FEATURE_SCRIPTS["boxes"])

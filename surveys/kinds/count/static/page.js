@@ -31,20 +31,6 @@ export default function countKind() {
     truthOf,
     // The counts 0 to the maximum: the spec must have that many answers.
     answersShown: (box) => Number(box.dataset.max) + 1,
-    wire(box) {
-      const input = box.querySelector("input[type=number]");
-      const none = box.querySelector("[data-no-answer]");
-      none?.addEventListener("change", () => {
-        input.disabled = none.checked;
-      });
-    },
-    forget(box) {
-      for (const input of box.querySelectorAll("input")) {
-        if (input.type === "checkbox") input.checked = false;
-        else input.value = "";
-        input.disabled = false;
-      }
-    },
     invalid: (box) => ({ max: box.dataset.max }),
     invalidWords: "countInvalid",
   });

@@ -1,8 +1,8 @@
 // Free text's own code on the respondent page: asked plainly, not protected.
 //
-// The respondent types in a box with no name, in no form; this module counts
-// the characters as they are typed (the box's maxlength stops at the limit),
-// reads the text with its line breaks as "\n" and without the blank space
+// The respondent types in a box with no name, in no form; the page script
+// counts the characters as they are typed (the box's maxlength stops at the
+// limit), as it does for every typed box, and this module reads the text with its line breaks as "\n" and without the blank space
 // around it, and gives the page the text to send as typed, with the report 0
 // (answered). The server checks the limit and the characters again
 // (surveys/kinds/freetext/answer.py). Nothing is drawn: the spec must send
@@ -16,8 +16,6 @@ const NO_ANSWER = "none";
 const ANSWERED = 0;
 // Control characters other than a tab and a line break: refused by the server.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
-// The count read out by screen readers waits for a pause in typing.
-const SAY_AFTER_MS = 800;
 
 /**
  * The kind's code.
@@ -72,40 +70,6 @@ export default function freetextKind(rr) {
     return taken === undefined ? undefined : { text: taken, report: ANSWERED };
   }
 
-  function countWords(box) {
-    const used = [...boxText(box).value].length;
-    return box.dataset.countWords.replace("{used}", String(used)).replace("{max}", box.dataset.max);
-  }
-
-  function wire(box) {
-    const input = boxText(box);
-    const count = box.querySelector(".char-count");
-    const none = box.querySelector("[data-no-answer]");
-    let timer;
-    input.addEventListener("input", () => {
-      // Shown at once; read out once typing pauses, not at every key.
-      count.setAttribute("aria-live", "off");
-      count.textContent = countWords(box);
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        count.setAttribute("aria-live", "polite");
-        count.textContent = countWords(box);
-      }, SAY_AFTER_MS);
-    });
-    none?.addEventListener("change", () => {
-      input.disabled = none.checked;
-    });
-  }
-
-  function forget(box) {
-    const input = boxText(box);
-    input.value = "";
-    input.disabled = false;
-    const none = box.querySelector("[data-no-answer]");
-    if (none) none.checked = false;
-    box.querySelector(".char-count").textContent = countWords(box);
-  }
-
   return Object.freeze({
     check,
     report: (truth) => truth.report,
@@ -113,8 +77,6 @@ export default function freetextKind(rr) {
     value: (truth) => truth.text,
     boxes: ".text-answer",
     truthOf,
-    wire,
-    forget,
     // What the page says of a text it cannot send.
     invalidWords: "textInvalid",
     invalid: (box) => ({ max: box.dataset.max }),

@@ -95,20 +95,6 @@ export default function numericKind(rr) {
     value: (truth) => truth.number,
     boxes: ".number-answer",
     truthOf,
-    wire(box) {
-      const input = box.querySelector("input[type=number]");
-      const none = box.querySelector("[data-no-answer]");
-      none?.addEventListener("change", () => {
-        input.disabled = none.checked;
-      });
-    },
-    forget(box) {
-      for (const input of box.querySelectorAll("input")) {
-        if (input.type === "checkbox") input.checked = false;
-        else input.value = "";
-        input.disabled = false;
-      }
-    },
     invalid: (box) => ({ min: box.dataset.min, max: box.dataset.max }),
     parse,
     binOf,

@@ -3,7 +3,8 @@
 // page keeps or sends anything.
 //
 // The box is free text's (surveys/kinds/freetext/static/page.js): no name, in
-// no form, a character count, the same limit and characters. What differs is
+// no form, a character count, the same limit and characters; the page script
+// counts its characters and empties it, as it does every typed box. What differs is
 // the kind's `seal` hook, which the page (static/js/survey.js) awaits once
 // per answer before it builds the submission or saves a page's progress: it
 // turns the typed text into an envelope and the truth it returns holds the
@@ -32,7 +33,6 @@ const NO_ANSWER = "none";
 const ANSWERED = 0;
 // Control characters other than a tab and a line break: refused, as free text's.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
-const SAY_AFTER_MS = 800;
 
 /** Bytes as base64url without padding. */
 export function toBase64url(bytes) {
@@ -127,39 +127,6 @@ export default function sealedKind(rr) {
     return { report: truth.report, sealed };
   }
 
-  function countWords(box) {
-    const used = [...boxText(box).value].length;
-    return box.dataset.countWords.replace("{used}", String(used)).replace("{max}", box.dataset.max);
-  }
-
-  function wire(box) {
-    const input = boxText(box);
-    const count = box.querySelector(".char-count");
-    const none = box.querySelector("[data-no-answer]");
-    let timer;
-    input.addEventListener("input", () => {
-      count.setAttribute("aria-live", "off");
-      count.textContent = countWords(box);
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        count.setAttribute("aria-live", "polite");
-        count.textContent = countWords(box);
-      }, SAY_AFTER_MS);
-    });
-    none?.addEventListener("change", () => {
-      input.disabled = none.checked;
-    });
-  }
-
-  function forget(box) {
-    const input = boxText(box);
-    input.value = "";
-    input.disabled = false;
-    const none = box.querySelector("[data-no-answer]");
-    if (none) none.checked = false;
-    box.querySelector(".char-count").textContent = countWords(box);
-  }
-
   return Object.freeze({
     check,
     report: (truth) => truth.report,
@@ -172,8 +139,6 @@ export default function sealedKind(rr) {
       document.querySelector(`.sealed-answer[data-question="${question.id}"]`)?.dataset.sentWords,
     boxes: ".sealed-answer",
     truthOf,
-    wire,
-    forget,
     invalidWords: "textInvalid",
     invalid: (box) => ({ max: box.dataset.max }),
     normalize,
