@@ -124,7 +124,7 @@ bench-regression: $(STAMP)
 	$(PY) -m benchmarks.regression
 
 ## The first view of a run's results page in fresh processes at 10^6 (PostgreSQL;
-## REDIS_URL for the drawing shared between processes).
+## Redis, REDIS_URL or the local server, for the drawing shared between processes).
 bench-first-view: $(STAMP)
 	$(PY) -m benchmarks.first_view
 

@@ -62,7 +62,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,44 @@ VARIANTS = ("computed", "saved", "unwarmed", "ready", "trivial")
 # The variants that start as a gunicorn worker does (config/warmup.py).
 READY = ("ready", "trivial")
 OWNER = "bench-owner"
+# Where the processes share what they draw when REDIS_URL is unset: the local
+# server, if one answers (production always shares through Redis).
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+
+
+@contextmanager
+def shared_cache() -> Iterator[str | None]:
+    """The Redis the fresh processes share their drawing through, as
+    production's web processes do: ``REDIS_URL``, else the local server if it
+    answers, else none (each process then draws its own, and the figures say
+    so). The run's keys go under a prefix of its own (after any
+    ``REDIS_KEY_PREFIX`` given), set in the environment the processes
+    inherit, and are removed afterwards: the server keeps nothing of the run,
+    and another run or test suite on it reads none of them."""
+    import redis
+
+    url = os.environ.get("REDIS_URL")
+    if url is None:
+        try:
+            redis.Redis.from_url(LOCAL_REDIS, socket_connect_timeout=1).ping()
+            url = LOCAL_REDIS
+        except redis.RedisError:
+            yield None
+            return
+    prefix = f"{os.environ.get('REDIS_KEY_PREFIX', '')}bench_first_view_{os.getpid()}:"
+    given = {name: os.environ.get(name) for name in ("REDIS_URL", "REDIS_KEY_PREFIX")}
+    os.environ.update(REDIS_URL=url, REDIS_KEY_PREFIX=prefix)
+    try:
+        yield url
+    finally:
+        for name, value in given.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        server = redis.Redis.from_url(url)
+        for key in server.scan_iter(match=f"{prefix}*", count=1000):
+            server.delete(key)
 
 
 def child(database_url: str, survey_id: int, variant: str, requests: int) -> None:
@@ -246,15 +285,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     from benchmarks.estimate import _load_average
 
     kept = args.keep_database or args.reuse_database is not None
-    with bench_database(
-        args.postgres,
-        "bench_first_view",
-        keep=kept,
-        reuse=args.reuse_database,
-    ) as database_url:
+    with (
+        shared_cache() as shared,
+        bench_database(
+            args.postgres,
+            "bench_first_view",
+            keep=kept,
+            reuse=args.reuse_database,
+        ) as database_url,
+    ):
         print(f"Benchmark database: {database_url.rpartition('/')[2]}")
-        shared = os.environ.get("REDIS_URL")
-        print(f"Shared cache: {shared or 'none (REDIS_URL unset): each process draws'}")
+        print(
+            f"Shared cache: {shared} (keys under {os.environ['REDIS_KEY_PREFIX']!r}, "
+            "removed afterwards)"
+            if shared
+            else "Shared cache: none (no Redis answers): each process draws"
+        )
         django_setup(database_url)
         survey_id = prepare(database_url, args.size, args.reuse_database)
         load_start = _load_average()
