@@ -5,9 +5,9 @@
 // then, once, with the same code "Send" uses, and only the report is kept; the
 // page forgets the choice, so it cannot be shown again. An answer sent as given
 // (asked plainly) is kept as given and shown again. The reports, the page
-// reached and the order drawn are kept in localStorage ("rr-progress:<slug>"), so a
-// reload on this device finds the answers exactly as they will be sent, and
-// nothing else. They go once the answers are stored for sending.
+// reached and the order drawn are kept in localStorage ("rr-progress:<slug>"),
+// so a reload on this device finds the answers exactly as they will be sent,
+// and nothing else. They go once the answers are stored for sending.
 //
 // Questions of a shuffled section, and the options of a question whose
 // researcher asked for it, are shown in an order drawn here
@@ -124,7 +124,6 @@ export default function sectionPages(core) {
   function saveProgress() {
     if (!config.preview) savedProgress.save({ ...progress, expires: expiryFrom(Date.now()) });
   }
-
 
   // Whether an answer kept between pages is shown again: a choice among
   // options asked plainly, whose report is the choice itself.

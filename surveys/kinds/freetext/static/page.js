@@ -1,9 +1,10 @@
 // Free text's own code on the respondent page: asked plainly, not protected.
 //
-// The respondent types in a box with no name, in no form; the page script
-// counts the characters as they are typed (the box's maxlength stops at the
-// limit), as it does for every typed box, and this module reads the text with its line breaks as "\n" and without the blank space
-// around it, and gives the page the text to send as typed, with the report 0
+// The respondent types in a box with no name, in no form; the module every
+// typed box shares (static/js/survey/boxes.js) counts the characters as they
+// are typed (the box's maxlength stops at the limit). This module reads the
+// text with its line breaks as "\n" and without the blank space around it,
+// and gives the page the text to send as typed, with the report 0
 // (answered). The server checks the limit and the characters again
 // (surveys/kinds/freetext/answer.py). Nothing is drawn: the spec must send
 // every answer as given, or the page refuses the question. Text is only ever

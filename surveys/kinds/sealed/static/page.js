@@ -3,8 +3,9 @@
 // page keeps or sends anything.
 //
 // The box is free text's (surveys/kinds/freetext/static/page.js): no name, in
-// no form, a character count, the same limit and characters; the page script
-// counts its characters and empties it, as it does every typed box. What differs is
+// no form, a character count, the same limit and characters; the module every
+// typed box shares (static/js/survey/boxes.js) counts its characters and
+// empties it. What differs is
 // the kind's `seal` hook, which the page (static/js/survey.js) awaits once
 // per answer before it builds the submission or saves a page's progress: it
 // turns the typed text into an envelope and the truth it returns holds the
