@@ -119,6 +119,7 @@ def shared_cache() -> Iterator[str | None]:
         server = redis.Redis.from_url(url)
         for key in server.scan_iter(match=f"{prefix}*", count=1000):
             server.delete(key)
+        server.close()
 
 
 def child(database_url: str, survey_id: int, variant: str, requests: int) -> None:

@@ -129,8 +129,7 @@ const core = {
   answerTo,
   expiryFrom,
   forgetTruths,
-  // Read when a page is left, once every feature is made.
-  forgetBox: (box) => features.boxes?.forget(box),
+  forgetBox,
   keptItem,
   sendAnswers,
   NO_ANSWER,
@@ -435,8 +434,14 @@ async function sealTruths(truths, questions) {
   }
 }
 
+// A typed box emptied by the module every such box shares (a page with one
+// always loads it: missingFeature).
+function forgetBox(box) {
+  features.boxes?.forget(box);
+}
+
 function forgetTruths() {
-  for (const [, box] of typedBoxes()) features.boxes?.forget(box);
+  for (const [, box] of typedBoxes()) forgetBox(box);
   for (const option of form.querySelectorAll("[role=radio], [role=checkbox]")) {
     option.setAttribute("aria-checked", "false");
   }
